@@ -1,0 +1,198 @@
+//! `site.yaml`: the site's settings and vocabularies (spec revisions, capability groups, kinds).
+
+use crate::error::{Error, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The file name of a site's settings, at the site root.
+pub const CONFIG_FILE: &str = "site.yaml";
+
+/// A site's settings, as `site.yaml` gives them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SiteConfig {
+    pub title: String,
+    pub base_url: String,
+    #[serde(default)]
+    pub description: String,
+    /// The site's repository, for "edit this page" links.
+    #[serde(default)]
+    pub repository: Option<String>,
+    /// The branch "edit this page" links point at.
+    #[serde(default = "default_branch")]
+    pub branch: String,
+    #[serde(default = "default_theme")]
+    pub theme: String,
+    /// Spec revisions, oldest first.
+    pub spec_versions: Vec<SpecVersion>,
+    /// Capability groups, in matrix order.
+    pub capability_groups: Vec<CapabilityGroup>,
+    pub kinds: Vec<Kind>,
+    #[serde(default)]
+    pub lint: LintConfig,
+}
+
+/// One revision of the specification.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpecVersion {
+    pub id: String,
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
+/// A group of capabilities: one band of rows in the matrix.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapabilityGroup {
+    pub id: String,
+    pub title: String,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// A kind of research note.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Kind {
+    pub id: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// The `lint` section of `site.yaml`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LintConfig {
+    /// A note whose `lastVerified` is older than this many days is stale.
+    #[serde(default = "default_stale_after_days")]
+    pub stale_after_days: u32,
+    /// Severity overrides: rule code or name to `error`, `warning`, `info` or `off`.
+    #[serde(default)]
+    pub rules: BTreeMap<String, String>,
+}
+
+impl Default for LintConfig {
+    fn default() -> Self {
+        LintConfig {
+            stale_after_days: default_stale_after_days(),
+            rules: BTreeMap::new(),
+        }
+    }
+}
+
+fn default_theme() -> String {
+    "default".to_string()
+}
+
+fn default_branch() -> String {
+    "main".to_string()
+}
+
+fn default_stale_after_days() -> u32 {
+    180
+}
+
+impl SiteConfig {
+    /// Reads and checks `site.yaml` in `root`.
+    pub fn load(root: &Path) -> Result<SiteConfig> {
+        let path = root.join(CONFIG_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
+        SiteConfig::parse(&text, Path::new(CONFIG_FILE))
+    }
+
+    /// Parses `site.yaml` text; `path` is only used in errors.
+    pub fn parse(text: &str, path: &Path) -> Result<SiteConfig> {
+        let mut config: SiteConfig = serde_yaml::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            Error::Config {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: format!("{e}; see README.md, section site.yaml"),
+            }
+        })?;
+        config.base_url = config.base_url.trim_end_matches('/').to_string();
+        config.check(path, text)?;
+        Ok(config)
+    }
+
+    fn check(&self, path: &Path, text: &str) -> Result<()> {
+        let problem =
+            if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
+                Some(("baseUrl", "baseUrl must start with http:// or https://"))
+            } else if self.spec_versions.is_empty() {
+                Some((
+                    "specVersions",
+                    "specVersions must list at least one revision",
+                ))
+            } else if self.capability_groups.is_empty() {
+                Some((
+                    "capabilityGroups",
+                    "capabilityGroups must list at least one group",
+                ))
+            } else if self.kinds.is_empty() {
+                Some(("kinds", "kinds must list at least one kind of note"))
+            } else {
+                None
+            };
+        match problem {
+            None => Ok(()),
+            Some((key, message)) => {
+                let line = text
+                    .lines()
+                    .position(|l| l.starts_with(&format!("{key}:")))
+                    .map_or(1, |i| i + 1);
+                Err(Error::Config {
+                    path: path.to_path_buf(),
+                    line,
+                    column: 1,
+                    message: message.to_string(),
+                })
+            }
+        }
+    }
+
+    pub fn spec_version(&self, id: &str) -> Option<&SpecVersion> {
+        self.spec_versions.iter().find(|v| v.id == id)
+    }
+
+    /// Position of a revision in the ordered list, for "out of order" checks.
+    pub fn spec_version_rank(&self, id: &str) -> Option<usize> {
+        self.spec_versions.iter().position(|v| v.id == id)
+    }
+
+    pub fn group(&self, id: &str) -> Option<&CapabilityGroup> {
+        self.capability_groups.iter().find(|g| g.id == id)
+    }
+
+    pub fn kind(&self, id: &str) -> Option<&Kind> {
+        self.kinds.iter().find(|k| k.id == id)
+    }
+
+    /// The canonical URL of a route (`/research/x` → `https://site/research/x`).
+    pub fn url_for(&self, route: &str) -> String {
+        format!("{}{}", self.base_url, route)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_key_is_reported_with_its_line() {
+        let text = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: a}]\ncapabilityGroups: [{id: g, title: G}]\nkinds: [{id: k}]\nbogus: 1\n";
+        match SiteConfig::parse(text, Path::new("site.yaml")) {
+            Err(Error::Config { line, .. }) => assert_eq!(line, 6),
+            other => panic!("expected a config error, got {other:?}"),
+        }
+    }
+}

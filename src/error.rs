@@ -1,0 +1,75 @@
+//! Errors that stop a command before or outside the linter: unreadable files, a bad
+//! `site.yaml`, a broken template, a failed write. Problems in content are lint findings.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Why a command could not run. Each names its file, and its line and column where known.
+#[derive(Debug)]
+pub enum Error {
+    /// A file or folder could not be read or written.
+    Io {
+        path: PathBuf,
+        action: &'static str,
+        source: std::io::Error,
+    },
+    /// `site.yaml` is missing, unparsable or incomplete.
+    Config {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// A template does not compile or does not render.
+    Template { name: String, message: String },
+    /// A command-line value is not usable.
+    Usage { message: String },
+    /// Lint found errors, so nothing was written.
+    Findings { errors: usize },
+}
+
+impl Error {
+    pub fn io(path: impl Into<PathBuf>, action: &'static str, source: std::io::Error) -> Error {
+        Error::Io {
+            path: path.into(),
+            action,
+            source,
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Io {
+                path,
+                action,
+                source,
+            } => write!(f, "{}: could not {action}: {source}", path.display()),
+            Error::Config {
+                path,
+                line,
+                column,
+                message,
+            } => write!(f, "{}:{line}:{column}: {message}", path.display()),
+            Error::Template { name, message } => write!(f, "template {name}: {message}"),
+            Error::Usage { message } => write!(f, "{message}"),
+            Error::Findings { errors } => write!(
+                f,
+                "{errors} error{} found; nothing was written",
+                if *errors == 1 { "" } else { "s" }
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,106 @@
+//! The support matrix: capability groups × clients, each cell a client's support cell for a
+//! capability, or unknown when its support map does not name it.
+
+use super::Ids;
+use crate::config::SiteConfig;
+use crate::model::{text, Content, SupportCell, Tally, SUPPORT_STATUSES};
+use std::collections::HashMap;
+
+/// One band of rows: a capability group and its capabilities, sorted by id.
+#[derive(Debug, Clone)]
+pub struct MatrixGroup {
+    /// Index into `site.yaml`'s capability groups.
+    pub group: usize,
+    pub capabilities: Vec<usize>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Matrix {
+    pub groups: Vec<MatrixGroup>,
+    /// Clients in column order (by title).
+    pub clients: Vec<usize>,
+    /// (client, capability) → index of the cell in the client's support map.
+    cells: HashMap<(usize, usize), usize>,
+    /// Per client (by content index), how many capabilities have each status.
+    pub tallies: Vec<Tally>,
+}
+
+impl Matrix {
+    pub fn build(content: &Content, config: &SiteConfig, ids: &Ids) -> Matrix {
+        let mut groups: Vec<MatrixGroup> = (0..config.capability_groups.len())
+            .map(|group| MatrixGroup {
+                group,
+                capabilities: Vec::new(),
+            })
+            .collect();
+        let mut by_id: Vec<usize> = (0..content.capabilities.len()).collect();
+        by_id.sort_by_key(|&i| {
+            super::doc_id(&content.capabilities[i].id, &content.capabilities[i].doc)
+        });
+        for cap in by_id {
+            let group = text(&content.capabilities[cap].group);
+            if let Some(g) = config.capability_groups.iter().position(|g| g.id == group) {
+                groups[g].capabilities.push(cap);
+            }
+        }
+        let mut clients: Vec<usize> = (0..content.clients.len()).collect();
+        clients.sort_by_key(|&i| {
+            let c = &content.clients[i];
+            (
+                text(&c.title).to_lowercase(),
+                super::doc_id(&c.id, &c.doc).to_string(),
+            )
+        });
+        let mut cells = HashMap::new();
+        for (client, c) in content.clients.iter().enumerate() {
+            for (cell, s) in c.support.iter().enumerate() {
+                if let Some((cap, _)) = ids.capability(&s.capability.value) {
+                    cells.entry((client, cap)).or_insert(cell);
+                }
+            }
+        }
+        let mut matrix = Matrix {
+            groups,
+            clients,
+            cells,
+            tallies: Vec::new(),
+        };
+        matrix.tallies = (0..content.clients.len())
+            .map(|client| matrix.tally(content, client))
+            .collect();
+        matrix
+    }
+
+    /// The support cell of `client` for `capability`, if its map names one.
+    pub fn cell<'a>(
+        &self,
+        content: &'a Content,
+        client: usize,
+        capability: usize,
+    ) -> Option<&'a SupportCell> {
+        self.cells
+            .get(&(client, capability))
+            .map(|&i| &content.clients[client].support[i])
+    }
+
+    /// The status shown for a cell: its status when it is a known one, else `unknown`.
+    pub fn status(&self, content: &Content, client: usize, capability: usize) -> &'static str {
+        let status = self
+            .cell(content, client, capability)
+            .map_or("unknown", |c| text(&c.status));
+        SUPPORT_STATUSES
+            .into_iter()
+            .find(|s| *s == status)
+            .unwrap_or("unknown")
+    }
+
+    fn tally(&self, content: &Content, client: usize) -> Tally {
+        let mut tally: Tally = SUPPORT_STATUSES.iter().map(|s| (*s, 0)).collect();
+        for group in &self.groups {
+            for &cap in &group.capabilities {
+                *tally.entry(self.status(content, client, cap)).or_default() += 1;
+            }
+        }
+        tally
+    }
+}

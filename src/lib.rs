@@ -1,0 +1,130 @@
+//! # fieldnotes
+//!
+//! A static site generator and pull-request linter for research knowledge bases: sites where
+//! every claim is a note with sources pinned to a commit.
+//!
+//! ## The pipeline
+//!
+//! Data flows one way; each step takes what the previous one returned:
+//!
+//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order.
+//! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
+//!    bodies scanned for links and headings.
+//! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
+//! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
+//! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown.
+//! 6. **write** ([`write`]): into a staging folder, swapped into place at the end.
+//!
+//! `lint` and `render` both read the index and never each other. [`build`] runs lint first
+//! and writes nothing when it finds errors.
+//!
+//! ```no_run
+//! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());
+//! let report = fieldnotes::build(&options)?;
+//! println!("{} pages", report.pages);
+//! # Ok::<(), fieldnotes::Error>(())
+//! ```
+
+pub mod cli;
+pub mod commands;
+pub mod config;
+pub mod diagnostic;
+pub mod error;
+pub mod index;
+pub mod lint;
+pub mod load;
+pub mod model;
+pub mod parse;
+pub mod render;
+pub mod schema;
+pub mod source;
+pub mod today;
+pub mod write;
+
+pub use diagnostic::{Diagnostic, Severity, Summary};
+pub use error::{Error, Result};
+
+use index::SiteIndex;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Loads, parses and indexes the site in `root`: everything lint and render read.
+pub fn open(root: &Path) -> Result<SiteIndex> {
+    let loaded = load::load(root)?;
+    let parsed = parse::parse(loaded);
+    Ok(index::index(parsed))
+}
+
+/// Opens the site and lints it.
+pub fn check(root: &Path, today: chrono::NaiveDate) -> Result<(SiteIndex, Vec<Diagnostic>)> {
+    let index = open(root)?;
+    let findings = lint::lint(&index, today)?;
+    Ok((index, findings))
+}
+
+/// What `build` is asked to do.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    pub root: PathBuf,
+    pub out: PathBuf,
+    /// Replaces `site.yaml`'s `baseUrl`.
+    pub base_url: Option<String>,
+    /// The day lint measures "future" and "stale" from.
+    pub today: chrono::NaiveDate,
+}
+
+impl BuildOptions {
+    pub fn new(root: PathBuf, out: PathBuf) -> BuildOptions {
+        BuildOptions {
+            root,
+            out,
+            base_url: None,
+            today: today::today(None).unwrap_or_default(),
+        }
+    }
+}
+
+/// What a build did: its findings (warnings, or the errors that stopped it) and its output.
+#[derive(Debug)]
+pub struct BuildReport {
+    pub diagnostics: Vec<Diagnostic>,
+    /// The site's files, for printing code frames.
+    pub files: Vec<source::SourceFile>,
+    /// Pages rendered (each as HTML and Markdown).
+    pub pages: usize,
+    /// Files written, including feeds, data and static files.
+    pub files_written: usize,
+    pub elapsed: Duration,
+    /// False when lint found errors and nothing was written.
+    pub written: bool,
+}
+
+/// Builds the site: lint, then render and write unless lint found errors.
+pub fn build(options: &BuildOptions) -> Result<BuildReport> {
+    let started = Instant::now();
+    let mut index = open(&options.root)?;
+    if let Some(base_url) = &options.base_url {
+        index.config.base_url = base_url.trim_end_matches('/').to_string();
+    }
+    let diagnostics = lint::lint(&index, options.today)?;
+    let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    let mut report = BuildReport {
+        diagnostics,
+        files: Vec::new(),
+        pages: 0,
+        files_written: 0,
+        elapsed: Duration::ZERO,
+        written: false,
+    };
+    if !has_errors {
+        let mut out = write::StagedDir::create(&options.out, &options.root)?;
+        let stats = render::render(&index, &mut out)?;
+        out.commit()?;
+        report.pages = stats.pages;
+        report.files_written = stats.files;
+        report.written = true;
+    }
+    report.files = index.files;
+    report.elapsed = started.elapsed();
+    Ok(report)
+}

@@ -1,0 +1,91 @@
+//! Load: read `site.yaml` and every Markdown file under `content/`, in sorted path order.
+
+use crate::config::SiteConfig;
+use crate::error::{Error, Result};
+use crate::source::{FileId, Section, SourceFile};
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+/// The folder under the site root that holds the content.
+pub const CONTENT_DIR: &str = "content";
+
+/// What the load step hands to parse: the settings and the raw files.
+#[derive(Debug)]
+pub struct LoadedSite {
+    pub root: PathBuf,
+    pub config: SiteConfig,
+    pub files: Vec<SourceFile>,
+    /// For each content file, its section (same order as `files`).
+    pub sections: Vec<(FileId, Section)>,
+    /// Files that exist but could not be read as UTF-8 text.
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// A content file that could not be read, and why.
+#[derive(Debug, Clone)]
+pub struct Unreadable {
+    pub file: FileId,
+    pub reason: String,
+}
+
+/// Reads the site in `root`. Fails only when the site itself cannot be read
+/// (no `site.yaml`, no `content/`); a bad file becomes a finding later.
+pub fn load(root: &Path) -> Result<LoadedSite> {
+    let config = SiteConfig::load(root)?;
+    let content = root.join(CONTENT_DIR);
+    if !content.is_dir() {
+        return Err(Error::io(
+            &content,
+            "read the content folder",
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
+        ));
+    }
+    let mut site = LoadedSite {
+        root: root.to_path_buf(),
+        config,
+        files: Vec::new(),
+        sections: Vec::new(),
+        unreadable: Vec::new(),
+    };
+    for section in Section::ALL {
+        let dir = content.join(section.dir());
+        if !dir.is_dir() {
+            continue;
+        }
+        for entry in WalkDir::new(&dir).sort_by_file_name().min_depth(1) {
+            let entry = entry.map_err(|e| {
+                let path = e.path().unwrap_or(&dir).to_path_buf();
+                Error::io(path, "walk", e.into())
+            })?;
+            let path = entry.path();
+            if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+            let id = site.files.len();
+            match std::fs::read(path) {
+                Ok(bytes) => match String::from_utf8(bytes) {
+                    Ok(text) => site.files.push(SourceFile::new(relative, text)),
+                    Err(e) => {
+                        let valid = e.utf8_error().valid_up_to();
+                        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                        site.files.push(SourceFile::new(relative, text));
+                        site.unreadable.push(Unreadable {
+                            file: id,
+                            reason: format!("not UTF-8 text (invalid byte at offset {valid})"),
+                        });
+                    }
+                },
+                Err(e) => {
+                    site.files.push(SourceFile::new(relative, String::new()));
+                    site.unreadable.push(Unreadable {
+                        file: id,
+                        reason: e.to_string(),
+                    });
+                }
+            }
+            site.sections.push((id, section));
+        }
+    }
+    Ok(site)
+}

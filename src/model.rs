@@ -1,0 +1,239 @@
+//! The content model: typed front matter of notes, clients, capabilities and guides.
+//!
+//! Values keep the span they were read from, so every later stage can point at them. Fields are
+//! `Option` or empty when the author left them out: the linter, not the parser, decides what
+//! is required (see [`crate::schema`]).
+
+use crate::source::{FileId, Section, Span};
+use std::collections::BTreeMap;
+use std::ops::Range;
+
+/// A value and the span of source text it was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(value: T, span: Span) -> Self {
+        Spanned { value, span }
+    }
+}
+
+impl Spanned<String> {
+    pub fn as_str(&self) -> &str {
+        &self.value
+    }
+}
+
+/// Everything every content file has: where it is, its front matter keys, its body.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub file: FileId,
+    pub section: Section,
+    /// The file name without `.md`; a note's id must equal it.
+    pub stem: String,
+    /// The front matter block, `---` lines included (empty when there is none).
+    pub front_matter: Span,
+    /// Why the front matter could not be read, if it could not.
+    pub front_matter_error: Option<FrontMatterError>,
+    /// Every mapping key read, top level and nested, with the object kind it belongs to.
+    pub keys: Vec<KeyRef>,
+    /// Values of a type the field does not take.
+    pub type_errors: Vec<TypeError>,
+    /// Top-level keys the model does not know, kept with their values for the linter.
+    pub extra: Vec<(Spanned<String>, serde_yaml::Value)>,
+    pub body: Body,
+}
+
+/// Why a file's front matter could not be read at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FrontMatterError {
+    /// The file does not start with a `---` line.
+    Missing { span: Span },
+    /// The opening `---` has no closing `---`.
+    Unterminated { span: Span },
+    /// The YAML does not parse; the span is at the parser's position.
+    Syntax { message: String, span: Span },
+    /// The YAML parses, but is not a mapping of keys to values.
+    NotAMapping { span: Span },
+}
+
+/// Which object a key belongs to, for the schema tables in [`crate::schema`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjectKind {
+    Note,
+    Source,
+    Client,
+    SupportCell,
+    Capability,
+    Guide,
+}
+
+/// A mapping key as written, with the span of the key and of the object that holds it.
+#[derive(Debug, Clone)]
+pub struct KeyRef {
+    pub object: ObjectKind,
+    /// The object's span (for "missing field" findings).
+    pub object_span: Span,
+    pub key: String,
+    pub span: Span,
+}
+
+/// A value whose YAML type the field does not take.
+#[derive(Debug, Clone)]
+pub struct TypeError {
+    /// The field, as a path (`sources[1].commit`).
+    pub field: String,
+    pub expected: &'static str,
+    pub found: &'static str,
+    pub span: Span,
+}
+
+/// The Markdown body and what the index needs from it.
+#[derive(Debug, Clone, Default)]
+pub struct Body {
+    /// Byte range of the body in the file's text.
+    pub range: Range<usize>,
+    pub links: Vec<BodyLink>,
+    pub headings: Vec<Heading>,
+    /// Raw HTML blocks and inline HTML.
+    pub raw_html: Vec<Span>,
+    /// The text of an H1 that opens the body, if it does.
+    pub leading_h1: Option<String>,
+}
+
+/// A link or image destination in a body.
+#[derive(Debug, Clone)]
+pub struct BodyLink {
+    pub dest: String,
+    pub is_image: bool,
+    pub span: Span,
+}
+
+/// A heading in a body, with the anchor its HTML id gets.
+#[derive(Debug, Clone)]
+pub struct Heading {
+    pub level: u8,
+    pub text: String,
+    pub anchor: String,
+    pub span: Span,
+}
+
+/// A pinned source of a note or support cell.
+#[derive(Debug, Clone)]
+pub struct SourceRef {
+    pub span: Span,
+    pub url: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
+    pub commit: Option<Spanned<String>>,
+    pub path: Option<Spanned<String>>,
+    pub date: Option<Spanned<String>>,
+}
+
+/// A research note (`content/research/<id>.md`), fields as in the seed note.
+#[derive(Debug, Clone)]
+pub struct Note {
+    pub doc: Document,
+    pub id: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
+    pub kind: Option<Spanned<String>>,
+    pub summary: Option<Spanned<String>>,
+    pub capabilities: Vec<Spanned<String>>,
+    pub clients: Vec<Spanned<String>>,
+    pub spec_versions: Vec<Spanned<String>>,
+    pub sources: Vec<SourceRef>,
+    pub status: Option<Spanned<String>>,
+    pub superseded_by: Option<Spanned<String>>,
+    pub last_verified: Option<Spanned<String>>,
+    pub related: Vec<Spanned<String>>,
+    pub canonical: Option<Spanned<String>>,
+    pub last_updated: Option<Spanned<String>>,
+}
+
+/// One cell of a client's support map.
+#[derive(Debug, Clone)]
+pub struct SupportCell {
+    /// The capability id as written (an alias is resolved by the index).
+    pub capability: Spanned<String>,
+    pub span: Span,
+    pub status: Option<Spanned<String>>,
+    pub notes: Option<Spanned<String>>,
+    pub research: Vec<Spanned<String>>,
+    pub sources: Vec<SourceRef>,
+    pub last_verified: Option<Spanned<String>>,
+    pub version: Option<Spanned<String>>,
+}
+
+/// An MCP client (`content/clients/<id>.md`).
+#[derive(Debug, Clone)]
+pub struct Client {
+    pub doc: Document,
+    pub id: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
+    pub vendor: Option<Spanned<String>>,
+    pub homepage: Option<Spanned<String>>,
+    pub repository: Option<Spanned<String>>,
+    pub client_info_names: Vec<Spanned<String>>,
+    pub platforms: Vec<Spanned<String>>,
+    pub support: Vec<SupportCell>,
+}
+
+/// A protocol capability (`content/capabilities/<group.name>.md`).
+#[derive(Debug, Clone)]
+pub struct Capability {
+    pub doc: Document,
+    pub id: Option<Spanned<String>>,
+    pub title: Option<Spanned<String>>,
+    pub group: Option<Spanned<String>>,
+    pub spec_url: Option<Spanned<String>>,
+    pub introduced: Option<Spanned<String>>,
+    pub deprecated: Option<Spanned<String>>,
+    pub removed: Option<Spanned<String>>,
+    pub aliases: Vec<Spanned<String>>,
+}
+
+/// A long-form article (`content/guides/<slug>.md`).
+#[derive(Debug, Clone)]
+pub struct Guide {
+    pub doc: Document,
+    pub title: Option<Spanned<String>>,
+    pub summary: Option<Spanned<String>>,
+    pub last_updated: Option<Spanned<String>>,
+}
+
+/// Every content file of a site, typed, in path order within each section.
+#[derive(Debug, Clone, Default)]
+pub struct Content {
+    pub notes: Vec<Note>,
+    pub clients: Vec<Client>,
+    pub capabilities: Vec<Capability>,
+    pub guides: Vec<Guide>,
+}
+
+impl Content {
+    /// Every document, whatever its section, in section then path order.
+    pub fn documents(&self) -> impl Iterator<Item = &Document> {
+        self.notes
+            .iter()
+            .map(|n| &n.doc)
+            .chain(self.clients.iter().map(|c| &c.doc))
+            .chain(self.capabilities.iter().map(|c| &c.doc))
+            .chain(self.guides.iter().map(|g| &g.doc))
+    }
+}
+
+/// The value of an optional spanned string, or "" when absent.
+pub fn text(value: &Option<Spanned<String>>) -> &str {
+    value.as_ref().map_or("", |v| v.value.as_str())
+}
+
+/// Support statuses a cell may have, in matrix order.
+pub const SUPPORT_STATUSES: [&str; 4] = ["yes", "partial", "no", "unknown"];
+
+/// Note statuses.
+pub const NOTE_STATUSES: [&str; 4] = ["current", "superseded", "retracted", "draft"];
+
+/// Tallies of support statuses, keyed by status.
+pub type Tally = BTreeMap<&'static str, usize>;

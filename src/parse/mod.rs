@@ -1,0 +1,182 @@
+//! Parse: split each file into front matter and body, read the front matter into the typed
+//! model (keeping every position), and scan the body for links and headings.
+
+mod decode;
+pub mod fields;
+pub mod frontmatter;
+pub mod markdown;
+pub mod yaml_pos;
+
+use crate::config::SiteConfig;
+use crate::load::{LoadedSite, Unreadable};
+use crate::model::{Content, Document, FrontMatterError, ObjectKind};
+use crate::source::{FileId, Section, SourceFile, Span};
+use fields::{Collected, Reader};
+use frontmatter::Split;
+use serde_yaml::{Mapping, Value};
+use std::path::PathBuf;
+use yaml_pos::PosTree;
+
+/// What parse hands to the index: the settings, the files, and the typed content.
+#[derive(Debug)]
+pub struct ParsedSite {
+    pub root: PathBuf,
+    pub config: SiteConfig,
+    pub files: Vec<SourceFile>,
+    pub content: Content,
+    pub unreadable: Vec<Unreadable>,
+}
+
+/// Parses every loaded file. Never fails: what cannot be read is recorded for the linter.
+pub fn parse(site: LoadedSite) -> ParsedSite {
+    let mut content = Content::default();
+    for &(file, section) in &site.sections {
+        parse_file(&site.files[file], file, section, &mut content);
+    }
+    ParsedSite {
+        root: site.root,
+        config: site.config,
+        files: site.files,
+        content,
+        unreadable: site.unreadable,
+    }
+}
+
+/// Parses one file into `content`, under the section its folder names.
+pub fn parse_file(source: &SourceFile, file: FileId, section: Section, content: &mut Content) {
+    let stem = source
+        .path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let (front, body_range) = front_matter(source, file);
+    let mut doc = Document {
+        file,
+        section,
+        stem,
+        front_matter: front.block,
+        front_matter_error: front.error,
+        keys: Vec::new(),
+        type_errors: Vec::new(),
+        extra: Vec::new(),
+        body: markdown::scan(&source.text, file, body_range),
+    };
+    let empty = Mapping::new();
+    let map = front.map.as_ref().unwrap_or(&empty);
+    let pos = front.pos.unwrap_or_else(|| PosTree::leaf(front.block));
+    let object = object_kind(section);
+    let mut collected = Collected::default();
+    keep_unknown_fields(&mut doc, object, map, &pos);
+    let mut reader = Reader::new(source, object, map, &pos, String::new(), &mut collected);
+    match section {
+        Section::Research => {
+            let mut note = decode::note(doc, &mut reader);
+            attach(&mut note.doc, collected);
+            content.notes.push(note);
+        }
+        Section::Clients => {
+            let mut client = decode::client(doc, &mut reader);
+            attach(&mut client.doc, collected);
+            content.clients.push(client);
+        }
+        Section::Capabilities => {
+            let mut capability = decode::capability(doc, &mut reader);
+            attach(&mut capability.doc, collected);
+            content.capabilities.push(capability);
+        }
+        Section::Guides => {
+            let mut guide = decode::guide(doc, &mut reader);
+            attach(&mut guide.doc, collected);
+            content.guides.push(guide);
+        }
+    }
+}
+
+fn attach(doc: &mut Document, collected: Collected) {
+    doc.keys = collected.keys;
+    doc.type_errors = collected.type_errors;
+}
+
+/// The object kind of a section's front matter.
+pub fn object_kind(section: Section) -> ObjectKind {
+    match section {
+        Section::Research => ObjectKind::Note,
+        Section::Clients => ObjectKind::Client,
+        Section::Capabilities => ObjectKind::Capability,
+        Section::Guides => ObjectKind::Guide,
+    }
+}
+
+fn keep_unknown_fields(doc: &mut Document, object: ObjectKind, map: &Mapping, pos: &PosTree) {
+    for (key, value) in map {
+        let Some(name) = fields::scalar_text(key) else {
+            continue;
+        };
+        if crate::schema::find(object, &name).is_none() {
+            let span = pos.key_span(&name).unwrap_or(pos.span);
+            doc.extra
+                .push((crate::model::Spanned::new(name, span), value.clone()));
+        }
+    }
+}
+
+/// The front matter of a file, read as far as it can be.
+struct FrontMatter {
+    block: Span,
+    map: Option<Mapping>,
+    pos: Option<PosTree>,
+    error: Option<FrontMatterError>,
+}
+
+fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Range<usize>) {
+    let failed = |block: Span, error| FrontMatter {
+        block,
+        map: None,
+        pos: None,
+        error: Some(error),
+    };
+    match frontmatter::split(&source.text) {
+        Split::Missing { body } => {
+            let span = Span::new(file, body.start, body.start);
+            (failed(span, FrontMatterError::Missing { span }), body)
+        }
+        Split::Unterminated { fence } => {
+            let span = Span::new(file, fence.start, fence.end);
+            let body = source.text.len()..source.text.len();
+            (failed(span, FrontMatterError::Unterminated { span }), body)
+        }
+        Split::Found { block, yaml, body } => {
+            let block_span = Span::new(file, block.start, block.end);
+            let text = &source.text[yaml.clone()];
+            let front = match serde_yaml::from_str::<Value>(text) {
+                Err(e) => {
+                    let at = e.location().map_or(yaml.start, |l| yaml.start + l.index());
+                    let span = Span::new(file, at, at);
+                    let message = e.to_string();
+                    let message = message
+                        .split(" at line ")
+                        .next()
+                        .unwrap_or(&message)
+                        .to_string();
+                    failed(block_span, FrontMatterError::Syntax { message, span })
+                }
+                Ok(Value::Mapping(map)) => FrontMatter {
+                    block: block_span,
+                    pos: yaml_pos::positions(source, file, yaml.start, yaml.end),
+                    map: Some(map),
+                    error: None,
+                },
+                Ok(Value::Null) => FrontMatter {
+                    block: block_span,
+                    map: None,
+                    pos: None,
+                    error: None,
+                },
+                Ok(_) => {
+                    let span = Span::new(file, yaml.start, yaml.end);
+                    failed(block_span, FrontMatterError::NotAMapping { span })
+                }
+            };
+            (front, body)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! The fields each kind of front matter object takes: one table that the parser's type checks,
+//! the linter's unknown/missing field rules and `fieldnotes schema` all read.
+
+use crate::model::ObjectKind;
+
+/// The YAML shape a field takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// Any scalar, read as a string (YAML 1.2: `yes` and `2025-03-26` are strings).
+    Text,
+    /// A `YYYY-MM-DD` date, written as a plain scalar.
+    Date,
+    /// A URL.
+    Url,
+    /// A list of strings.
+    TextList,
+    /// A list of source objects.
+    Sources,
+    /// A map from capability id to support cell.
+    SupportMap,
+}
+
+/// One field of one object kind.
+#[derive(Debug, Clone, Copy)]
+pub struct Field {
+    pub name: &'static str,
+    pub required: bool,
+    pub ty: FieldType,
+    pub doc: &'static str,
+}
+
+const fn field(name: &'static str, required: bool, ty: FieldType, doc: &'static str) -> Field {
+    Field {
+        name,
+        required,
+        ty,
+        doc,
+    }
+}
+
+use FieldType::*;
+
+const NOTE: &[Field] = &[
+    field("id", true, Text, "kebab-case id, equal to the file name"),
+    field("title", true, Text, "the claim, as a sentence"),
+    field("kind", true, Text, "one of site.yaml's kinds"),
+    field(
+        "summary",
+        true,
+        Text,
+        "the finding in at most 300 characters",
+    ),
+    field(
+        "capabilities",
+        true,
+        TextList,
+        "capability ids the note is about",
+    ),
+    field("clients", true, TextList, "client ids the note is about"),
+    field(
+        "specVersions",
+        true,
+        TextList,
+        "spec revisions the note applies to",
+    ),
+    field("sources", true, Sources, "pinned sources"),
+    field(
+        "status",
+        true,
+        Text,
+        "current, superseded, retracted or draft",
+    ),
+    field(
+        "supersededBy",
+        false,
+        Text,
+        "the note that replaces this one",
+    ),
+    field(
+        "lastVerified",
+        true,
+        Date,
+        "when the sources were last read",
+    ),
+    field("related", false, TextList, "ids of related notes"),
+    field(
+        "canonical",
+        false,
+        Url,
+        "the note's URL; must equal the computed one",
+    ),
+    field("last-updated", false, Date, "when the note was last edited"),
+];
+
+const SOURCE: &[Field] = &[
+    field("url", true, Url, "the repository or page"),
+    field("title", false, Text, "what the source shows"),
+    field(
+        "commit",
+        false,
+        Text,
+        "7 to 40 hex digits pinning the repository",
+    ),
+    field(
+        "path",
+        false,
+        Text,
+        "file, file:L, file:L-L or file:L-L,L-L",
+    ),
+    field("date", false, Date, "the date of the commit or page"),
+];
+
+const CLIENT: &[Field] = &[
+    field("id", true, Text, "kebab-case id, equal to the file name"),
+    field("title", true, Text, "the client's name"),
+    field("vendor", false, Text, "who makes it"),
+    field("homepage", false, Url, "its home page"),
+    field("repository", false, Url, "its source repository"),
+    field(
+        "clientInfoNames",
+        false,
+        TextList,
+        "clientInfo.name values it announces",
+    ),
+    field("platforms", false, TextList, "where it runs"),
+    field(
+        "support",
+        false,
+        SupportMap,
+        "capability id to support cell",
+    ),
+];
+
+const SUPPORT_CELL: &[Field] = &[
+    field("status", true, Text, "yes, partial, no or unknown"),
+    field("notes", false, Text, "how, in a sentence"),
+    field(
+        "research",
+        false,
+        TextList,
+        "ids of notes that give the evidence",
+    ),
+    field("sources", false, Sources, "sources that give the evidence"),
+    field(
+        "lastVerified",
+        false,
+        Date,
+        "when the evidence was last read",
+    ),
+    field(
+        "version",
+        false,
+        Text,
+        "the client version that first shipped it",
+    ),
+];
+
+const CAPABILITY: &[Field] = &[
+    field(
+        "id",
+        true,
+        Text,
+        "dotted id group.name, equal to the file name",
+    ),
+    field("title", true, Text, "the capability's name"),
+    field("group", true, Text, "one of site.yaml's capabilityGroups"),
+    field("specUrl", false, Url, "where the specification defines it"),
+    field(
+        "introduced",
+        false,
+        Text,
+        "the spec revision that introduced it",
+    ),
+    field(
+        "deprecated",
+        false,
+        Text,
+        "the spec revision that deprecated it",
+    ),
+    field("removed", false, Text, "the spec revision that removed it"),
+    field(
+        "aliases",
+        false,
+        TextList,
+        "other spellings seen in the wild",
+    ),
+];
+
+const GUIDE: &[Field] = &[
+    field("title", true, Text, "the guide's title"),
+    field("summary", false, Text, "one sentence"),
+    field(
+        "last-updated",
+        false,
+        Date,
+        "when the guide was last edited",
+    ),
+];
+
+/// The fields an object kind takes, in the order authors write them.
+pub fn fields(kind: ObjectKind) -> &'static [Field] {
+    match kind {
+        ObjectKind::Note => NOTE,
+        ObjectKind::Source => SOURCE,
+        ObjectKind::Client => CLIENT,
+        ObjectKind::SupportCell => SUPPORT_CELL,
+        ObjectKind::Capability => CAPABILITY,
+        ObjectKind::Guide => GUIDE,
+    }
+}
+
+/// The field of `kind` called `name`, if there is one.
+pub fn find(kind: ObjectKind, name: &str) -> Option<&'static Field> {
+    fields(kind).iter().find(|f| f.name == name)
+}
+
+/// What an object kind is called in messages.
+pub fn object_name(kind: ObjectKind) -> &'static str {
+    match kind {
+        ObjectKind::Note => "research note",
+        ObjectKind::Source => "source",
+        ObjectKind::Client => "client",
+        ObjectKind::SupportCell => "support cell",
+        ObjectKind::Capability => "capability",
+        ObjectKind::Guide => "guide",
+    }
+}

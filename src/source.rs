@@ -1,0 +1,194 @@
+//! Source files as loaded from disk, and byte spans mapped to 1-based lines and columns.
+
+use std::path::{Path, PathBuf};
+
+/// Which part of the site a content file belongs to, from its folder under `content/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Section {
+    Research,
+    Clients,
+    Capabilities,
+    Guides,
+}
+
+impl Section {
+    /// All sections, in the order pages and indexes list them.
+    pub const ALL: [Section; 4] = [
+        Section::Research,
+        Section::Clients,
+        Section::Capabilities,
+        Section::Guides,
+    ];
+
+    /// The folder name under `content/`, which is also the first segment of the route.
+    pub fn dir(self) -> &'static str {
+        match self {
+            Section::Research => "research",
+            Section::Clients => "clients",
+            Section::Capabilities => "capabilities",
+            Section::Guides => "guides",
+        }
+    }
+
+    pub fn from_dir(dir: &str) -> Option<Section> {
+        Section::ALL.into_iter().find(|s| s.dir() == dir)
+    }
+}
+
+/// Index of a file in [`crate::load::LoadedSite::files`].
+pub type FileId = usize;
+
+/// One file's text and where its lines start, so byte offsets become lines and columns.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// Path relative to the site root, with `/` separators (what diagnostics print).
+    pub path: PathBuf,
+    /// The file's text exactly as on disk (a BOM, if any, included).
+    pub text: String,
+    line_starts: Vec<usize>,
+    bom_len: usize,
+}
+
+/// A byte range `start..end` in one file's text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start,
+            end: end.max(start),
+        }
+    }
+
+    /// An empty span at the start of `file` (for findings about the file as a whole).
+    pub fn file_start(file: FileId) -> Span {
+        Span::new(file, 0, 0)
+    }
+}
+
+/// A 1-based line and column; the column counts characters, not bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+pub struct LineCol {
+    pub line: usize,
+    pub column: usize,
+}
+
+impl SourceFile {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> SourceFile {
+        let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let mut line_starts = vec![0];
+        line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+            bom_len,
+        }
+    }
+
+    /// The path as diagnostics print it: relative to the site root, `/`-separated.
+    pub fn display_path(&self) -> String {
+        display_path(&self.path)
+    }
+
+    /// Line and column of a byte offset. A BOM and the `\r` of CRLF endings take no column.
+    pub fn line_col(&self, offset: usize) -> LineCol {
+        let offset = offset.min(self.text.len());
+        let line_index = self.line_starts.partition_point(|&s| s <= offset) - 1;
+        let mut start = self.line_starts[line_index];
+        if line_index == 0 {
+            start = start.max(self.bom_len.min(offset));
+        }
+        let upto = floor_char_boundary(&self.text, offset);
+        let column = self.text[start..upto.max(start)]
+            .chars()
+            .filter(|&c| c != '\r')
+            .count()
+            + 1;
+        LineCol {
+            line: line_index + 1,
+            column,
+        }
+    }
+
+    /// Byte offset of a 1-based line and 1-based character column (clamped to the line).
+    pub fn offset_of(&self, line: usize, column: usize) -> usize {
+        let Some(&start) = self.line_starts.get(line.saturating_sub(1)) else {
+            return self.text.len();
+        };
+        let start = if line <= 1 {
+            start + self.bom_len
+        } else {
+            start
+        };
+        let line_end = self.line_end(start);
+        self.text[start..line_end]
+            .char_indices()
+            .nth(column.saturating_sub(1))
+            .map_or(line_end, |(i, _)| start + i)
+    }
+
+    /// Byte offset where line `line` (1-based) starts.
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(self.text.len())
+    }
+
+    /// The number of lines in the file.
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// Byte offset of the end of the line that starts at `start` (before `\r\n` or `\n`).
+    fn line_end(&self, start: usize) -> usize {
+        let rest = &self.text[start..];
+        let end = rest.find('\n').map_or(self.text.len(), |i| start + i);
+        if end > start && self.text.as_bytes()[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        }
+    }
+}
+
+/// A path printed with `/` separators, whatever the platform.
+pub fn display_path(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_and_columns_ignore_bom_and_cr() {
+        let file = SourceFile::new("a.md", "\u{feff}ab\r\ncdé\r\nx".to_string());
+        assert_eq!(file.line_col(3), LineCol { line: 1, column: 1 });
+        assert_eq!(file.line_col(4), LineCol { line: 1, column: 2 });
+        let c = file.text.find('c').unwrap();
+        assert_eq!(file.line_col(c), LineCol { line: 2, column: 1 });
+        let x = file.text.find('x').unwrap();
+        assert_eq!(file.line_col(x), LineCol { line: 3, column: 1 });
+        assert_eq!(file.offset_of(2, 3), file.text.find('é').unwrap());
+        assert_eq!(file.offset_of(1, 1), 3);
+    }
+}
