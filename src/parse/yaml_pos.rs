@@ -54,6 +54,20 @@ impl PosTree {
     }
 }
 
+/// The span of the second occurrence of `key` in any mapping of the tree.
+pub fn repeated_key(tree: &PosTree, key: &str) -> Option<Span> {
+    match &tree.children {
+        Children::None => None,
+        Children::Seq(items) => items.iter().find_map(|t| repeated_key(t, key)),
+        Children::Map(entries) => entries
+            .iter()
+            .filter(|e| e.0 == key)
+            .nth(1)
+            .map(|e| e.1)
+            .or_else(|| entries.iter().find_map(|e| repeated_key(&e.2, key))),
+    }
+}
+
 /// Builds the position tree of the YAML at `yaml_start..yaml_end` in `source`.
 /// Returns `None` when the YAML does not parse (serde_yaml reports that error).
 pub fn positions(

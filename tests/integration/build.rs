@@ -1,1 +1,165 @@
-//! Tests: build.
+//! Tests: `build` stops on content errors, naming file, line and column, and reports all of
+//! them; the seed note is accepted as authors write it.
+
+use crate::support::{codes_and_lines, TestSite};
+use fieldnotes::Severity;
+use std::path::PathBuf;
+
+/// A minimal valid site: one client, one capability, one note, written by the test.
+fn small_site() -> TestSite {
+    let site = TestSite::empty();
+    site.write(
+        "site.yaml",
+        "title: T\nbaseUrl: https://example.org\nspecVersions:\n  - id: 2025-03-26\n\
+         capabilityGroups:\n  - id: transports\n    title: Transports\nkinds:\n  - id: idiosyncrasy\n",
+    )
+    .write("content/clients/client-a.md", "---\nid: client-a\ntitle: Client A\n---\n")
+    .write(
+        "content/capabilities/transports.sse.md",
+        "---\nid: transports.sse\ntitle: SSE\ngroup: transports\n---\n",
+    )
+    .write("content/research/a-note.md", &note("a-note", "", ""));
+    site
+}
+
+/// A note in the seed's shape, with `extra` front matter lines and a body.
+fn note(id: &str, extra: &str, body: &str) -> String {
+    format!(
+        "---\nid: {id}\ntitle: A note called {id}\nkind: idiosyncrasy\nsummary: Short.\n\
+capabilities:\n  - transports.sse\nclients:\n  - client-a\nspecVersions:\n  - 2025-03-26\n\
+sources:\n  - url: https://github.com/example/client-a\n    title: main.py\n    commit: 0123abc\n\
+\x20   path: main.py:1-2\n    date: 2026-11-01\nstatus: current\nlastVerified: 2026-11-02\n{extra}---\n\n{body}"
+    )
+}
+
+fn errors(site: &TestSite) -> Vec<(&'static str, usize)> {
+    let report = site.build();
+    assert!(!report.written, "a site with errors must not be written");
+    assert!(!site.out().exists(), "no output folder may appear");
+    let errors: Vec<_> = report
+        .diagnostics
+        .into_iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    assert!(errors.iter().all(|d| d.file == "content/research/a-note.md"), "{errors:?}");
+    codes_and_lines(&errors)
+}
+
+#[test]
+fn small_site_builds() {
+    let site = small_site();
+    let report = site.build();
+    assert!(report.written, "{:?}", report.diagnostics);
+    assert!(site.out().join("research/a-note.html").is_file());
+}
+
+#[test]
+fn unparsable_front_matter_stops_the_build() {
+    let site = small_site();
+    site.write("content/research/a-note.md", "---\nid: a-note\ntitle: [unclosed\n---\n");
+    assert_eq!(errors(&site), [("FN004", 3)]);
+}
+
+#[test]
+fn unknown_client_capability_revision_and_kind_stop_the_build() {
+    let site = small_site();
+    let text = note("a-note", "", "")
+        .replace("  - client-a", "  - client-b")
+        .replace("  - transports.sse", "  - transports.ssee")
+        .replace("  - 2025-03-26", "  - 2025-03-27")
+        .replace("kind: idiosyncrasy", "kind: idiosyncracy");
+    site.write("content/research/a-note.md", &text);
+    let mut found = errors(&site);
+    found.sort();
+    assert_eq!(found, [("FN201", 4), ("FN203", 9), ("FN204", 7), ("FN205", 11)]);
+}
+
+#[test]
+fn unknown_related_id_and_broken_body_link_stop_the_build() {
+    let site = small_site();
+    let body = "See [b](/research/b-note.md) and [c](/clients/client-c.md).\n";
+    site.write(
+        "content/research/a-note.md",
+        &note("a-note", "related:\n  - b-note\n", body),
+    );
+    assert_eq!(errors(&site), [("FN501", 21), ("FN601", 24), ("FN601", 24)]);
+}
+
+#[test]
+fn missing_required_field_stops_the_build() {
+    let site = small_site();
+    let text = note("a-note", "", "").replace("lastVerified: 2026-11-02\n", "");
+    site.write("content/research/a-note.md", &text);
+    assert_eq!(errors(&site), [("FN007", 1)]);
+}
+
+#[test]
+fn every_error_is_reported_not_only_the_first() {
+    let site = small_site();
+    let text = note("a-note", "related:\n  - b-note\n  - c-note\n", "[x](/guides/nope.md)\n")
+        .replace("  - client-a", "  - client-b");
+    site.write("content/research/a-note.md", &text);
+    assert_eq!(errors(&site).len(), 4);
+}
+
+#[test]
+fn a_failed_build_keeps_the_previous_output() {
+    let site = small_site();
+    assert!(site.build().written);
+    let before = site.output("research/a-note.html");
+    site.write("content/research/a-note.md", "---\nid: [\n---\n");
+    let report = site.build();
+    assert!(!report.written);
+    assert_eq!(site.output("research/a-note.html"), before);
+}
+
+/// The seed note, verbatim, from the workplace's shared folder beside the repository.
+fn seed_note() -> String {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");
+    let entries = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}; the seed note is needed here", dir.display()));
+    let path = entries
+        .map(|e| e.expect("dir entry").path())
+        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("000_")))
+        .expect("seed 000 in ../shared/seeds");
+    std::fs::read_to_string(path).expect("seed readable")
+}
+
+#[test]
+fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
+    let site = TestSite::empty();
+    site.write(
+        "site.yaml",
+        "title: Seed\nbaseUrl: https://canimcp.io\nspecVersions:\n  - id: 2025-03-26\n  - id: 2025-11-25\n\
+         capabilityGroups:\n  - id: transports\n    title: Transports\nkinds:\n  - id: idiosyncrasy\n",
+    );
+    for client in ["hermes-agent", "cline", "openclaw"] {
+        site.write(
+            &format!("content/clients/{client}.md"),
+            &format!("---\nid: {client}\ntitle: {client}\n---\n"),
+        );
+    }
+    for cap in ["transports.sse", "transports.streamableHttp"] {
+        site.write(
+            &format!("content/capabilities/{cap}.md"),
+            &format!("---\nid: {cap}\ntitle: {cap}\ngroup: transports\n---\n"),
+        );
+    }
+    site.write(
+        "content/research/hermes-defaults-a-url-server-to-streamable-http.md",
+        &seed_note(),
+    );
+    let report = site.build();
+    assert!(!report.written);
+    let found: Vec<_> = report
+        .diagnostics
+        .iter()
+        .map(|d| (d.code, d.line, d.column))
+        .collect();
+    assert_eq!(
+        found,
+        [("FN501", 35, 5), ("FN501", 36, 5), ("FN601", 63, 40), ("FN601", 64, 43)],
+        "{:#?}",
+        report.diagnostics
+    );
+}
