@@ -3,6 +3,7 @@
 use crate::config::SiteConfig;
 use crate::error::{Error, Result};
 use crate::source::{FileId, Section, SourceFile};
+use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -47,6 +48,7 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
         sections: Vec::new(),
         unreadable: Vec::new(),
     };
+    let mut found: Vec<(PathBuf, Section)> = Vec::new();
     for section in Section::ALL {
         let dir = content.join(section.dir());
         if !dir.is_dir() {
@@ -58,34 +60,41 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
                 Error::io(path, "walk", e.into())
             })?;
             let path = entry.path();
-            if !entry.file_type().is_file() || path.extension().is_none_or(|e| e != "md") {
-                continue;
+            if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "md") {
+                found.push((path.to_path_buf(), section));
             }
-            let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-            let id = site.files.len();
-            match std::fs::read(path) {
-                Ok(bytes) => match String::from_utf8(bytes) {
-                    Ok(text) => site.files.push(SourceFile::new(relative, text)),
-                    Err(e) => {
-                        let valid = e.utf8_error().valid_up_to();
-                        let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                        site.files.push(SourceFile::new(relative, text));
-                        site.unreadable.push(Unreadable {
-                            file: id,
-                            reason: format!("not UTF-8 text (invalid byte at offset {valid})"),
-                        });
-                    }
-                },
-                Err(e) => {
-                    site.files.push(SourceFile::new(relative, String::new()));
-                    site.unreadable.push(Unreadable {
-                        file: id,
-                        reason: e.to_string(),
-                    });
-                }
-            }
-            site.sections.push((id, section));
+        }
+    }
+    let read: Vec<(SourceFile, Option<String>)> = found
+        .par_iter()
+        .map(|(path, _)| read_file(root, path))
+        .collect();
+    for (id, ((file, problem), (_, section))) in read.into_iter().zip(found).enumerate() {
+        site.files.push(file);
+        site.sections.push((id, section));
+        if let Some(reason) = problem {
+            site.unreadable.push(Unreadable { file: id, reason });
         }
     }
     Ok(site)
+}
+
+/// Reads one file as text; a file that is not UTF-8 or cannot be read comes back with a reason.
+fn read_file(root: &Path, path: &Path) -> (SourceFile, Option<String>) {
+    let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => (SourceFile::new(relative, text), None),
+            Err(e) => {
+                let valid = e.utf8_error().valid_up_to();
+                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let reason = format!("not UTF-8 text (invalid byte at offset {valid})");
+                (SourceFile::new(relative, text), Some(reason))
+            }
+        },
+        Err(e) => (
+            SourceFile::new(relative, String::new()),
+            Some(e.to_string()),
+        ),
+    }
 }

@@ -13,8 +13,9 @@ use crate::parse::ParsedSite;
 use crate::source::{Section, SourceFile};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};
+use rayon::prelude::*;
 use routes::Page;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// Every id of the site, resolved to its position in [`Content`].
@@ -137,10 +138,15 @@ pub fn index(site: ParsedSite) -> SiteIndex {
     }
 }
 
-/// Distinct values in first-seen order.
+/// Distinct values in first-seen order (the lists are short: a linear check is fastest).
 fn dedup(items: impl Iterator<Item = usize>) -> Vec<usize> {
-    let mut seen = BTreeSet::new();
-    items.filter(|i| seen.insert(*i)).collect()
+    let mut out: Vec<usize> = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
 }
 
 /// The id a document goes by: its `id` field, else its file name.
@@ -215,35 +221,47 @@ pub fn page_of(section: Section, index: usize) -> Page {
 }
 
 fn resolve_links(content: &Content, ids: &Ids) -> Vec<ResolvedLink> {
-    let mut out = Vec::new();
-    let mut counters: HashMap<Section, usize> = HashMap::new();
-    for doc in content.documents() {
-        let counter = counters.entry(doc.section).or_insert(0);
-        let from = page_of(doc.section, *counter);
-        *counter += 1;
-        for (link, l) in doc.body.links.iter().enumerate() {
-            out.push(ResolvedLink {
-                from,
-                link,
-                target: links::resolve(&l.dest, doc.section, from, ids),
-            });
-        }
-    }
-    out
+    let pages: Vec<(&Document, Page)> = Section::ALL
+        .into_iter()
+        .flat_map(|section| {
+            content
+                .documents()
+                .filter(move |d| d.section == section)
+                .enumerate()
+                .map(move |(i, d)| (d, page_of(section, i)))
+        })
+        .collect();
+    pages
+        .par_iter()
+        .flat_map_iter(|&(doc, from)| {
+            doc.body
+                .links
+                .iter()
+                .enumerate()
+                .map(move |(link, l)| ResolvedLink {
+                    from,
+                    link,
+                    target: links::resolve(&l.dest, doc.section, from, ids),
+                })
+        })
+        .collect()
 }
 
 fn backlinks(links: &[ResolvedLink]) -> BTreeMap<Page, Vec<Page>> {
-    let mut map: BTreeMap<Page, BTreeSet<Page>> = BTreeMap::new();
-    for link in links {
-        if let LinkTarget::Page { page, .. } = link.target {
-            if page != link.from {
-                map.entry(page).or_default().insert(link.from);
-            }
-        }
+    let mut pairs: Vec<(Page, Page)> = links
+        .iter()
+        .filter_map(|link| match link.target {
+            LinkTarget::Page { page, .. } if page != link.from => Some((page, link.from)),
+            _ => None,
+        })
+        .collect();
+    pairs.par_sort_unstable();
+    pairs.dedup();
+    let mut map: BTreeMap<Page, Vec<Page>> = BTreeMap::new();
+    for (to, from) in pairs {
+        map.entry(to).or_default().push(from);
     }
-    map.into_iter()
-        .map(|(k, v)| (k, v.into_iter().collect()))
-        .collect()
+    map
 }
 
 impl SiteIndex {

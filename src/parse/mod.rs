@@ -9,10 +9,13 @@ pub mod yaml_pos;
 
 use crate::config::SiteConfig;
 use crate::load::{LoadedSite, Unreadable};
-use crate::model::{Content, Document, FrontMatterError, ObjectKind};
+use crate::model::{
+    Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
+};
 use crate::source::{FileId, Section, SourceFile, Span};
 use fields::{Collected, Reader};
 use frontmatter::Split;
+use rayon::prelude::*;
 use serde_yaml::{Mapping, Value};
 use std::path::PathBuf;
 use yaml_pos::PosTree;
@@ -27,11 +30,31 @@ pub struct ParsedSite {
     pub unreadable: Vec<Unreadable>,
 }
 
-/// Parses every loaded file. Never fails: what cannot be read is recorded for the linter.
+/// One parsed content file, typed by its section.
+#[derive(Debug)]
+pub enum Parsed {
+    Note(Note),
+    Client(Client),
+    Capability(Capability),
+    Guide(Guide),
+}
+
+/// Parses every loaded file, in parallel, keeping path order. Never fails: what cannot be
+/// read is recorded for the linter.
 pub fn parse(site: LoadedSite) -> ParsedSite {
+    let parsed: Vec<Parsed> = site
+        .sections
+        .par_iter()
+        .map(|&(file, section)| parse_file(&site.files[file], file, section))
+        .collect();
     let mut content = Content::default();
-    for &(file, section) in &site.sections {
-        parse_file(&site.files[file], file, section, &mut content);
+    for item in parsed {
+        match item {
+            Parsed::Note(n) => content.notes.push(n),
+            Parsed::Client(c) => content.clients.push(c),
+            Parsed::Capability(c) => content.capabilities.push(c),
+            Parsed::Guide(g) => content.guides.push(g),
+        }
     }
     ParsedSite {
         root: site.root,
@@ -42,8 +65,8 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
     }
 }
 
-/// Parses one file into `content`, under the section its folder names.
-pub fn parse_file(source: &SourceFile, file: FileId, section: Section, content: &mut Content) {
+/// Parses one file, as content of the section its folder names.
+pub fn parse_file(source: &SourceFile, file: FileId, section: Section) -> Parsed {
     let stem = source
         .path
         .file_stem()
@@ -71,22 +94,22 @@ pub fn parse_file(source: &SourceFile, file: FileId, section: Section, content: 
         Section::Research => {
             let mut note = decode::note(doc, &mut reader);
             attach(&mut note.doc, collected);
-            content.notes.push(note);
+            Parsed::Note(note)
         }
         Section::Clients => {
             let mut client = decode::client(doc, &mut reader);
             attach(&mut client.doc, collected);
-            content.clients.push(client);
+            Parsed::Client(client)
         }
         Section::Capabilities => {
             let mut capability = decode::capability(doc, &mut reader);
             attach(&mut capability.doc, collected);
-            content.capabilities.push(capability);
+            Parsed::Capability(capability)
         }
         Section::Guides => {
             let mut guide = decode::guide(doc, &mut reader);
             attach(&mut guide.doc, collected);
-            content.guides.push(guide);
+            Parsed::Guide(guide)
         }
     }
 }
@@ -189,7 +212,11 @@ fn syntax_error(
         Some((m, c)) => (m.to_string(), Some(c.to_string())),
         None => (text.clone(), None),
     };
-    let message = message.split(" at line ").next().unwrap_or(&message).to_string();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .to_string();
     let content_end = yaml.start + source.text[yaml.clone()].trim_end().len();
     let mut at = error
         .location()

@@ -41,7 +41,12 @@ fn errors(site: &TestSite) -> Vec<(&'static str, usize)> {
         .into_iter()
         .filter(|d| d.severity == Severity::Error)
         .collect();
-    assert!(errors.iter().all(|d| d.file == "content/research/a-note.md"), "{errors:?}");
+    assert!(
+        errors
+            .iter()
+            .all(|d| d.file == "content/research/a-note.md"),
+        "{errors:?}"
+    );
     codes_and_lines(&errors)
 }
 
@@ -56,7 +61,10 @@ fn small_site_builds() {
 #[test]
 fn unparsable_front_matter_stops_the_build() {
     let site = small_site();
-    site.write("content/research/a-note.md", "---\nid: a-note\ntitle: [unclosed\n---\n");
+    site.write(
+        "content/research/a-note.md",
+        "---\nid: a-note\ntitle: [unclosed\n---\n",
+    );
     assert_eq!(errors(&site), [("FN004", 3)]);
 }
 
@@ -71,7 +79,10 @@ fn unknown_client_capability_revision_and_kind_stop_the_build() {
     site.write("content/research/a-note.md", &text);
     let mut found = errors(&site);
     found.sort();
-    assert_eq!(found, [("FN201", 4), ("FN203", 9), ("FN204", 7), ("FN205", 11)]);
+    assert_eq!(
+        found,
+        [("FN201", 4), ("FN203", 9), ("FN204", 7), ("FN205", 11)]
+    );
 }
 
 #[test]
@@ -96,8 +107,12 @@ fn missing_required_field_stops_the_build() {
 #[test]
 fn every_error_is_reported_not_only_the_first() {
     let site = small_site();
-    let text = note("a-note", "related:\n  - b-note\n  - c-note\n", "[x](/guides/nope.md)\n")
-        .replace("  - client-a", "  - client-b");
+    let text = note(
+        "a-note",
+        "related:\n  - b-note\n  - c-note\n",
+        "[x](/guides/nope.md)\n",
+    )
+    .replace("  - client-a", "  - client-b");
     site.write("content/research/a-note.md", &text);
     assert_eq!(errors(&site).len(), 4);
 }
@@ -120,7 +135,10 @@ fn seed_note() -> String {
         .unwrap_or_else(|e| panic!("{}: {e}; the seed note is needed here", dir.display()));
     let path = entries
         .map(|e| e.expect("dir entry").path())
-        .find(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("000_")))
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("000_"))
+        })
         .expect("seed 000 in ../shared/seeds");
     std::fs::read_to_string(path).expect("seed readable")
 }
@@ -158,8 +176,28 @@ fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
         .collect();
     assert_eq!(
         found,
-        [("FN501", 35, 5), ("FN501", 36, 5), ("FN601", 63, 40), ("FN601", 64, 43)],
+        [
+            ("FN501", 35, 5),
+            ("FN501", 36, 5),
+            ("FN601", 63, 40),
+            ("FN601", 64, 43)
+        ],
         "{:#?}",
         report.diagnostics
     );
+}
+
+#[test]
+fn bundled_example_site_lints_clean_and_builds() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = tempfile::tempdir().expect("temp dir");
+    let mut options = fieldnotes::BuildOptions::new(root.to_path_buf(), out.path().join("public"));
+    options.today = crate::support::today();
+    let report = fieldnotes::build(&options).expect("the example site opens");
+    assert_eq!(report.diagnostics, [], "the bundled site must lint clean");
+    assert!(report.written);
+    assert!(out
+        .path()
+        .join("public/research/hermes-defaults-a-url-server-to-streamable-http.html")
+        .is_file());
 }
