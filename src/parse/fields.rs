@@ -1,7 +1,7 @@
 //! Reading typed fields out of a YAML mapping, recording every key, its position and every
 //! value of the wrong type, so that one bad field never hides the others.
 
-use super::yaml_pos::PosTree;
+use super::yaml::PosTree;
 use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
 use crate::source::{SourceFile, Span};
 use serde_yaml::{Mapping, Value};

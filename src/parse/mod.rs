@@ -5,7 +5,7 @@ mod decode;
 pub mod fields;
 pub mod frontmatter;
 pub mod markdown;
-pub mod yaml_pos;
+pub mod yaml;
 
 use crate::config::SiteConfig;
 use crate::load::{LoadedSite, Unreadable};
@@ -18,7 +18,7 @@ use frontmatter::Split;
 use rayon::prelude::*;
 use serde_yaml::{Mapping, Value};
 use std::path::PathBuf;
-use yaml_pos::PosTree;
+use yaml::PosTree;
 
 /// What parse hands to the index: the settings, the files, and the typed content.
 #[derive(Debug)]
@@ -169,90 +169,29 @@ fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Ra
         }
         Split::Found { block, yaml, body } => {
             let block_span = Span::new(file, block.start, block.end);
-            let text = &source.text[yaml.clone()];
-            let front = match serde_yaml::from_str::<Value>(text) {
-                Err(e) => {
-                    let (message, span) = syntax_error(source, file, yaml.clone(), &e);
-                    failed(block_span, FrontMatterError::Syntax { message, span })
-                }
-                Ok(Value::Mapping(map)) => FrontMatter {
+            let front = match yaml::parse(source, file, yaml.start, yaml.end) {
+                Err(e) => failed(
+                    block_span,
+                    FrontMatterError::Syntax {
+                        message: e.message,
+                        span: e.span,
+                    },
+                ),
+                Ok((Value::Mapping(map), pos)) => FrontMatter {
                     block: block_span,
-                    pos: yaml_pos::positions(source, file, yaml.start, yaml.end),
+                    pos: Some(pos),
                     map: Some(map),
                     error: None,
                 },
-                Ok(Value::Null) => FrontMatter {
+                Ok((Value::Null, _)) => FrontMatter {
                     block: block_span,
                     map: None,
                     pos: None,
                     error: None,
                 },
-                Ok(_) => {
-                    let span = Span::new(file, yaml.start, yaml.end);
-                    failed(block_span, FrontMatterError::NotAMapping { span })
-                }
+                Ok((_, pos)) => failed(block_span, FrontMatterError::NotAMapping { span: pos.span }),
             };
             (front, body)
         }
     }
-}
-
-/// The message and position of a YAML error, with line numbers counted in the whole file.
-/// When the parser only noticed a problem at the end of the YAML (an unclosed bracket), the
-/// position is where the construct it was parsing began; a duplicate key points at the repeat.
-fn syntax_error(
-    source: &SourceFile,
-    file: FileId,
-    yaml: std::ops::Range<usize>,
-    error: &serde_yaml::Error,
-) -> (String, Span) {
-    let first_line = source.line_col(yaml.start).line;
-    let text = error.to_string();
-    let (message, context) = match text.split_once(", while ") {
-        Some((m, c)) => (m.to_string(), Some(c.to_string())),
-        None => (text.clone(), None),
-    };
-    let message = message
-        .split(" at line ")
-        .next()
-        .unwrap_or(&message)
-        .to_string();
-    let content_end = yaml.start + source.text[yaml.clone()].trim_end().len();
-    let mut at = error
-        .location()
-        .map_or(yaml.start, |l| yaml.start + l.index());
-    if let Some(context) = &context {
-        if at >= content_end {
-            if let Some((line, column)) = line_column_in(context) {
-                at = source.offset_of(first_line + line - 1, column);
-            }
-        }
-    }
-    if let Some(key) = message
-        .strip_prefix("duplicate entry with key \"")
-        .and_then(|k| k.strip_suffix('"'))
-    {
-        if let Some(span) = yaml_pos::positions(source, file, yaml.start, yaml.end)
-            .and_then(|tree| yaml_pos::repeated_key(&tree, key))
-        {
-            return (format!("key `{key}` appears twice"), span);
-        }
-    }
-    let message = match context {
-        Some(c) => {
-            let what = c.split(" at line ").next().unwrap_or(&c);
-            format!("{message} (while {what})")
-        }
-        None => message,
-    };
-    (message, Span::new(file, at, at))
-}
-
-/// The `line N column M` of a libyaml message part.
-fn line_column_in(text: &str) -> Option<(usize, usize)> {
-    let rest = text.split(" at line ").nth(1)?;
-    let mut words = rest.split_whitespace();
-    let line = words.next()?.parse().ok()?;
-    let column = words.nth(1)?.trim_end_matches(',').parse().ok()?;
-    Some((line, column))
 }
