@@ -143,8 +143,8 @@ fn seed_note() -> String {
     std::fs::read_to_string(path).expect("seed readable")
 }
 
-#[test]
-fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
+/// A site holding the seed note as `note_text`, its three clients and two capabilities.
+fn seed_site(note_text: &str) -> TestSite {
     let site = TestSite::empty();
     site.write(
         "site.yaml",
@@ -165,23 +165,45 @@ fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
     }
     site.write(
         "content/research/hermes-defaults-a-url-server-to-streamable-http.md",
-        &seed_note(),
+        note_text,
     );
-    let report = site.build();
-    assert!(!report.written);
-    let found: Vec<_> = report
+    site
+}
+
+const SEED_FINDINGS: [(&str, usize, usize); 4] = [
+    ("FN501", 35, 5),
+    ("FN501", 36, 5),
+    ("FN601", 63, 40),
+    ("FN601", 64, 43),
+];
+
+fn code_line_column(report: &fieldnotes::BuildReport) -> Vec<(&'static str, usize, usize)> {
+    report
         .diagnostics
         .iter()
         .map(|d| (d.code, d.line, d.column))
-        .collect();
+        .collect()
+}
+
+#[test]
+fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
+    let report = seed_site(&seed_note()).build();
+    assert!(!report.written);
     assert_eq!(
-        found,
-        [
-            ("FN501", 35, 5),
-            ("FN501", 36, 5),
-            ("FN601", 63, 40),
-            ("FN601", 64, 43)
-        ],
+        code_line_column(&report),
+        SEED_FINDINGS,
+        "{:#?}",
+        report.diagnostics
+    );
+}
+
+#[test]
+fn bom_and_crlf_shift_no_line_or_column() {
+    let crlf = format!("\u{feff}{}", seed_note().replace('\n', "\r\n"));
+    let report = seed_site(&crlf).build();
+    assert_eq!(
+        code_line_column(&report),
+        SEED_FINDINGS,
         "{:#?}",
         report.diagnostics
     );

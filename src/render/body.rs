@@ -1,0 +1,104 @@
+//! Page bodies: the document's Markdown as HTML and as written, and which of the template's
+//! sections the body already has.
+
+use super::markdown::{self, BodyOptions};
+use super::views::Ctx;
+use crate::index::routes::Page;
+use crate::index::template_anchors;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A page's Markdown body, as HTML and as written.
+#[derive(Debug, Serialize)]
+pub struct BodyView<'a> {
+    pub html: String,
+    /// The body as the author wrote it (the `.md` rendition prints it unchanged).
+    pub markdown: &'a str,
+    /// The body opens with an H1, so the `.md` rendition needs no title line of its own.
+    pub has_title: bool,
+    /// The anchor of the dropped leading H1, which the page's own `<h1>` takes over.
+    pub title_anchor: Option<&'a str>,
+    /// For each template section of the page (`template_anchors`), whether the body
+    /// already has it: see [`covers`].
+    pub covers: BTreeMap<&'static str, bool>,
+}
+
+impl<'a> Ctx<'a> {
+    /// The body of a page's document. The leading H1 is dropped: the template shows the
+    /// title as the page's `<h1>`, which takes over the H1's anchor so links to it still land.
+    pub fn body(&self, page: Page) -> BodyView<'a> {
+        let Some(doc) = self.index.document(page) else {
+            return BodyView {
+                html: String::new(),
+                markdown: "",
+                has_title: false,
+                title_anchor: None,
+                covers: BTreeMap::new(),
+            };
+        };
+        let markdown = self
+            .index
+            .files
+            .get(doc.file)
+            .and_then(|f| f.text.get(doc.body.range.clone()))
+            .unwrap_or("");
+        let drop = doc.body.leading_h1.is_some();
+        let options = BodyOptions {
+            headings: &doc.body.headings,
+            drop_leading_h1: drop,
+        };
+        let targets = self.links.get(&page);
+        let html = markdown::body_html(markdown, &options, |i, dest| {
+            self.rewrite(targets.and_then(|t| t.get(i).copied()), dest)
+        });
+        BodyView {
+            html,
+            // Blank lines around the body go; an indented first line stays (it may be code).
+            markdown: markdown.trim_start_matches(['\r', '\n']).trim_end(),
+            has_title: drop,
+            title_anchor: drop
+                .then(|| doc.body.headings.first().map(|h| h.anchor.as_str()))
+                .flatten(),
+            covers: covers(page, doc.body.headings.iter().map(|h| h.anchor.as_str())),
+        }
+    }
+}
+
+/// Which template sections a body already has.
+///
+/// A page's template sections carry the ids of [`template_anchors`] (`sources`, `related`,
+/// `backlinks`, …). A body heading keeps the anchor the index gave it, because that is the
+/// anchor lint checks links against and the one the author's `.md` links use. When a body
+/// heading's anchor is a section's anchor, or the slug of the section's title (`## Related
+/// notes` → `related-notes` covers `related`), the body already has that section: the
+/// template then leaves its own copy out, so no page shows two "Related notes" headings
+/// or two elements with one id. Sources are the one exception in substance: their pinned
+/// links are the point of a note page, so a note whose body has `## Sources` still gets
+/// them, under "Pinned sources" (`#pinned-sources`) instead of a second "Sources".
+pub fn covers<'h>(
+    page: Page,
+    anchors: impl Iterator<Item = &'h str> + Clone,
+) -> BTreeMap<&'static str, bool> {
+    template_anchors(page)
+        .iter()
+        .filter(|a| **a != "top")
+        .map(|&a| {
+            let title = section_title_slug(a);
+            (a, anchors.clone().any(|h| h == a || h == title))
+        })
+        .collect()
+}
+
+/// The slug of the title the default theme gives each template section.
+fn section_title_slug(anchor: &str) -> &'static str {
+    match anchor {
+        "sources" => "sources",
+        "related" => "related-notes",
+        "backlinks" => "linked-from",
+        "support" => "support",
+        "notes" => "research-notes",
+        "capabilities" => "capabilities",
+        "matrix" => "support-matrix",
+        _ => "",
+    }
+}

@@ -1,0 +1,389 @@
+//! Section indexes (`/research`, `/clients`, `/capabilities`, `/spec`, `/guides`), spec
+//! revision pages and `/llms.txt`.
+
+use super::views::{tally, Ctx, LinkView, NoteCard};
+use crate::index::routes::Page;
+use crate::model::text;
+use crate::source::Section;
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// A section index: groups of linked items.
+#[derive(Debug, Serialize)]
+pub struct ListView<'a> {
+    pub intro: Option<Cow<'a, str>>,
+    pub groups: Vec<ListGroup<'a>>,
+    pub count: usize,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ListGroup<'a> {
+    /// `None` for a list that is not grouped.
+    pub title: Option<&'a str>,
+    pub id: Option<&'a str>,
+    pub description: Option<&'a str>,
+    pub items: Vec<ListItem<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ListItem<'a> {
+    pub link: LinkView<'a>,
+    pub summary: &'a str,
+    pub summary_html: String,
+    /// Short facts shown after the summary (`current`, `verified 12 days ago`).
+    pub meta: Vec<String>,
+}
+
+/// A spec revision page.
+#[derive(Debug, Serialize)]
+pub struct SpecView<'a> {
+    pub id: &'a str,
+    pub title: Option<&'a str>,
+    pub date: Option<&'a str>,
+    pub url: Option<&'a str>,
+    pub introduced: Vec<LinkView<'a>>,
+    pub deprecated: Vec<LinkView<'a>>,
+    pub removed: Vec<LinkView<'a>>,
+    pub notes: Vec<NoteCard<'a>>,
+    pub previous: Option<LinkView<'a>>,
+    pub next: Option<LinkView<'a>>,
+}
+
+/// `/llms.txt`: every page's Markdown rendition, by section.
+#[derive(Debug, Serialize)]
+pub struct LlmsView<'a> {
+    pub sections: Vec<LlmsSection<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LlmsSection<'a> {
+    pub title: &'static str,
+    pub items: Vec<LlmsItem<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct LlmsItem<'a> {
+    pub title: Cow<'a, str>,
+    /// The absolute URL of the page's `.md` rendition.
+    pub url: String,
+    pub summary: &'a str,
+}
+
+fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> ListItem<'a> {
+    let section = match page {
+        Page::Guide(_) => Section::Guides,
+        Page::Client(_) => Section::Clients,
+        Page::Capability(_) => Section::Capabilities,
+        _ => Section::Research,
+    };
+    ListItem {
+        link: ctx.link(page),
+        summary,
+        summary_html: ctx.inline(summary, section, page),
+        meta,
+    }
+}
+
+fn one_group(items: Vec<ListItem<'_>>) -> ListView<'_> {
+    ListView {
+        intro: None,
+        count: items.len(),
+        groups: vec![ListGroup {
+            title: None,
+            id: None,
+            description: None,
+            items,
+        }],
+    }
+}
+
+/// The index of a content section.
+pub fn section_view<'a>(ctx: &Ctx<'a>, section: Section) -> ListView<'a> {
+    match section {
+        Section::Research => research(ctx),
+        Section::Clients => clients(ctx),
+        Section::Capabilities => capabilities(ctx),
+        Section::Guides => one_group(
+            ctx.index
+                .content
+                .guides
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    let meta = ctx
+                        .maybe_date(&g.last_updated)
+                        .map(|d| format!("updated {}", d.date))
+                        .into_iter()
+                        .collect();
+                    item(ctx, Page::Guide(i), text(&g.summary), meta)
+                })
+                .collect(),
+        ),
+    }
+}
+
+/// Notes grouped by kind, in `site.yaml` order; kinds it does not list come last.
+fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
+    let index = ctx.index;
+    let notes = &index.content.notes;
+    let mut groups: Vec<ListGroup<'a>> = Vec::new();
+    let kinds = index.config.kinds.iter().map(|k| Some(k.id.as_str()));
+    for kind in kinds.chain([None]) {
+        let items: Vec<ListItem<'a>> = notes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| match kind {
+                Some(k) => text(&n.kind) == k,
+                None => index.config.kind(text(&n.kind)).is_none(),
+            })
+            .map(|(i, n)| {
+                let mut meta = vec![text(&n.status).to_string()];
+                if let Some(d) = ctx.maybe_date(&n.last_verified) {
+                    meta.push(match d.age {
+                        Some(age) => format!("verified {} ({age})", d.date),
+                        None => format!("verified {}", d.date),
+                    });
+                }
+                item(ctx, Page::Note(i), text(&n.summary), meta)
+            })
+            .collect();
+        if items.is_empty() {
+            continue;
+        }
+        let config_kind = kind.and_then(|k| index.config.kind(k));
+        groups.push(ListGroup {
+            title: Some(config_kind.map_or("Other", |k| k.title.as_deref().unwrap_or(&k.id))),
+            id: kind,
+            description: config_kind.and_then(|k| k.description.as_deref()),
+            items,
+        });
+    }
+    ListView {
+        intro: None,
+        count: notes.len(),
+        groups,
+    }
+}
+
+fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
+    let index = ctx.index;
+    let items = index
+        .matrix
+        .clients
+        .iter()
+        .map(|&i| {
+            let c = &index.content.clients[i];
+            let t = tally(index.matrix.tallies.get(i));
+            let mut meta: Vec<String> = Vec::new();
+            if !text(&c.vendor).is_empty() {
+                meta.push(text(&c.vendor).to_string());
+            }
+            if !c.platforms.is_empty() {
+                let platforms: Vec<&str> = c.platforms.iter().map(|p| p.value.as_str()).collect();
+                meta.push(platforms.join(", "));
+            }
+            meta.push(format!(
+                "{} yes, {} partial, {} no, {} unknown",
+                t.yes, t.partial, t.no, t.unknown
+            ));
+            item(ctx, Page::Client(i), "", meta)
+        })
+        .collect();
+    one_group(items)
+}
+
+fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let groups: Vec<ListGroup<'a>> = index
+        .matrix
+        .groups
+        .iter()
+        .filter(|g| !g.capabilities.is_empty())
+        .map(|g| {
+            let group = &index.config.capability_groups[g.group];
+            let items = g
+                .capabilities
+                .iter()
+                .map(|&i| {
+                    let cap = &content.capabilities[i];
+                    let mut meta = vec![crate::index::doc_id(&cap.id, &cap.doc).to_string()];
+                    for (label, value) in [
+                        ("introduced", &cap.introduced),
+                        ("deprecated", &cap.deprecated),
+                        ("removed", &cap.removed),
+                    ] {
+                        if !text(value).is_empty() {
+                            meta.push(format!("{label} {}", text(value)));
+                        }
+                    }
+                    let yes = index
+                        .matrix
+                        .clients
+                        .iter()
+                        .filter(|&&c| index.matrix.status(content, c, i) == "yes")
+                        .count();
+                    meta.push(format!(
+                        "{yes} of {} clients: yes",
+                        index.matrix.clients.len()
+                    ));
+                    item(ctx, Page::Capability(i), "", meta)
+                })
+                .collect();
+            ListGroup {
+                title: Some(group.title.as_str()),
+                id: Some(group.id.as_str()),
+                description: group.description.as_deref(),
+                items,
+            }
+        })
+        .collect();
+    ListView {
+        intro: None,
+        count: groups.iter().map(|g| g.items.len()).sum(),
+        groups,
+    }
+}
+
+/// The index of spec revisions, newest first.
+pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
+    let index = ctx.index;
+    let items = index
+        .config
+        .spec_versions
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, v)| {
+            let mut meta = Vec::new();
+            if let Some(date) = &v.date {
+                meta.push(date.clone());
+            }
+            let notes = index.notes_by_spec[i].len();
+            meta.push(format!("{notes} note{}", if notes == 1 { "" } else { "s" }));
+            ListItem {
+                link: ctx.link(Page::Spec(i)),
+                summary: v.title.as_deref().unwrap_or(""),
+                summary_html: ctx.inline(
+                    v.title.as_deref().unwrap_or(""),
+                    Section::Research,
+                    Page::Spec(i),
+                ),
+                meta,
+            }
+        })
+        .collect();
+    one_group(items)
+}
+
+pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
+    let index = ctx.index;
+    let versions = &index.config.spec_versions;
+    let v = &versions[i];
+    let with = |field: fn(&crate::model::Capability) -> &Option<crate::model::Spanned<String>>| {
+        index
+            .content
+            .capabilities
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| text(field(c)) == v.id)
+            .map(|(c, _)| ctx.link(Page::Capability(c)))
+            .collect::<Vec<_>>()
+    };
+    let version_link = |j: usize| ctx.link_as(Page::Spec(j), &versions[j].id);
+    SpecView {
+        id: &v.id,
+        title: v.title.as_deref(),
+        date: v.date.as_deref(),
+        url: v.url.as_deref(),
+        introduced: with(|c| &c.introduced),
+        deprecated: with(|c| &c.deprecated),
+        removed: with(|c| &c.removed),
+        notes: index.notes_by_spec[i]
+            .iter()
+            .map(|&n| ctx.note_card(n))
+            .collect(),
+        previous: i.checked_sub(1).map(version_link),
+        next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
+    }
+}
+
+pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let config = &index.config;
+    let entry = |page: Page, summary: &'a str| LlmsItem {
+        title: ctx.title(page),
+        url: config.url_for(&format!(
+            "/{}.md",
+            crate::index::routes::output_stem(&index.route(page))
+        )),
+        summary,
+    };
+    let mut overview = vec![entry(
+        Page::Home,
+        "The support matrix: every capability by client.",
+    )];
+    for (section, summary) in [
+        (Section::Research, "Every research note, by kind."),
+        (Section::Clients, "Every client, with its support counts."),
+        (Section::Capabilities, "Every capability, by group."),
+    ] {
+        overview.push(entry(Page::Index(section), summary));
+    }
+    overview.push(entry(
+        Page::SpecIndex,
+        "Spec revisions and the notes that apply to each.",
+    ));
+    if !content.guides.is_empty() {
+        overview.push(entry(Page::Index(Section::Guides), "Long-form guides."));
+    }
+    let sections = vec![
+        LlmsSection {
+            title: "Overview",
+            items: overview,
+        },
+        LlmsSection {
+            title: "Research notes",
+            items: (0..content.notes.len())
+                .map(|i| entry(Page::Note(i), text(&content.notes[i].summary)))
+                .collect(),
+        },
+        LlmsSection {
+            title: "Clients",
+            items: index
+                .matrix
+                .clients
+                .iter()
+                .map(|&i| entry(Page::Client(i), ""))
+                .collect(),
+        },
+        LlmsSection {
+            title: "Capabilities",
+            items: (0..content.capabilities.len())
+                .map(|i| entry(Page::Capability(i), ""))
+                .collect(),
+        },
+        LlmsSection {
+            title: "Spec revisions",
+            items: config
+                .spec_versions
+                .iter()
+                .enumerate()
+                .map(|(i, v)| entry(Page::Spec(i), v.title.as_deref().unwrap_or("")))
+                .collect(),
+        },
+        LlmsSection {
+            title: "Guides",
+            items: (0..content.guides.len())
+                .map(|i| entry(Page::Guide(i), text(&content.guides[i].summary)))
+                .collect(),
+        },
+    ];
+    LlmsView {
+        sections: sections
+            .into_iter()
+            .filter(|s| !s.items.is_empty())
+            .collect(),
+    }
+}

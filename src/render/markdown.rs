@@ -1,0 +1,171 @@
+//! Markdown to HTML: site links rewritten to routes, headings given their index anchors, a
+//! leading H1 dropped, raw HTML shown as text rather than passed through.
+
+use crate::model::Heading;
+use crate::parse::markdown::options;
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
+
+/// How a body is turned into HTML.
+pub struct BodyOptions<'a> {
+    /// The anchors of the body's headings, in order (from the index, already unique).
+    pub headings: &'a [Heading],
+    /// Leave out the body's opening H1 (the template shows the title).
+    pub drop_leading_h1: bool,
+}
+
+/// Renders a body. `link(i, dest)` gives the HTML destination of the `i`-th link or image
+/// (counted in the same order as [`crate::parse::markdown::scan`] records them).
+pub fn body_html(
+    markdown: &str,
+    options: &BodyOptions<'_>,
+    mut link: impl FnMut(usize, &str) -> String,
+) -> String {
+    let mut heading = 0;
+    let mut links = 0;
+    let mut skipping = false;
+    let events = Parser::new_ext(markdown, self::options()).filter_map(|event| match event {
+        Event::Start(Tag::Heading {
+            level,
+            classes,
+            attrs,
+            ..
+        }) => {
+            let i = heading;
+            heading += 1;
+            if i == 0 && options.drop_leading_h1 && level == pulldown_cmark::HeadingLevel::H1 {
+                skipping = true;
+                return None;
+            }
+            let id = options
+                .headings
+                .get(i)
+                .map(|h| CowStr::from(h.anchor.clone()));
+            Some(Event::Start(Tag::Heading {
+                level,
+                id,
+                classes,
+                attrs,
+            }))
+        }
+        Event::End(TagEnd::Heading(_)) if skipping => {
+            skipping = false;
+            None
+        }
+        Event::Start(Tag::Link { .. } | Tag::Image { .. }) if skipping => {
+            links += 1;
+            None
+        }
+        _ if skipping => None,
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = link(links, &dest_url).into();
+            links += 1;
+            Some(Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }))
+        }
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => {
+            let dest_url = link(links, &dest_url).into();
+            links += 1;
+            Some(Event::Start(Tag::Image {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }))
+        }
+        other => Some(escape_raw_html(other)),
+    });
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, events);
+    html
+}
+
+/// Renders a one-paragraph text (a summary, a support cell's notes) without its `<p>`.
+pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> String {
+    let none = BodyOptions {
+        headings: &[],
+        drop_leading_h1: false,
+    };
+    let html = body_html(markdown, &none, |_, dest| link(dest));
+    let trimmed = html.trim_end();
+    match trimmed
+        .strip_prefix("<p>")
+        .and_then(|s| s.strip_suffix("</p>"))
+    {
+        Some(inner) if !inner.contains("<p>") => inner.to_string(),
+        _ => html,
+    }
+}
+
+/// Raw HTML becomes text: inline HTML is escaped in place, an HTML block is shown as code.
+fn escape_raw_html(event: Event<'_>) -> Event<'_> {
+    match event {
+        Event::Html(html) | Event::InlineHtml(html) => Event::Text(html),
+        Event::Start(Tag::HtmlBlock) => Event::Start(Tag::CodeBlock(CodeBlockKind::Indented)),
+        Event::End(TagEnd::HtmlBlock) => Event::End(TagEnd::CodeBlock),
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::markdown::scan;
+
+    fn render(text: &str, drop: bool) -> String {
+        let body = scan(text, 0, 0..text.len());
+        let options = BodyOptions {
+            headings: &body.headings,
+            drop_leading_h1: drop,
+        };
+        body_html(text, &options, |i, dest| format!("{i}:{dest}"))
+    }
+
+    #[test]
+    fn headings_get_index_anchors_and_links_are_counted() {
+        let html = render(
+            "# T [a](/x.md)\n\n## Sources\n\n## Sources\n\n[b](/y.md) ![c](z.png)\n",
+            true,
+        );
+        assert!(!html.contains("<h1"), "{html}");
+        assert!(html.contains("<h2 id=\"sources\">"), "{html}");
+        assert!(html.contains("<h2 id=\"sources-1\">"), "{html}");
+        assert!(html.contains("href=\"1:/y.md\""), "{html}");
+        assert!(html.contains("src=\"2:z.png\""), "{html}");
+    }
+
+    #[test]
+    fn keeps_the_h1_when_asked_and_escapes_raw_html() {
+        let html = render("# T\n\n<script>x()</script>\n\nHi <b>there</b>\n", false);
+        assert!(html.contains("<h1 id=\"t\">T</h1>"), "{html}");
+        assert!(
+            !html.contains("<script>") && !html.contains("<b>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn inline_text_loses_its_paragraph() {
+        assert_eq!(
+            inline_html("Uses `x` [here](/a.md)", |d| d.replace(".md", "")),
+            "Uses <code>x</code> <a href=\"/a\">here</a>"
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! Research note and guide pages.
+
+use super::body::BodyView;
+use super::sources::{source_view, SourceView};
+use super::views::{Ctx, DateView, LinkView, NoteCard};
+use crate::index::doc_id;
+use crate::index::routes::Page;
+use crate::model::text;
+use crate::source::Section;
+use serde::Serialize;
+
+/// A research note page.
+#[derive(Debug, Serialize)]
+pub struct NoteView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub summary: &'a str,
+    pub summary_html: String,
+    pub kind: &'a str,
+    pub kind_id: &'a str,
+    pub status: &'a str,
+    pub superseded_by: Option<LinkView<'a>>,
+    pub verified: Option<DateView<'a>>,
+    pub updated: Option<DateView<'a>>,
+    pub clients: Vec<LinkView<'a>>,
+    pub capabilities: Vec<LinkView<'a>>,
+    /// Spec revisions, titled by their id.
+    pub specs: Vec<LinkView<'a>>,
+    pub sources: Vec<SourceView<'a>>,
+    pub related: Vec<NoteCard<'a>>,
+    pub backlinks: Vec<LinkView<'a>>,
+    pub body: BodyView<'a>,
+}
+
+/// A guide page.
+#[derive(Debug, Serialize)]
+pub struct GuideView<'a> {
+    pub title: &'a str,
+    pub summary: &'a str,
+    pub summary_html: String,
+    pub updated: Option<DateView<'a>>,
+    pub backlinks: Vec<LinkView<'a>>,
+    pub body: BodyView<'a>,
+}
+
+pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
+    let index = ctx.index;
+    let ids = &index.ids;
+    let note = &index.content.notes[i];
+    let page = Page::Note(i);
+    let id = doc_id(&note.id, &note.doc);
+    let summary = text(&note.summary);
+    NoteView {
+        id,
+        title: match text(&note.title) {
+            "" => id,
+            t => t,
+        },
+        summary,
+        summary_html: ctx.inline(summary, Section::Research, page),
+        kind: ctx.kind_title(text(&note.kind)),
+        kind_id: text(&note.kind),
+        status: text(&note.status),
+        superseded_by: note
+            .superseded_by
+            .as_ref()
+            .and_then(|s| ids.note(&s.value))
+            .map(|n| ctx.link(Page::Note(n))),
+        verified: ctx.maybe_date(&note.last_verified),
+        updated: ctx.maybe_date(&note.last_updated),
+        clients: note
+            .clients
+            .iter()
+            .filter_map(|c| ids.client(&c.value))
+            .map(|c| ctx.link(Page::Client(c)))
+            .collect(),
+        capabilities: note
+            .capabilities
+            .iter()
+            .filter_map(|c| ids.capability(&c.value))
+            .map(|(c, _)| ctx.link(Page::Capability(c)))
+            .collect(),
+        specs: note
+            .spec_versions
+            .iter()
+            .filter_map(|s| {
+                ids.spec(&s.value)
+                    .map(|i| ctx.link_as(Page::Spec(i), &s.value))
+            })
+            .collect(),
+        sources: note.sources.iter().map(source_view).collect(),
+        related: index.related[i].iter().map(|&n| ctx.note_card(n)).collect(),
+        backlinks: ctx.backlinks(page),
+        body: ctx.body(page),
+    }
+}
+
+pub fn guide_view<'a>(ctx: &Ctx<'a>, i: usize) -> GuideView<'a> {
+    let guide = &ctx.index.content.guides[i];
+    let page = Page::Guide(i);
+    let summary = text(&guide.summary);
+    GuideView {
+        title: match text(&guide.title) {
+            "" => &guide.doc.stem,
+            t => t,
+        },
+        summary,
+        summary_html: ctx.inline(summary, Section::Guides, page),
+        updated: ctx.maybe_date(&guide.last_updated),
+        backlinks: ctx.backlinks(page),
+        body: ctx.body(page),
+    }
+}

@@ -1,0 +1,277 @@
+//! Sources as links pinned to a commit and line ranges (`…/blob/<commit>/<file>#L3-L5`).
+
+use crate::model::{text, SourceRef};
+use serde::Serialize;
+
+/// A source as templates see it.
+#[derive(Debug, Serialize)]
+pub struct SourceView<'a> {
+    /// The source's title, or its URL when it has none.
+    pub title: &'a str,
+    /// The file at the pinned commit when it can be pinned, else the URL as written.
+    pub href: String,
+    /// The URL as the author wrote it.
+    pub url: &'a str,
+    /// The file part of `path` (`tools/x.py` of `tools/x.py:3-5`).
+    pub file: Option<&'a str>,
+    /// One link per line range of `path`, pinned to the commit.
+    pub ranges: Vec<RangeLink>,
+    pub commit: Option<&'a str>,
+    /// The commit's first seven characters.
+    pub short_commit: Option<&'a str>,
+    pub date: Option<&'a str>,
+    /// Whether `href` points at the pinned commit (a forge we know how to link into).
+    pub pinned: bool,
+}
+
+/// A link to one line range of a pinned file.
+#[derive(Debug, Serialize, PartialEq, Eq)]
+pub struct RangeLink {
+    /// `L3-L5` or `L12`.
+    pub label: String,
+    pub href: String,
+}
+
+/// The code forges whose file URLs fieldnotes knows how to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forge {
+    GitHub,
+    GitLab,
+}
+
+/// A line range: `start..=end` (equal for a single line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Lines {
+    start: u64,
+    end: u64,
+}
+
+/// The view of one source.
+pub fn source_view(source: &SourceRef) -> SourceView<'_> {
+    let url = text(&source.url);
+    let commit = Some(text(&source.commit)).filter(|c| !c.is_empty());
+    let path = text(&source.path);
+    let (file, lines) = split_path(path);
+    let file = Some(file).filter(|f| !f.is_empty());
+    let title = match text(&source.title) {
+        "" => url,
+        title => title,
+    };
+    let repo = repository(url);
+    let (href, ranges, pinned) = match (repo, commit) {
+        (Some((forge, base)), Some(commit)) => {
+            let ranges = match file {
+                Some(file) => lines
+                    .iter()
+                    .map(|l| RangeLink {
+                        label: l.label(),
+                        href: format!("{}#{}", blob(forge, &base, commit, file), l.anchor(forge)),
+                    })
+                    .collect(),
+                None => Vec::new(),
+            };
+            let href = match file {
+                Some(file) => blob(forge, &base, commit, file),
+                None => tree(forge, &base, commit),
+            };
+            (href, ranges, true)
+        }
+        _ => (url.to_string(), Vec::new(), false),
+    };
+    SourceView {
+        title,
+        href,
+        url,
+        file,
+        ranges,
+        commit,
+        short_commit: commit.map(|c| c.get(..7).unwrap_or(c)),
+        date: Some(text(&source.date)).filter(|d| !d.is_empty()),
+        pinned,
+    }
+}
+
+/// Splits `file:3-5,9-12` into the file and its line ranges. A path whose last `:` is not
+/// followed by a valid range list is all file.
+fn split_path(path: &str) -> (&str, Vec<Lines>) {
+    let path = path.trim();
+    if let Some((file, spec)) = path.rsplit_once(':') {
+        let ranges: Option<Vec<Lines>> = spec.split(',').map(|r| parse_range(r.trim())).collect();
+        if let Some(ranges) = ranges {
+            return (file, ranges);
+        }
+    }
+    (path, Vec::new())
+}
+
+fn parse_range(range: &str) -> Option<Lines> {
+    let number = |s: &str| -> Option<u64> {
+        let s = s.trim().trim_start_matches(['L', 'l']);
+        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
+    };
+    match range.split_once('-') {
+        Some((a, b)) => Some(Lines {
+            start: number(a)?,
+            end: number(b)?,
+        }),
+        None => number(range).map(|n| Lines { start: n, end: n }),
+    }
+}
+
+impl Lines {
+    fn label(self) -> String {
+        if self.start == self.end {
+            format!("L{}", self.start)
+        } else {
+            format!("L{}-L{}", self.start, self.end)
+        }
+    }
+
+    /// The fragment a forge highlights the lines with.
+    fn anchor(self, forge: Forge) -> String {
+        match (forge, self.start == self.end) {
+            (_, true) => format!("L{}", self.start),
+            (Forge::GitHub, false) => format!("L{}-L{}", self.start, self.end),
+            (Forge::GitLab, false) => format!("L{}-{}", self.start, self.end),
+        }
+    }
+}
+
+/// The forge and repository base URL (`https://github.com/o/r`) of a repository URL.
+fn repository(url: &str) -> Option<(Forge, String)> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let rest = rest.split(['?', '#']).next()?;
+    let (host, path) = rest.split_once('/')?;
+    let host = host.to_ascii_lowercase();
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let repo = |segments: &[&str]| {
+        let joined = segments.join("/");
+        format!(
+            "https://{host}/{}",
+            joined.strip_suffix(".git").unwrap_or(&joined)
+        )
+    };
+    if host == "github.com" || host == "www.github.com" {
+        (segments.len() >= 2).then(|| (Forge::GitHub, repo(&segments[..2])))
+    } else if host == "gitlab.com" || host.starts_with("gitlab.") {
+        // GitLab nests groups: the repository is everything before `/-/`.
+        let end = segments
+            .iter()
+            .position(|s| *s == "-")
+            .unwrap_or(segments.len());
+        (end >= 2).then(|| (Forge::GitLab, repo(&segments[..end])))
+    } else {
+        None
+    }
+}
+
+fn blob(forge: Forge, base: &str, commit: &str, file: &str) -> String {
+    let file = encode_path(file.trim_start_matches('/'));
+    match forge {
+        Forge::GitHub => format!("{base}/blob/{commit}/{file}"),
+        Forge::GitLab => format!("{base}/-/blob/{commit}/{file}"),
+    }
+}
+
+fn tree(forge: Forge, base: &str, commit: &str) -> String {
+    match forge {
+        Forge::GitHub => format!("{base}/tree/{commit}"),
+        Forge::GitLab => format!("{base}/-/tree/{commit}"),
+    }
+}
+
+/// Percent-encodes what may not stand in a URL path as is.
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for c in path.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '#' => out.push_str("%23"),
+            '?' => out.push_str("%3F"),
+            '%' => out.push_str("%25"),
+            '"' => out.push_str("%22"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Spanned;
+    use crate::source::Span;
+
+    fn source(url: &str, commit: &str, path: &str) -> SourceRef {
+        let s =
+            |v: &str| Some(Spanned::new(v.to_string(), Span::default())).filter(|_| !v.is_empty());
+        SourceRef {
+            span: Span::default(),
+            url: s(url),
+            title: s("t"),
+            commit: s(commit),
+            path: s(path),
+            date: s("2026-01-02"),
+        }
+    }
+
+    fn hrefs<'a>(view: &'a SourceView<'a>) -> Vec<&'a str> {
+        view.ranges.iter().map(|r| r.href.as_str()).collect()
+    }
+
+    #[test]
+    fn github_ranges_get_one_link_each() {
+        let s = source(
+            "https://github.com/o/r",
+            "9dcf7714",
+            "a/b.py:532-560,600-668",
+        );
+        let v = source_view(&s);
+        assert_eq!(v.href, "https://github.com/o/r/blob/9dcf7714/a/b.py");
+        assert_eq!(
+            hrefs(&v),
+            [
+                "https://github.com/o/r/blob/9dcf7714/a/b.py#L532-L560",
+                "https://github.com/o/r/blob/9dcf7714/a/b.py#L600-L668"
+            ]
+        );
+        assert_eq!(v.short_commit, Some("9dcf771"));
+    }
+
+    #[test]
+    fn single_line_and_whole_file() {
+        let s = source("https://github.com/o/r.git/", "0123abc", "x.rs:12");
+        let v = source_view(&s);
+        assert_eq!(hrefs(&v), ["https://github.com/o/r/blob/0123abc/x.rs#L12"]);
+        let s = source("https://github.com/o/r", "0123abc", "x.rs");
+        let v = source_view(&s);
+        assert!(v.ranges.is_empty());
+        assert_eq!(v.href, "https://github.com/o/r/blob/0123abc/x.rs");
+    }
+
+    #[test]
+    fn gitlab_uses_its_own_shapes() {
+        let s = source("https://gitlab.com/g/sub/r", "0123abc", "src/a.go:3-5");
+        let v = source_view(&s);
+        assert_eq!(
+            hrefs(&v),
+            ["https://gitlab.com/g/sub/r/-/blob/0123abc/src/a.go#L3-5"]
+        );
+    }
+
+    #[test]
+    fn other_urls_and_unpinned_sources_link_as_written() {
+        let s = source("https://docs.example/x", "0123abc", "a.py:1-2");
+        let v = source_view(&s);
+        assert_eq!(v.href, "https://docs.example/x");
+        assert!(v.ranges.is_empty() && !v.pinned);
+        let s = source("https://github.com/o/r", "", "a.py:1-2");
+        let v = source_view(&s);
+        assert_eq!(v.href, "https://github.com/o/r");
+        let s = source("https://github.com/o/r", "0123abc", "");
+        let v = source_view(&s);
+        assert_eq!(v.href, "https://github.com/o/r/tree/0123abc");
+    }
+}

@@ -1,0 +1,232 @@
+//! Client and capability pages: profiles, and support cells with their evidence.
+
+use super::body::BodyView;
+use super::sources::{source_view, SourceView};
+use super::views::{status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView};
+use crate::index::doc_id;
+use crate::index::routes::Page;
+use crate::model::{text, Spanned};
+use crate::source::Section;
+use serde::Serialize;
+
+/// One support cell: a client × a capability, with its evidence.
+#[derive(Debug, Serialize)]
+pub struct SupportRow<'a> {
+    /// The row's id on the client page (`support-transports.sse`); dotted, so no heading
+    /// slug can take it.
+    pub anchor: String,
+    pub capability: LinkView<'a>,
+    pub capability_id: &'a str,
+    pub client: LinkView<'a>,
+    /// The row on the client page: where a matrix cell links.
+    pub evidence_url: String,
+    pub status: StatusView,
+    pub notes: &'a str,
+    pub notes_html: String,
+    pub research: Vec<LinkView<'a>>,
+    pub sources: Vec<SourceView<'a>>,
+    pub verified: Option<DateView<'a>>,
+    pub version: Option<&'a str>,
+}
+
+/// A capability group's band of rows.
+#[derive(Debug, Serialize)]
+pub struct SupportGroup<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub rows: Vec<SupportRow<'a>>,
+}
+
+/// A client page.
+#[derive(Debug, Serialize)]
+pub struct ClientView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub vendor: Option<&'a str>,
+    pub homepage: Option<&'a str>,
+    pub repository: Option<&'a str>,
+    pub client_info_names: Vec<&'a str>,
+    pub platforms: Vec<&'a str>,
+    pub tally: TallyView,
+    pub groups: Vec<SupportGroup<'a>>,
+    pub notes: Vec<NoteCard<'a>>,
+    pub backlinks: Vec<LinkView<'a>>,
+    pub body: BodyView<'a>,
+}
+
+/// A spec revision named by a capability, linked when the site knows it.
+#[derive(Debug, Serialize)]
+pub struct RevisionView<'a> {
+    pub id: &'a str,
+    pub link: Option<LinkView<'a>>,
+}
+
+/// A capability page.
+#[derive(Debug, Serialize)]
+pub struct CapabilityView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub group: Option<&'a str>,
+    pub spec_url: Option<&'a str>,
+    pub introduced: Option<RevisionView<'a>>,
+    pub deprecated: Option<RevisionView<'a>>,
+    pub removed: Option<RevisionView<'a>>,
+    pub aliases: Vec<&'a str>,
+    /// Every client's cell, in matrix column order.
+    pub rows: Vec<SupportRow<'a>>,
+    pub tally: TallyView,
+    pub notes: Vec<NoteCard<'a>>,
+    pub backlinks: Vec<LinkView<'a>>,
+    pub body: BodyView<'a>,
+}
+
+fn some(value: &Option<Spanned<String>>) -> Option<&str> {
+    Some(text(value)).filter(|v| !v.is_empty())
+}
+
+fn texts(values: &[Spanned<String>]) -> Vec<&str> {
+    values.iter().map(|v| v.value.as_str()).collect()
+}
+
+/// The anchor of a capability's row on a client page.
+pub fn row_anchor(capability_id: &str) -> String {
+    format!("support-{capability_id}")
+}
+
+/// The cell of `client` for `capability`; `unknown` with no evidence when the map has none.
+pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> SupportRow<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let cap = &content.capabilities[capability];
+    let cap_id = doc_id(&cap.id, &cap.doc);
+    let cell = index.matrix.cell(content, client, capability);
+    let anchor = row_anchor(cap_id);
+    let notes = cell.map_or("", |c| text(&c.notes));
+    SupportRow {
+        evidence_url: format!("{}#{anchor}", ctx.href(Page::Client(client))),
+        anchor,
+        capability: ctx.link(Page::Capability(capability)),
+        capability_id: cap_id,
+        client: ctx.link(Page::Client(client)),
+        status: status(index.matrix.status(content, client, capability)),
+        notes,
+        notes_html: ctx.inline(notes, Section::Clients, Page::Client(client)),
+        research: cell.map_or_else(Vec::new, |c| {
+            c.research
+                .iter()
+                .filter_map(|r| index.ids.note(&r.value))
+                .map(|n| ctx.link(Page::Note(n)))
+                .collect()
+        }),
+        sources: cell.map_or_else(Vec::new, |c| c.sources.iter().map(source_view).collect()),
+        verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),
+        version: cell.and_then(|c| some(&c.version)),
+    }
+}
+
+pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
+    let index = ctx.index;
+    let client = &index.content.clients[i];
+    let page = Page::Client(i);
+    let groups = index
+        .matrix
+        .groups
+        .iter()
+        .filter(|g| !g.capabilities.is_empty())
+        .map(|g| {
+            let group = &index.config.capability_groups[g.group];
+            SupportGroup {
+                id: &group.id,
+                title: &group.title,
+                rows: g
+                    .capabilities
+                    .iter()
+                    .map(|&cap| support_row(ctx, i, cap))
+                    .collect(),
+            }
+        })
+        .collect();
+    ClientView {
+        id: doc_id(&client.id, &client.doc),
+        title: match text(&client.title) {
+            "" => doc_id(&client.id, &client.doc),
+            t => t,
+        },
+        vendor: some(&client.vendor),
+        homepage: some(&client.homepage),
+        repository: some(&client.repository),
+        client_info_names: texts(&client.client_info_names),
+        platforms: texts(&client.platforms),
+        tally: tally(index.matrix.tallies.get(i)),
+        groups,
+        notes: index.notes_by_client[i]
+            .iter()
+            .map(|&n| ctx.note_card(n))
+            .collect(),
+        backlinks: ctx.backlinks(page),
+        body: ctx.body(page),
+    }
+}
+
+fn revision<'a>(ctx: &Ctx<'a>, value: &'a Option<Spanned<String>>) -> Option<RevisionView<'a>> {
+    let id = some(value)?;
+    Some(RevisionView {
+        id,
+        link: ctx
+            .index
+            .ids
+            .spec(id)
+            .map(|s| ctx.link_as(Page::Spec(s), id)),
+    })
+}
+
+pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
+    let index = ctx.index;
+    let cap = &index.content.capabilities[i];
+    let page = Page::Capability(i);
+    let rows: Vec<SupportRow<'a>> = index
+        .matrix
+        .clients
+        .iter()
+        .map(|&client| support_row(ctx, client, i))
+        .collect();
+    let mut counts = TallyView {
+        yes: 0,
+        partial: 0,
+        no: 0,
+        unknown: 0,
+    };
+    for row in &rows {
+        match row.status.value {
+            "yes" => counts.yes += 1,
+            "partial" => counts.partial += 1,
+            "no" => counts.no += 1,
+            _ => counts.unknown += 1,
+        }
+    }
+    CapabilityView {
+        id: doc_id(&cap.id, &cap.doc),
+        title: match text(&cap.title) {
+            "" => doc_id(&cap.id, &cap.doc),
+            t => t,
+        },
+        group: index
+            .config
+            .group(text(&cap.group))
+            .map(|g| g.title.as_str())
+            .or(some(&cap.group)),
+        spec_url: some(&cap.spec_url),
+        introduced: revision(ctx, &cap.introduced),
+        deprecated: revision(ctx, &cap.deprecated),
+        removed: revision(ctx, &cap.removed),
+        aliases: texts(&cap.aliases),
+        rows,
+        tally: counts,
+        notes: index.notes_by_capability[i]
+            .iter()
+            .map(|&n| ctx.note_card(n))
+            .collect(),
+        backlinks: ctx.backlinks(page),
+        body: ctx.body(page),
+    }
+}

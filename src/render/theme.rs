@@ -1,0 +1,169 @@
+//! Themes: the templates and static files a render uses, in layers where a later one wins a
+//! same-named file: the built-in default theme, the site's `themes/<theme>/`, then the
+//! site's own `templates/` and `static/`.
+
+use crate::error::{Error, Result};
+use crate::index::SiteIndex;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// The theme fieldnotes carries inside the binary, so any site builds without copying it.
+const DEFAULT_THEME: &str = "default";
+
+macro_rules! builtin {
+    ($kind:literal, $($name:literal),* $(,)?) => {
+        &[$(($name, include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"), "/themes/default/", $kind, "/", $name
+        )))),*]
+    };
+}
+
+/// The default theme's templates (kept equal to `themes/default/templates/` by a test).
+const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
+    "templates",
+    "404.html",
+    "base.html",
+    "capability.html",
+    "capability.md",
+    "client.html",
+    "client.md",
+    "components.html",
+    "guide.html",
+    "guide.md",
+    "home.html",
+    "home.md",
+    "list.html",
+    "list.md",
+    "llms.txt",
+    "note.html",
+    "note.md",
+    "spec.html",
+    "spec.md",
+);
+
+/// The default theme's static files.
+const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "style.css");
+
+/// The folder of a site's own template overrides.
+pub const SITE_TEMPLATES: &str = "templates";
+/// The folder of a site's own static files.
+pub const SITE_STATIC: &str = "static";
+
+/// The compiled templates and the static files of a render.
+pub struct Theme {
+    pub tera: tera::Tera,
+    /// Output path → contents, sorted.
+    pub static_files: BTreeMap<String, Vec<u8>>,
+}
+
+/// Loads the site's theme. Fails with [`Error::Template`] when a template does not compile
+/// or the theme does not exist.
+pub fn load(index: &SiteIndex) -> Result<Theme> {
+    let name = index.config.theme.as_str();
+    let root = &index.root;
+    let theme_dir = root.join("themes").join(name);
+    let builtin = name == DEFAULT_THEME;
+    if !builtin && !theme_dir.join("templates").is_dir() {
+        return Err(Error::Template {
+            name: name.to_string(),
+            message: format!(
+                "no theme called `{name}`: expected its templates in {}",
+                theme_dir.join("templates").display()
+            ),
+        });
+    }
+    let mut templates: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    let mut static_files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    if builtin {
+        for (name, bytes) in BUILTIN_TEMPLATES {
+            templates.insert(name.to_string(), bytes.to_vec());
+        }
+        for (name, bytes) in BUILTIN_STATIC {
+            static_files.insert(name.to_string(), bytes.to_vec());
+        }
+    }
+    read_tree(&theme_dir.join("templates"), &mut templates)?;
+    read_tree(&root.join(SITE_TEMPLATES), &mut templates)?;
+    read_tree(&theme_dir.join("static"), &mut static_files)?;
+    read_tree(&root.join(SITE_STATIC), &mut static_files)?;
+    let mut sources = Vec::with_capacity(templates.len());
+    for (name, bytes) in templates {
+        let text = String::from_utf8(bytes).map_err(|_| Error::Template {
+            name: name.clone(),
+            message: "not UTF-8 text".to_string(),
+        })?;
+        sources.push((name, text));
+    }
+    let mut tera = tera::Tera::new();
+    tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .map_err(|e| template_error("", &e))?;
+    Ok(Theme { tera, static_files })
+}
+
+/// Reads every file under `dir` (if it exists) into `files`, keyed by `/`-separated relative
+/// path. Hidden files and a `README.md` at the top are skipped (a folder may explain itself).
+fn read_tree(dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
+    if !dir.is_dir() {
+        return Ok(());
+    }
+    for entry in walkdir::WalkDir::new(dir).sort_by_file_name().min_depth(1) {
+        let entry = entry.map_err(|e| Error::io(dir, "walk", e.into()))?;
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if hidden && entry.file_type().is_dir() {
+            continue;
+        }
+        if !entry.file_type().is_file() || hidden {
+            continue;
+        }
+        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
+        let name = crate::source::display_path(relative);
+        if name.eq_ignore_ascii_case("README.md") || name.split('/').any(|s| s.starts_with('.')) {
+            continue;
+        }
+        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), "read", e))?;
+        files.insert(name, bytes);
+    }
+    Ok(())
+}
+
+/// A tera error as [`Error::Template`], named after the template it points into.
+pub fn template_error(template: &str, error: &tera::Error) -> Error {
+    let name = match error.kind() {
+        tera::ErrorKind::SyntaxError(report) | tera::ErrorKind::RenderingError(report)
+            if !report.filename().is_empty() =>
+        {
+            report.filename().to_string()
+        }
+        tera::ErrorKind::MissingParent { current, .. } => current.clone(),
+        tera::ErrorKind::CircularExtend { tpl, .. } => tpl.clone(),
+        _ => template.to_string(),
+    };
+    let mut message = error.to_string();
+    let mut source = std::error::Error::source(error);
+    while let Some(cause) = source {
+        message.push_str(&format!(": {cause}"));
+        source = cause.source();
+    }
+    Error::Template { name, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file of `themes/default/` is built in, and nothing else.
+    #[test]
+    fn builtin_theme_matches_the_folder() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default");
+        for (kind, builtin) in [("templates", BUILTIN_TEMPLATES), ("static", BUILTIN_STATIC)] {
+            let mut on_disk = BTreeMap::new();
+            read_tree(&dir.join(kind), &mut on_disk).expect("theme readable");
+            let listed: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
+            let found: Vec<&str> = on_disk.keys().map(String::as_str).collect();
+            assert_eq!(
+                listed, found,
+                "themes/default/{kind} and the built-in list differ"
+            );
+        }
+    }
+}

@@ -1,0 +1,392 @@
+//! View structs every page family shares (the site, the page, links, dates, statuses, note
+//! cards) and the [`Ctx`] that builds them from the index.
+
+use super::markdown;
+use crate::index::links::{self, LinkTarget};
+use crate::index::routes::{output_stem, Page};
+use crate::index::{doc_id, SiteIndex};
+use crate::model::{text, Tally};
+use crate::source::Section;
+use chrono::NaiveDate;
+use serde::Serialize;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+/// What every page needs to know about the site: its name and the navigation.
+#[derive(Debug, Serialize)]
+pub struct SiteView<'a> {
+    pub title: &'a str,
+    pub description: &'a str,
+    pub base_url: &'a str,
+    pub home: String,
+    pub stylesheet: String,
+    pub llms_txt: String,
+    pub repository: Option<&'a str>,
+    pub nav: Vec<NavItem>,
+    /// The link of each section index by name (`research`, `clients`, `capabilities`,
+    /// `spec`, `guides`) and of `home`.
+    pub sections: BTreeMap<&'static str, String>,
+}
+
+/// One entry of the main navigation.
+#[derive(Debug, Serialize)]
+pub struct NavItem {
+    pub title: &'static str,
+    pub url: String,
+    /// Matches [`PageView::section`] on the pages it leads to.
+    pub section: &'static str,
+}
+
+/// The page being rendered: its title and URLs.
+#[derive(Debug, Serialize)]
+pub struct PageView<'a> {
+    pub title: Cow<'a, str>,
+    pub description: Cow<'a, str>,
+    pub route: String,
+    pub url: String,
+    /// `baseUrl` + route; `None` on pages that have no route (404).
+    pub canonical: Option<String>,
+    pub md_url: Option<String>,
+    /// The navigation entry this page belongs to.
+    pub section: &'static str,
+    pub edit_url: Option<String>,
+}
+
+/// A link to another page.
+#[derive(Debug, Serialize)]
+pub struct LinkView<'a> {
+    pub title: Cow<'a, str>,
+    pub url: String,
+    pub md_url: String,
+}
+
+/// A date with its age, counted to [`Ctx::today`].
+#[derive(Debug, Serialize)]
+pub struct DateView<'a> {
+    pub date: &'a str,
+    /// "today", "1 day ago", "12 days ago"; `None` when the date does not parse.
+    pub age: Option<String>,
+    pub days: Option<i64>,
+    /// Older than `lint.staleAfterDays`.
+    pub stale: bool,
+}
+
+/// A support status, with its text label: the CSS class adds colour, never alone.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct StatusView {
+    /// `yes`, `partial`, `no` or `unknown` (also the CSS class suffix).
+    pub value: &'static str,
+    /// A symbol shown beside the label, hidden from screen readers.
+    pub mark: &'static str,
+}
+
+/// Support status counts of one client.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct TallyView {
+    pub yes: usize,
+    pub partial: usize,
+    pub no: usize,
+    pub unknown: usize,
+}
+
+/// A research note in a list.
+#[derive(Debug, Serialize)]
+pub struct NoteCard<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub url: String,
+    pub md_url: String,
+    pub summary: &'a str,
+    pub summary_html: String,
+    pub kind: &'a str,
+    pub status: &'a str,
+    pub verified: Option<DateView<'a>>,
+}
+
+/// Everything page builders read: the index, the day ages count to, link lookups.
+pub struct Ctx<'a> {
+    pub index: &'a SiteIndex,
+    /// The day ages are counted to (see [`super::reference_day`]); `None`: no ages.
+    pub today: Option<NaiveDate>,
+    /// The path part of `baseUrl` (`/docs` of `https://x.io/docs`), prefixed to every link.
+    base_path: String,
+    /// The resolved body links of each page, in body order.
+    pub(super) links: HashMap<Page, Vec<&'a LinkTarget>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub fn new(index: &'a SiteIndex, today: Option<NaiveDate>) -> Ctx<'a> {
+        let base = &index.config.base_url;
+        let after_scheme = base.split_once("://").map_or(base.as_str(), |(_, r)| r);
+        let base_path = after_scheme
+            .find('/')
+            .map_or("", |i| &after_scheme[i..])
+            .trim_end_matches('/')
+            .to_string();
+        let mut links: HashMap<Page, Vec<&LinkTarget>> = HashMap::new();
+        for link in &index.links {
+            let list = links.entry(link.from).or_default();
+            if list.len() == link.link {
+                list.push(&link.target);
+            }
+        }
+        Ctx {
+            index,
+            today,
+            base_path,
+            links,
+        }
+    }
+
+    /// The link to a route, under the site's base path.
+    pub fn href_route(&self, route: &str) -> String {
+        format!("{}{route}", self.base_path)
+    }
+
+    pub fn href(&self, page: Page) -> String {
+        self.href_route(&self.index.route(page))
+    }
+
+    /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
+    pub fn md_href(&self, page: Page) -> String {
+        let stem = output_stem(&self.index.route(page));
+        format!("{}/{stem}.md", self.base_path)
+    }
+
+    pub fn site(&self) -> SiteView<'a> {
+        let config = &self.index.config;
+        let entries = [
+            ("Matrix", Page::Home, "home"),
+            ("Research", Page::Index(Section::Research), "research"),
+            ("Clients", Page::Index(Section::Clients), "clients"),
+            (
+                "Capabilities",
+                Page::Index(Section::Capabilities),
+                "capabilities",
+            ),
+            ("Spec", Page::SpecIndex, "spec"),
+            ("Guides", Page::Index(Section::Guides), "guides"),
+        ];
+        let sections = entries
+            .iter()
+            .map(|(_, page, section)| (*section, self.href(*page)))
+            .collect();
+        let no_guides = self.index.content.guides.is_empty();
+        let nav = entries
+            .into_iter()
+            .filter(|(_, page, _)| !(no_guides && *page == Page::Index(Section::Guides)))
+            .map(|(title, page, section)| NavItem {
+                title,
+                url: self.href(page),
+                section,
+            })
+            .collect();
+        SiteView {
+            title: &config.title,
+            description: &config.description,
+            base_url: &config.base_url,
+            home: self.href(Page::Home),
+            stylesheet: self.href_route("/style.css"),
+            llms_txt: self.href_route("/llms.txt"),
+            repository: config.repository.as_deref(),
+            nav,
+            sections,
+        }
+    }
+
+    /// The page view of `page`, titled `title`.
+    pub fn page(&self, page: Page, title: Cow<'a, str>, description: Cow<'a, str>) -> PageView<'a> {
+        let section = match page {
+            Page::Home => "home",
+            Page::Index(s) => s.dir(),
+            Page::Note(_) => "research",
+            Page::Client(_) => "clients",
+            Page::Capability(_) => "capabilities",
+            Page::Guide(_) => "guides",
+            Page::Spec(_) | Page::SpecIndex => "spec",
+        };
+        PageView {
+            title,
+            description,
+            route: self.index.route(page),
+            url: self.href(page),
+            canonical: Some(self.index.canonical_url(page)),
+            md_url: Some(self.md_href(page)),
+            section,
+            edit_url: self.edit_url(page),
+        }
+    }
+
+    /// "Edit this page" on the site's repository, for pages made from a file.
+    fn edit_url(&self, page: Page) -> Option<String> {
+        let repo = self
+            .index
+            .config
+            .repository
+            .as_deref()?
+            .trim_end_matches('/');
+        let doc = self.index.document(page)?;
+        let path = self.index.files.get(doc.file)?.display_path();
+        let branch = &self.index.config.branch;
+        let edit = if repo.contains("gitlab") {
+            "-/edit"
+        } else {
+            "edit"
+        };
+        Some(format!("{repo}/{edit}/{branch}/{path}"))
+    }
+
+    /// The title a page goes by in links and lists.
+    pub fn title(&self, page: Page) -> Cow<'a, str> {
+        let c = &self.index.content;
+        let pick =
+            |title: &'a str, id: &'a str| Cow::Borrowed(if title.is_empty() { id } else { title });
+        match page {
+            Page::Home => Cow::Borrowed(self.index.config.title.as_str()),
+            Page::Index(Section::Research) => Cow::Borrowed("Research notes"),
+            Page::Index(Section::Clients) => Cow::Borrowed("Clients"),
+            Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
+            Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
+            Page::SpecIndex => Cow::Borrowed("Spec revisions"),
+            Page::Note(i) => pick(
+                text(&c.notes[i].title),
+                doc_id(&c.notes[i].id, &c.notes[i].doc),
+            ),
+            Page::Client(i) => pick(
+                text(&c.clients[i].title),
+                doc_id(&c.clients[i].id, &c.clients[i].doc),
+            ),
+            Page::Capability(i) => {
+                let cap = &c.capabilities[i];
+                pick(text(&cap.title), doc_id(&cap.id, &cap.doc))
+            }
+            Page::Guide(i) => pick(text(&c.guides[i].title), &c.guides[i].doc.stem),
+            Page::Spec(i) => Cow::Owned(format!(
+                "Revision {}",
+                self.index.config.spec_versions[i].id
+            )),
+        }
+    }
+
+    pub fn link(&self, page: Page) -> LinkView<'a> {
+        LinkView {
+            title: self.title(page),
+            url: self.href(page),
+            md_url: self.md_href(page),
+        }
+    }
+
+    /// A link titled by an id rather than the page's title (revision ids, client ids).
+    pub fn link_as(&self, page: Page, title: &'a str) -> LinkView<'a> {
+        LinkView {
+            title: Cow::Borrowed(title),
+            ..self.link(page)
+        }
+    }
+
+    pub fn date(&self, date: &'a str) -> DateView<'a> {
+        let parsed = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok();
+        let days = parsed.zip(self.today).map(|(d, t)| (t - d).num_days());
+        let stale_after = i64::from(self.index.config.lint.stale_after_days);
+        DateView {
+            date,
+            age: days.map(|d| match d {
+                0 => "today".to_string(),
+                1 => "1 day ago".to_string(),
+                -1 => "in 1 day".to_string(),
+                d if d < 0 => format!("in {} days", -d),
+                d => format!("{d} days ago"),
+            }),
+            days,
+            stale: days.is_some_and(|d| d > stale_after),
+        }
+    }
+
+    /// A date field that may be absent or empty.
+    pub fn maybe_date(
+        &self,
+        date: &'a Option<crate::model::Spanned<String>>,
+    ) -> Option<DateView<'a>> {
+        Some(text(date))
+            .filter(|d| !d.is_empty())
+            .map(|d| self.date(d))
+    }
+
+    pub fn note_card(&self, n: usize) -> NoteCard<'a> {
+        let note = &self.index.content.notes[n];
+        let summary = text(&note.summary);
+        NoteCard {
+            id: doc_id(&note.id, &note.doc),
+            title: match text(&note.title) {
+                "" => doc_id(&note.id, &note.doc),
+                t => t,
+            },
+            url: self.href(Page::Note(n)),
+            md_url: self.md_href(Page::Note(n)),
+            summary,
+            summary_html: self.inline(summary, Section::Research, Page::Note(n)),
+            kind: self.kind_title(text(&note.kind)),
+            status: text(&note.status),
+            verified: self.maybe_date(&note.last_verified),
+        }
+    }
+
+    /// A kind's title from `site.yaml`, or its id.
+    pub fn kind_title(&self, kind: &'a str) -> &'a str {
+        self.index
+            .config
+            .kind(kind)
+            .and_then(|k| k.title.as_deref())
+            .unwrap_or(kind)
+    }
+
+    pub fn backlinks(&self, page: Page) -> Vec<LinkView<'a>> {
+        self.index
+            .backlinks
+            .get(&page)
+            .map(|pages| pages.iter().map(|&p| self.link(p)).collect())
+            .unwrap_or_default()
+    }
+
+    /// The HTML destination of a resolved link written as `dest`.
+    pub fn rewrite(&self, target: Option<&LinkTarget>, dest: &str) -> String {
+        match target {
+            _ if dest.trim_start().starts_with('#') => dest.to_string(),
+            Some(LinkTarget::Page { page, anchor }) => match anchor {
+                Some(a) => format!("{}#{a}", self.href(*page)),
+                None => self.href(*page),
+            },
+            Some(LinkTarget::Unsafe { .. }) => "#".to_string(),
+            _ => dest.to_string(),
+        }
+    }
+
+    /// Inline Markdown (summaries, support notes) of a file in `section`, links resolved.
+    pub fn inline(&self, markdown: &str, section: Section, page: Page) -> String {
+        markdown::inline_html(markdown, |dest| {
+            let target = links::resolve(dest, section, page, &self.index.ids);
+            self.rewrite(Some(&target), dest)
+        })
+    }
+}
+
+/// The status a cell shows.
+pub fn status(value: &'static str) -> StatusView {
+    let mark = match value {
+        "yes" => "✓",
+        "partial" => "◐",
+        "no" => "✗",
+        _ => "?",
+    };
+    StatusView { value, mark }
+}
+
+pub fn tally(tally: Option<&Tally>) -> TallyView {
+    let get = |s: &str| tally.and_then(|t| t.get(s)).copied().unwrap_or(0);
+    TallyView {
+        yes: get("yes"),
+        partial: get("partial"),
+        no: get("no"),
+        unknown: get("unknown"),
+    }
+}
