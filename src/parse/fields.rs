@@ -93,12 +93,7 @@ impl<'a> Reader<'a> {
 
     /// A list of scalars. A lone scalar where a list belongs is a type error.
     pub fn list(&mut self, key: &str) -> Vec<Spanned<String>> {
-        let Some(value) = self.value(key) else {
-            return Vec::new();
-        };
-        let span = self.span_of(key);
-        let Value::Sequence(items) = value else {
-            self.wrong_type(format!("{}{key}", self.prefix), "a list", value, span);
+        let Some((items, span)) = self.shaped(key, "a list", Value::as_sequence) else {
             return Vec::new();
         };
         let mut out = Vec::new();
@@ -140,39 +135,53 @@ impl<'a> Reader<'a> {
     }
 
     fn maps_in_list(&mut self, key: &str) -> Vec<(usize, &'a Mapping, &'a PosTree)> {
-        let Some(value) = self.value(key) else {
-            return Vec::new();
-        };
-        let span = self.span_of(key);
-        let Value::Sequence(items) = value else {
-            self.wrong_type(format!("{}{key}", self.prefix), "a list", value, span);
+        let Some((items, _)) = self.shaped(key, "a list", Value::as_sequence) else {
             return Vec::new();
         };
         let list_pos = self.pos.get(key);
         let mut out = Vec::new();
         for (i, item) in items.iter().enumerate() {
             let pos = list_pos.and_then(|p| p.item(i)).unwrap_or(self.pos);
-            match item {
-                Value::Mapping(map) => out.push((i, map, pos)),
-                other => self.wrong_type(
-                    format!("{}{key}[{i}]", self.prefix),
-                    "a mapping of fields",
-                    other,
-                    pos.span,
-                ),
+            if let Some(map) = self.fields_of(item, format!("{key}[{i}]"), pos.span) {
+                out.push((i, map, pos));
             }
         }
         out
     }
 
+    /// The value under `key` if `extract` accepts its shape; a type error otherwise.
+    fn shaped<T>(
+        &mut self,
+        key: &str,
+        expected: &'static str,
+        extract: impl Fn(&'a Value) -> Option<T>,
+    ) -> Option<(T, Span)> {
+        let value = self.value(key)?;
+        let span = self.span_of(key);
+        match extract(value) {
+            Some(shaped) => Some((shaped, span)),
+            None => {
+                self.wrong_type(format!("{}{key}", self.prefix), expected, value, span);
+                None
+            }
+        }
+    }
+
+    /// A nested object's mapping, or a type error at `field` when it is not one.
+    fn fields_of(&mut self, value: &'a Value, field: String, span: Span) -> Option<&'a Mapping> {
+        match value {
+            Value::Mapping(map) => Some(map),
+            other => {
+                let field = format!("{}{field}", self.prefix);
+                self.wrong_type(field, "a mapping of fields", other, span);
+                None
+            }
+        }
+    }
+
     /// The entries of a mapping field: key (spanned), value mapping, its positions.
     pub fn entries(&mut self, key: &str) -> Vec<(Spanned<String>, &'a Mapping, &'a PosTree)> {
-        let Some(value) = self.value(key) else {
-            return Vec::new();
-        };
-        let span = self.span_of(key);
-        let Value::Mapping(map) = value else {
-            self.wrong_type(format!("{}{key}", self.prefix), "a mapping", value, span);
+        let Some((map, span)) = self.shaped(key, "a mapping", Value::as_mapping) else {
             return Vec::new();
         };
         let map_pos = self.pos.get(key);
@@ -181,14 +190,8 @@ impl<'a> Reader<'a> {
             let name = scalar_text(k).unwrap_or_default();
             let key_span = map_pos.and_then(|p| p.key_span(&name)).unwrap_or(span);
             let pos = map_pos.and_then(|p| p.get(&name)).unwrap_or(self.pos);
-            match v {
-                Value::Mapping(cell) => out.push((Spanned::new(name, key_span), cell, pos)),
-                other => self.wrong_type(
-                    format!("{}{key}.{name}", self.prefix),
-                    "a mapping of fields",
-                    other,
-                    pos.span,
-                ),
+            if let Some(cell) = self.fields_of(v, format!("{key}.{name}"), pos.span) {
+                out.push((Spanned::new(name, key_span), cell, pos));
             }
         }
         out

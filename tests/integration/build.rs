@@ -177,36 +177,26 @@ const SEED_FINDINGS: [(&str, usize, usize); 4] = [
     ("FN601", 64, 43),
 ];
 
-fn code_line_column(report: &fieldnotes::BuildReport) -> Vec<(&'static str, usize, usize)> {
-    report
+/// Builds the seed site from `note_text` and checks it reports exactly [`SEED_FINDINGS`].
+fn assert_seed_findings(note_text: &str) {
+    let report = seed_site(note_text).build();
+    assert!(!report.written);
+    let found: Vec<_> = report
         .diagnostics
         .iter()
         .map(|d| (d.code, d.line, d.column))
-        .collect()
+        .collect();
+    assert_eq!(found, SEED_FINDINGS, "{:#?}", report.diagnostics);
 }
 
 #[test]
 fn seed_note_reports_exactly_its_unknown_related_ids_and_broken_links() {
-    let report = seed_site(&seed_note()).build();
-    assert!(!report.written);
-    assert_eq!(
-        code_line_column(&report),
-        SEED_FINDINGS,
-        "{:#?}",
-        report.diagnostics
-    );
+    assert_seed_findings(&seed_note());
 }
 
 #[test]
 fn bom_and_crlf_shift_no_line_or_column() {
-    let crlf = format!("\u{feff}{}", seed_note().replace('\n', "\r\n"));
-    let report = seed_site(&crlf).build();
-    assert_eq!(
-        code_line_column(&report),
-        SEED_FINDINGS,
-        "{:#?}",
-        report.diagnostics
-    );
+    assert_seed_findings(&format!("\u{feff}{}", seed_note().replace('\n', "\r\n")));
 }
 
 #[test]
