@@ -11,14 +11,41 @@ use std::path::{Path, PathBuf};
 
 const CLIENTS: usize = 25;
 const GROUPS: [&str; 8] = [
-    "core", "transports", "tools", "resources", "prompts", "sampling", "roots", "elicitation",
+    "core",
+    "transports",
+    "tools",
+    "resources",
+    "prompts",
+    "sampling",
+    "roots",
+    "elicitation",
 ];
 const CAPABILITIES_PER_GROUP: usize = 5;
 const REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 const WORDS: [&str; 24] = [
-    "transport", "session", "server", "client", "request", "stream", "header", "fallback",
-    "config", "schema", "timeout", "retry", "endpoint", "token", "capability", "message",
-    "initialize", "notification", "resource", "prompt", "sampling", "elicitation", "version",
+    "transport",
+    "session",
+    "server",
+    "client",
+    "request",
+    "stream",
+    "header",
+    "fallback",
+    "config",
+    "schema",
+    "timeout",
+    "retry",
+    "endpoint",
+    "token",
+    "capability",
+    "message",
+    "initialize",
+    "notification",
+    "resource",
+    "prompt",
+    "sampling",
+    "elicitation",
+    "version",
     "handshake",
 ];
 
@@ -62,7 +89,10 @@ fn main() {
         match args[i].as_str() {
             "--notes" => {
                 i += 1;
-                notes = args.get(i).and_then(|n| n.parse().ok()).unwrap_or_else(|| usage());
+                notes = args
+                    .get(i)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| usage());
             }
             dir => out = Some(PathBuf::from(dir)),
         }
@@ -73,7 +103,11 @@ fn main() {
         eprintln!("error: writing {}: {e}", out.display());
         std::process::exit(2);
     });
-    eprintln!("wrote {notes} notes, {CLIENTS} clients, {} capabilities to {}", GROUPS.len() * CAPABILITIES_PER_GROUP, out.display());
+    eprintln!(
+        "wrote {notes} notes, {CLIENTS} clients, {} capabilities to {}",
+        GROUPS.len() * CAPABILITIES_PER_GROUP,
+        out.display()
+    );
 }
 
 fn usage() -> ! {
@@ -98,10 +132,16 @@ fn write_site(out: &Path, notes: usize) -> std::io::Result<()> {
     }
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for c in 0..CLIENTS {
-        fs::write(out.join(format!("content/clients/{}.md", client_id(c))), client(c, notes, &mut rng))?;
+        fs::write(
+            out.join(format!("content/clients/{}.md", client_id(c))),
+            client(c, notes, &mut rng),
+        )?;
     }
     for n in 0..notes {
-        fs::write(out.join(format!("content/research/{}.md", note_id(n))), note(n, notes, &mut rng))?;
+        fs::write(
+            out.join(format!("content/research/{}.md", note_id(n))),
+            note(n, notes, &mut rng),
+        )?;
     }
     Ok(())
 }
@@ -115,7 +155,9 @@ fn site_yaml() -> String {
     for g in GROUPS {
         let _ = writeln!(s, "  - id: {g}\n    title: {g}");
     }
-    s.push_str("kinds:\n  - id: idiosyncrasy\n  - id: compliance\nlint:\n  staleAfterDays: 100000\n");
+    s.push_str(
+        "kinds:\n  - id: idiosyncrasy\n  - id: compliance\nlint:\n  staleAfterDays: 100000\n",
+    );
     s
 }
 
@@ -149,7 +191,10 @@ fn note(n: usize, notes: usize, rng: &mut Rng) -> String {
     let capability = rng.below(GROUPS.len() * CAPABILITIES_PER_GROUP);
     let revision = REVISIONS[rng.below(REVISIONS.len())];
     let related: Vec<usize> = [n + 1, n + 7].into_iter().filter(|&r| r < notes).collect();
-    let back: Vec<usize> = [n.checked_sub(1), n.checked_sub(7)].into_iter().flatten().collect();
+    let back: Vec<usize> = [n.checked_sub(1), n.checked_sub(7)]
+        .into_iter()
+        .flatten()
+        .collect();
     let title = format!("Client {client} handles {} {} {n}", rng.word(), rng.word());
     let mut s = format!(
         "---\nid: {id}\ntitle: {title}\nkind: idiosyncrasy\nsummary: Generated note {n} about client {client} and {cap}.\ncapabilities:\n  - {cap}\nclients:\n  - {cid}\nspecVersions:\n  - {revision}\nsources:\n",

@@ -31,6 +31,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod error;
 pub mod index;
+pub mod json_schema;
 pub mod lint;
 pub mod load;
 pub mod model;

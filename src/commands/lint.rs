@@ -1,34 +1,103 @@
 //! `fieldnotes lint`: check the whole site, report findings in the chosen format.
 
 use crate::cli::LintArgs;
-use crate::diagnostic::{Severity, Summary};
+use crate::diagnostic::Summary;
 use crate::error::{Error, Result};
-use crate::lint::format::{self, Report};
+use crate::lint::focus::Focus;
+use crate::lint::format::{self, Options, Report};
+use crate::lint::rules;
+use crate::source::display_path;
 use crate::today;
-use std::path::Path;
+use std::io::Write;
+use std::path::{Component, Path};
 
 pub fn lint(root: &Path, args: LintArgs) -> Result<u8> {
     if let Some(code) = &args.explain {
-        let rule = crate::lint::rules::find(code).ok_or_else(|| Error::Usage {
-            message: format!(
-                "--explain {code}: no such rule; `fieldnotes lint --explain list` lists them"
-            ),
-        })?;
-        println!(
-            "{} {}: {}\n\n{}",
-            rule.meta.code, rule.meta.name, rule.meta.summary, rule.meta.doc
-        );
+        println!("{}", explain(code)?);
         return Ok(0);
     }
-    let (index, diagnostics) = crate::check(root, today::today(args.today.as_deref())?)?;
+    let today = today::today(args.today.as_deref())?;
+    let focus = focus(root, &args)?;
+    let (index, mut diagnostics) = crate::check(root, today)?;
+    if let Some(focus) = &focus {
+        diagnostics.retain(|d| focus.keeps(d, &index));
+    }
     let summary = Summary::of(&diagnostics, index.files.len());
     let report = Report {
         diagnostics: &diagnostics,
         files: &index.files,
         summary,
     };
-    print!("{}", format::render(&report, args.format, false));
+    let options = Options {
+        color: false,
+        path_prefix: path_prefix(root),
+    };
+    let text = format::render_with(&report, args.format, &options);
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
     let fails = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    let _ = Severity::Error;
     Ok(u8::from(fails))
+}
+
+/// The text of `--explain CODE` (a code or name), or the rule table for `--explain list`.
+fn explain(code: &str) -> Result<String> {
+    if code == "list" {
+        let rows: Vec<String> = rules::ALL
+            .iter()
+            .map(|r| {
+                let m = r.meta;
+                format!(
+                    "{}  {:<30} {:<8} {}",
+                    m.code,
+                    m.name,
+                    m.severity.as_str(),
+                    m.summary
+                )
+            })
+            .collect();
+        return Ok(rows.join("\n"));
+    }
+    let rule = rules::find(code).ok_or_else(|| Error::Usage {
+        message: format!(
+            "--explain {code}: no such rule; `fieldnotes lint --explain list` lists them"
+        ),
+    })?;
+    let m = rule.meta;
+    Ok(format!(
+        "{} {} ({}): {}\n\n{}",
+        m.code,
+        m.name,
+        m.severity.as_str(),
+        m.summary,
+        m.doc
+    ))
+}
+
+/// What to report, when PATHs or `--changed-since` narrow it.
+fn focus(root: &Path, args: &LintArgs) -> Result<Option<Focus>> {
+    if args.paths.is_empty() && args.changed_since.is_none() {
+        return Ok(None);
+    }
+    let mut focus = Focus::default();
+    for path in &args.paths {
+        focus.add_path(root, path)?;
+    }
+    if let Some(rev) = &args.changed_since {
+        focus.add_changes_since(root, rev)?;
+    }
+    Ok(Some(focus))
+}
+
+/// `site/` when the site root is given as a relative folder below the working directory, so
+/// that printed paths are relative to where fieldnotes runs (the repository root in CI).
+fn path_prefix(root: &Path) -> String {
+    let plain = root
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let shown = display_path(root);
+    let shown = shown.trim_start_matches("./").trim_end_matches('/');
+    if !plain || shown.is_empty() || shown == "." {
+        return String::new();
+    }
+    format!("{shown}/")
 }

@@ -1,18 +1,29 @@
 //! Lint: run every rule over the index and collect findings, with severities from the
 //! rule table overridden by `site.yaml`'s `lint.rules`.
 //!
-//! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`]) and a `check` function,
-//! add it to [`rules::ALL`], and add a fixture under `tests/fixtures/lint/<code>/`.
+//! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`], its doc in the shape
+//! "What it flags / Why / Example") and a `check` function, add it to [`rules::ALL`] in code
+//! order, add a fixture under `tests/fixtures/lint/<code>/` (copied over `_base/`), and accept
+//! its snapshot. Rules that check a value against a list of known ids use [`vocab::check`];
+//! walks that several rules make (every source, every date, every link) live in `walk`.
+//!
+//! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
+//! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
+//! pull request, never what is checked; [`format`] prints findings.
 
+pub mod focus;
 pub mod format;
 pub mod rules;
 pub mod suggest;
+pub mod vocab;
+pub(crate) mod walk;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
 use chrono::NaiveDate;
-use std::collections::HashMap;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
 
 /// What a rule is: its code, name, default severity and documentation.
 #[derive(Debug)]
@@ -41,20 +52,35 @@ pub struct Context<'a> {
     pub today: NaiveDate,
 }
 
+/// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
+type Overrides = HashMap<&'static str, Option<Severity>>;
+
+/// How many findings of one rule get a "did you mean" searched among every id; past that,
+/// help is the generic advice (each search reads every id: 10k on a large site).
+const MAX_SUGGESTIONS: usize = 100;
+
 /// Where rules report findings; applies severity overrides and drops rules turned off.
 pub struct Sink<'a> {
     index: &'a SiteIndex,
-    overrides: HashMap<&'static str, Option<Severity>>,
+    overrides: &'a Overrides,
     findings: Vec<Diagnostic>,
+    suggestions: usize,
 }
 
 impl<'a> Sink<'a> {
-    fn new(index: &'a SiteIndex, overrides: HashMap<&'static str, Option<Severity>>) -> Self {
+    fn new(index: &'a SiteIndex, overrides: &'a Overrides) -> Self {
         Sink {
             index,
             overrides,
             findings: Vec::new(),
+            suggestions: 0,
         }
+    }
+
+    /// Whether the rule may still search for a "did you mean" (see [`MAX_SUGGESTIONS`]).
+    pub fn may_suggest(&mut self) -> bool {
+        self.suggestions += 1;
+        self.suggestions <= MAX_SUGGESTIONS
     }
 
     /// Reports a finding of `rule` at `span`.
@@ -90,48 +116,68 @@ pub struct BadOverride {
 }
 
 /// Resolves `lint.rules` (code or name → severity or `off`) against the rule table.
-pub fn severity_overrides(
-    rules: &std::collections::BTreeMap<String, String>,
-) -> Result<HashMap<&'static str, Option<Severity>>, BadOverride> {
+pub fn severity_overrides(rules: &BTreeMap<String, String>) -> Result<Overrides, BadOverride> {
     let mut out = HashMap::new();
     for (key, value) in rules {
-        let rule = rules::find(key).ok_or_else(|| BadOverride {
+        let bad = || BadOverride {
             key: key.clone(),
             value: value.clone(),
-        })?;
+        };
+        let rule = rules::find(key).ok_or_else(bad)?;
         let severity = match value.as_str() {
             "off" => None,
-            other => Some(Severity::parse(other).ok_or_else(|| BadOverride {
-                key: key.clone(),
-                value: value.clone(),
-            })?),
+            other => Some(Severity::parse(other).ok_or_else(bad)?),
         };
         out.insert(rule.meta.code, severity);
     }
     Ok(out)
 }
 
-/// Runs every rule and returns the findings sorted by file, line, column and code.
+/// Runs every rule (in parallel; each is one pass over the index) and returns the findings
+/// sorted by file, line, column and code.
 pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Diagnostic>> {
-    let overrides = severity_overrides(&index.config.lint.rules).map_err(|bad| {
-        crate::error::Error::Config {
-            path: crate::config::CONFIG_FILE.into(),
-            line: 1,
-            column: 1,
-            message: format!(
-                "lint.rules: `{}: {}` names no rule or severity; use a code such as FN101 or a \
-                 rule name, and one of error, warning, info, off (see `fieldnotes lint --explain`)",
-                bad.key, bad.value
-            ),
-        }
-    })?;
+    let overrides = severity_overrides(&index.config.lint.rules)
+        .map_err(|bad| bad_override_error(index, &bad))?;
     let cx = Context { index, today };
-    let mut sink = Sink::new(index, overrides);
-    for rule in rules::ALL {
-        (rule.check)(&cx, &mut sink);
-    }
-    let mut findings = sink.findings;
-    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    let mut findings: Vec<Diagnostic> = rules::ALL
+        .par_iter()
+        .filter(|rule| overrides.get(rule.meta.code) != Some(&None))
+        .flat_map_iter(|rule| {
+            let mut sink = Sink::new(index, &overrides);
+            (rule.check)(&cx, &mut sink);
+            sink.findings
+        })
+        .collect();
+    findings.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
     Ok(findings)
+}
+
+/// The error for a `lint.rules` entry that names no rule or severity, at its line of
+/// `site.yaml` when the file can be read again.
+fn bad_override_error(index: &SiteIndex, bad: &BadOverride) -> crate::error::Error {
+    let path = index.root.join(crate::config::CONFIG_FILE);
+    let line = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| {
+            text.lines().position(|l| {
+                let l = l.trim_start().trim_start_matches(['"', '\'']);
+                l.starts_with(bad.key.as_str())
+                    && l[bad.key.len()..]
+                        .trim_start_matches(['"', '\''])
+                        .starts_with(':')
+            })
+        })
+        .map_or(1, |i| i + 1);
+    crate::error::Error::Config {
+        path: crate::config::CONFIG_FILE.into(),
+        line,
+        column: 1,
+        message: format!(
+            "lint.rules: `{}: {}` names no rule or severity; use a code such as FN101 or a \
+             rule name, and one of error, warning, info, off (`fieldnotes lint --explain list` \
+             lists the rules)",
+            bad.key, bad.value
+        ),
+    }
 }

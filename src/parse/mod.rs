@@ -189,7 +189,9 @@ fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Ra
                     pos: None,
                     error: None,
                 },
-                Ok((_, pos)) => failed(block_span, FrontMatterError::NotAMapping { span: pos.span }),
+                Ok((_, pos)) => {
+                    failed(block_span, FrontMatterError::NotAMapping { span: pos.span })
+                }
             };
             (front, body)
         }

@@ -140,15 +140,25 @@ enum OpenKind {
 impl Builder {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), YamlError> {
         match event {
-            Event::SequenceStart(anchor, _) => self.open(anchor, span, OpenKind::Seq(Vec::new(), Vec::new()))?,
-            Event::MappingStart(anchor, _) => {
-                self.open(anchor, span, OpenKind::Map(Mapping::new(), Vec::new(), None))?
+            Event::SequenceStart(anchor, _) => {
+                self.open(anchor, span, OpenKind::Seq(Vec::new(), Vec::new()))?
             }
+            Event::MappingStart(anchor, _) => self.open(
+                anchor,
+                span,
+                OpenKind::Map(Mapping::new(), Vec::new(), None),
+            )?,
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(open) = self.stack.pop() {
-                    let span = Span::new(open.span.file, open.span.start, span.end.max(open.span.start));
+                    let span = Span::new(
+                        open.span.file,
+                        open.span.start,
+                        span.end.max(open.span.start),
+                    );
                     let (value, children) = match open.kind {
-                        OpenKind::Seq(values, trees) => (Value::Sequence(values), Children::Seq(trees)),
+                        OpenKind::Seq(values, trees) => {
+                            (Value::Sequence(values), Children::Seq(trees))
+                        }
                         OpenKind::Map(map, trees, _) => (Value::Mapping(map), Children::Map(trees)),
                     };
                     if open.anchor != 0 {
@@ -166,10 +176,14 @@ impl Builder {
                 self.place(value, PosTree::leaf(span))?;
             }
             Event::Alias(anchor) => {
-                let value = self.anchors.get(&anchor).cloned().ok_or_else(|| YamlError {
-                    message: "alias to an anchor that is not defined".to_string(),
-                    span,
-                })?;
+                let value = self
+                    .anchors
+                    .get(&anchor)
+                    .cloned()
+                    .ok_or_else(|| YamlError {
+                        message: "alias to an anchor that is not defined".to_string(),
+                        span,
+                    })?;
                 self.count(size(&value), span)?;
                 self.place(value, PosTree::leaf(span))?;
             }
@@ -252,13 +266,21 @@ fn key_text(key: &Value) -> String {
 }
 
 /// A scalar's value under the YAML 1.2 core schema (quoted and block scalars are strings).
-fn resolve_scalar(text: &str, style: ScalarStyle, tag: Option<&Tag>, span: Span) -> Result<Value, YamlError> {
+fn resolve_scalar(
+    text: &str,
+    style: ScalarStyle,
+    tag: Option<&Tag>,
+    span: Span,
+) -> Result<Value, YamlError> {
     if let Some(tag) = tag {
         return match (tag.handle.as_str(), tag.suffix.as_str()) {
             ("tag:yaml.org,2002:" | "!!", "str") => Ok(Value::String(text.to_string())),
             ("tag:yaml.org,2002:" | "!!", "null" | "bool" | "int" | "float") => Ok(plain(text)),
             _ => Err(YamlError {
-                message: format!("tag `{}{}` is not supported; remove it", tag.handle, tag.suffix),
+                message: format!(
+                    "tag `{}{}` is not supported; remove it",
+                    tag.handle, tag.suffix
+                ),
                 span,
             }),
         };
@@ -275,7 +297,9 @@ fn plain(text: &str) -> Value {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
         "true" | "True" | "TRUE" => return Value::Bool(true),
         "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => return Value::Number(f64::INFINITY.into()),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Value::Number(f64::INFINITY.into())
+        }
         "-.inf" | "-.Inf" | "-.INF" => return Value::Number(f64::NEG_INFINITY.into()),
         ".nan" | ".NaN" | ".NAN" => return Value::Number(f64::NAN.into()),
         _ => {}
@@ -303,7 +327,9 @@ fn plain(text: &str) -> Value {
             return Value::Number(Number::from(n));
         }
     }
-    let is_float = digits.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
+    let is_float = digits
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
         && digits.bytes().any(|b| b.is_ascii_digit());
     if is_float {
         if let Ok(f) = text.parse::<f64>() {
@@ -335,7 +361,8 @@ mod tests {
 
     #[test]
     fn resolves_scalars_as_yaml_1_2() {
-        let (value, _) = parse_str("a: yes\nb: 2025-03-26\nc: true\nd: 12\ne: 1.5\nf:\ng: '12'\n").unwrap();
+        let (value, _) =
+            parse_str("a: yes\nb: 2025-03-26\nc: true\nd: 12\ne: 1.5\nf:\ng: '12'\n").unwrap();
         assert_eq!(value["a"], Value::String("yes".into()));
         assert_eq!(value["b"], Value::String("2025-03-26".into()));
         assert_eq!(value["c"], Value::Bool(true));

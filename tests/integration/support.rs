@@ -56,7 +56,9 @@ impl TestSite {
 
     /// Lints the site as of [`today`].
     pub fn lint(&self) -> Vec<Diagnostic> {
-        fieldnotes::check(self.root(), today()).expect("site opens").1
+        fieldnotes::check(self.root(), today())
+            .expect("site opens")
+            .1
     }
 
     /// The output folder builds write to.

@@ -1,18 +1,18 @@
 //! The human format: a code frame per finding (annotate-snippets), then a summary line.
 
-use super::Report;
+use super::{Options, Report};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
-pub fn render(report: &Report<'_>, color: bool) -> String {
-    let renderer = if color {
+pub fn render(report: &Report<'_>, options: &Options) -> String {
+    let renderer = if options.color {
         Renderer::styled()
     } else {
         Renderer::plain()
     };
     let mut out = String::new();
     for d in report.diagnostics {
-        out.push_str(&frame(d, report, &renderer));
+        out.push_str(&frame(d, report, options, &renderer));
         out.push_str("\n\n");
     }
     out.push_str(&summary_line(&report.summary));
@@ -20,13 +20,14 @@ pub fn render(report: &Report<'_>, color: bool) -> String {
     out
 }
 
-fn frame(d: &Diagnostic, report: &Report<'_>, renderer: &Renderer) -> String {
+fn frame(d: &Diagnostic, report: &Report<'_>, options: &Options, renderer: &Renderer) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
     let title = format!("{} [{}]", d.message, d.name);
+    let path = options.path(d);
     let source = report
         .files
         .iter()
@@ -41,14 +42,14 @@ fn frame(d: &Diagnostic, report: &Report<'_>, renderer: &Renderer) -> String {
             groups.push(
                 head.element(
                     Snippet::source(text)
-                        .path(d.file.as_str())
+                        .path(path.as_str())
                         .annotation(AnnotationKind::Primary.span(start..end)),
                 ),
             );
         }
         _ => groups.push(Group::with_title(head)),
     }
-    let location = format!("{}:{}:{}", d.file, d.line, d.column);
+    let location = format!("{path}:{}:{}", d.line, d.column);
     let mut rendered = renderer.render(&groups).to_string();
     if source.is_none_or(str::is_empty) {
         rendered.push_str(&format!("\n  --> {location}"));

@@ -1,10 +1,16 @@
 //! The JSON format: `{"diagnostics": [...], "summary": {...}}`.
 
-use super::Report;
+use super::{Options, Report};
 
-pub fn render(report: &Report<'_>) -> String {
+pub fn render(report: &Report<'_>, options: &Options) -> String {
+    let mut diagnostics = serde_json::to_value(report.diagnostics).expect("findings serialize");
+    if let Some(list) = diagnostics.as_array_mut() {
+        for (value, d) in list.iter_mut().zip(report.diagnostics) {
+            value["file"] = options.path(d).into();
+        }
+    }
     let value = serde_json::json!({
-        "diagnostics": report.diagnostics,
+        "diagnostics": diagnostics,
         "summary": report.summary,
     });
     let mut text = serde_json::to_string_pretty(&value).expect("findings serialize");

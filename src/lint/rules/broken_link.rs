@@ -3,7 +3,8 @@
 
 use crate::diagnostic::Severity;
 use crate::index::links::{LinkTarget, MissingKind};
-use crate::lint::{suggest, Context, RuleMeta, Sink};
+use crate::lint::vocab::Vocab;
+use crate::lint::{walk, Context, RuleMeta, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
@@ -11,45 +12,47 @@ pub const META: RuleMeta = RuleMeta {
     name: "broken-link",
     severity: Severity::Error,
     summary: "a body link to a page that does not exist",
-    doc: "## What it flags\n\nA link in a body such as `/research/<id>.md`, `/clients/<id>.md`, \
-`/capabilities/<id>.md`, `/guides/<slug>.md` or `/spec/<revision>.md` (or a relative link) \
-whose target is not in the site.\n\n## Why\n\nReaders and agents following it get a 404. A \
-rename or deletion in one pull request breaks links in files it never touched.\n\n## \
-Example\n\n```markdown\nSee [the Cline note](/research/cline-defaults-to-sse.md).\n```\n\n\
-Link to the note's current id.",
+    doc: r#"## What it flags
+
+A link in a body such as `/research/<id>.md`, `/clients/<id>.md`, `/capabilities/<id>.md`,
+`/guides/<slug>.md` or `/spec/<revision>.md` (or a relative link) whose target is not in the
+site.
+
+## Why
+
+Readers and agents following it get a 404. A rename or deletion in one pull request breaks
+links in files it never touched.
+
+## Example
+
+```markdown
+See [the Cline note](/research/cline-defaults-to-sse.md).
+```
+
+Link to the note's current id."#,
 };
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
-    let index = cx.index;
-    for link in &index.links {
-        let LinkTarget::Missing { kind, id, .. } = &link.target else {
+    for (target, link) in walk::links(cx.index) {
+        let LinkTarget::Missing { kind, id, .. } = target else {
             continue;
         };
-        let doc = index
-            .document(link.from)
-            .expect("links come from documents");
-        let at = &doc.body.links[link.link];
-        let known: Vec<&str> = match kind {
-            MissingKind::Section(Section::Research) => {
-                index.ids.notes.keys().map(String::as_str).collect()
-            }
-            MissingKind::Section(Section::Clients) => {
-                index.ids.clients.keys().map(String::as_str).collect()
-            }
-            MissingKind::Section(Section::Capabilities) => {
-                index.ids.capabilities.keys().map(String::as_str).collect()
-            }
-            MissingKind::Section(Section::Guides) => {
-                index.ids.guides.keys().map(String::as_str).collect()
-            }
-            MissingKind::Spec => index.ids.specs.keys().map(String::as_str).collect(),
+        let vocab = match kind {
+            MissingKind::Section(Section::Research) => Vocab::Notes,
+            MissingKind::Section(Section::Clients) => Vocab::Clients,
+            MissingKind::Section(Section::Capabilities) => Vocab::Capabilities,
+            MissingKind::Section(Section::Guides) => Vocab::Guides,
+            MissingKind::Spec => Vocab::SpecVersions,
         };
-        let help = suggest::did_you_mean(id, known, || {
-            format!("link to an existing {}, or remove the link", kind.noun())
-        });
+        let fix = || format!("link to an existing {}, or remove the link", kind.noun());
+        let help = if sink.may_suggest() {
+            vocab.suggest(cx.index, id, fix)
+        } else {
+            fix()
+        };
         sink.report(
             &META,
-            at.span,
+            link.span,
             format!("link to {} `{id}`, which does not exist", kind.noun()),
             Some(help),
         );

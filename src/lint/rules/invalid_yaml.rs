@@ -9,10 +9,26 @@ pub const META: RuleMeta = RuleMeta {
     name: "invalid-yaml",
     severity: Severity::Error,
     summary: "front matter that is not valid YAML",
-    doc: "## What it flags\n\nFront matter between the `---` lines that the YAML parser rejects, \
-at the line and column where the parser stopped.\n\n## Why\n\nNothing in a file whose front \
-matter does not parse can be read: not its id, its sources or its links.\n\n## Example\n\n\
-```yaml\n---\nid: a-note\ntitle: [unclosed\n---\n```\n\nClose the bracket, or quote the value.",
+    doc: r#"## What it flags
+
+Front matter between the `---` lines that the YAML parser rejects, at the line and column where
+the parser stopped.
+
+## Why
+
+Nothing in a file whose front matter does not parse can be read: not its id, its sources or
+its links.
+
+## Example
+
+```yaml
+---
+id: a-note
+title: [unclosed
+---
+```
+
+Close the bracket, or quote the value."#,
 };
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {

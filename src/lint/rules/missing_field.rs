@@ -1,4 +1,4 @@
-//! FN007 missing-field: a required front matter field is absent.
+//! FN007 missing-field: a required front matter field is absent or empty.
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, RuleMeta, Sink};
@@ -6,18 +6,34 @@ use crate::model::{Document, KeyRef, ObjectKind};
 use crate::parse::object_kind;
 use crate::schema;
 use crate::source::Span;
-use std::collections::BTreeMap;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN007",
     name: "missing-field",
     severity: Severity::Error,
-    summary: "a required front matter field is absent",
-    doc: "## What it flags\n\nA note, client, capability, guide, source or support cell without \
-a field it requires (a note's `sources`, a source's `url`, a cell's `status`, …).\n\n## Why\n\n\
-Pages, the matrix and other rules rely on these fields; a note without `lastVerified` cannot \
-say how fresh it is.\n\n## Example\n\n```yaml\n---\nid: a-note\ntitle: A note\n---\n```\n\n\
-Add the missing fields; `fieldnotes schema` lists them.",
+    summary: "a required front matter field is absent or empty",
+    doc: r#"## What it flags
+
+A note, client, capability, guide, source or support cell without a field it requires (a
+note's `sources`, a source's `url`, a cell's `status`, …), or with the field written but given
+no value (`title:`, `title: ~`) or an empty list (`capabilities: []`). An empty summary is
+FN702's.
+
+## Why
+
+Pages, the matrix and other rules rely on these fields; a note without `lastVerified` cannot
+say how fresh it is, and one with no `clients` appears on no client's page.
+
+## Example
+
+```yaml
+---
+id: a-note
+title: A note
+---
+```
+
+Add the missing fields; `fieldnotes schema` lists them."#,
 };
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -27,42 +43,46 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         }
         for (object, span, present) in objects(doc) {
             for field in schema::fields(object).iter().filter(|f| f.required) {
-                if !present
-                    .iter()
-                    .any(|k| k.key == field.name && !is_null(cx, k))
-                {
-                    sink.report(
-                        &META,
+                let key = present.iter().find(|k| k.key == field.name);
+                let object_name = schema::object_name(object);
+                let (at, message) = match key.map(|k| (k, written(cx, k))) {
+                    None | Some((_, Written::Nothing)) => (
                         span,
-                        format!(
-                            "{} is missing required field `{}`",
-                            schema::object_name(object),
-                            field.name
-                        ),
-                        Some(format!("add `{}:` ({})", field.name, field.doc)),
-                    );
-                }
+                        format!("{object_name} is missing required field `{}`", field.name),
+                    ),
+                    Some((k, Written::Empty)) => (
+                        k.span,
+                        format!("required field `{}` of {object_name} is empty", field.name),
+                    ),
+                    Some((_, Written::Value)) => continue,
+                };
+                sink.report(
+                    &META,
+                    at,
+                    message,
+                    Some(format!("give `{}:` a value ({})", field.name, field.doc)),
+                );
             }
         }
     }
 }
 
-/// Each object in a document (the front matter and nested ones) with the keys it has.
-fn objects(doc: &Document) -> Vec<(ObjectKind, Span, Vec<&KeyRef>)> {
+/// Each object in a document (the front matter and nested ones) with the keys it has. The
+/// parser records the keys of one mapping together, so each object's keys are one run.
+fn objects(doc: &Document) -> Vec<(ObjectKind, Span, &[KeyRef])> {
     let top = object_kind(doc.section);
-    let mut map: BTreeMap<(Span, ObjectKind), Vec<&KeyRef>> = BTreeMap::new();
-    map.entry((doc.front_matter, top)).or_default();
-    for key in &doc.keys {
-        let span = if key.object == top {
-            doc.front_matter
+    let mut out = vec![(top, first_line(doc.front_matter), &[][..])];
+    for keys in doc
+        .keys
+        .chunk_by(|a, b| a.object == b.object && a.object_span == b.object_span)
+    {
+        if keys[0].object == top {
+            out[0].2 = keys;
         } else {
-            key.object_span
-        };
-        map.entry((span, key.object)).or_default().push(key);
+            out.push((keys[0].object, first_line(keys[0].object_span), keys));
+        }
     }
-    map.into_iter()
-        .map(|((span, kind), keys)| (kind, first_line(span), keys))
-        .collect()
+    out
 }
 
 /// Findings about a whole object point at its first line only.
@@ -70,13 +90,32 @@ fn first_line(span: Span) -> Span {
     Span::new(span.file, span.start, span.start)
 }
 
-/// A key written with no value (`title:`) counts as missing.
-fn is_null(cx: &Context<'_>, key: &KeyRef) -> bool {
+/// What a key was given.
+enum Written {
+    /// No value (`title:`, `title: ~`): the same as no key.
+    Nothing,
+    /// An empty list or mapping.
+    Empty,
+    Value,
+}
+
+/// Reads what follows `key:` on its line, and whether an indented block follows.
+fn written(cx: &Context<'_>, key: &KeyRef) -> Written {
     let text = &cx.index.files[key.span.file].text;
     let rest = &text[key.span.end.min(text.len())..];
-    let value = rest.split('\n').next().unwrap_or("");
+    let mut lines = rest.split('\n');
+    let value = lines.next().unwrap_or("");
+    let value = value.trim_start_matches(['"', '\'']).trim_start();
     let value = value.trim_start_matches(':').trim();
-    let after_line = rest.split('\n').nth(1).unwrap_or("");
+    let value = match value.split(" #").next() {
+        Some(v) if !v.starts_with('#') => v.trim(),
+        _ => "",
+    };
+    let after_line = lines.next().unwrap_or("");
     let nested = after_line.starts_with(' ') || after_line.starts_with('-');
-    (value.is_empty() || value == "~" || value == "null") && !nested
+    match value {
+        "" | "~" | "null" if !nested => Written::Nothing,
+        "[]" | "{}" => Written::Empty,
+        _ => Written::Value,
+    }
 }

@@ -1,12 +1,57 @@
 //! The rule table: every rule fieldnotes has, one file each, in code order.
+//!
+//! Codes group rules by what they read: FN0xx files and front matter, FN1xx ids, FN2xx values
+//! from a vocabulary, FN3xx dates, FN4xx sources, FN5xx `related`, FN6xx body links and HTML,
+//! FN7xx page metadata, FN8xx support cells, FN9xx capabilities.
 
 use super::Rule;
 
 mod broken_link;
+mod canonical_mismatch;
+mod capability_alias;
+mod duplicate_id;
+mod duplicate_related;
+mod duplicate_title;
+mod front_matter_not_a_mapping;
+mod future_date;
+mod id_mismatch;
+mod id_not_kebab_case;
+mod invalid_commit;
+mod invalid_date;
+mod invalid_source_path;
 mod invalid_yaml;
+mod link_escapes_root;
+mod missing_anchor;
 mod missing_field;
+mod missing_front_matter;
+mod raw_html;
+mod revisions_out_of_order;
+mod self_related;
+mod source_after_verification;
+mod source_url_scheme;
+mod stale_verification;
+mod summary_length;
+mod superseded_without_successor;
+mod support_invalid_status;
+mod support_unknown_capability;
+mod support_unknown_research;
+mod support_without_evidence;
+mod unknown_capability;
 mod unknown_client;
+mod unknown_field;
+mod unknown_group;
+mod unknown_kind;
 mod unknown_related;
+mod unknown_revision;
+mod unknown_spec_version;
+mod unknown_status;
+mod unknown_successor;
+mod unpinned_source;
+mod unreadable_file;
+mod unreciprocated_related;
+mod unsafe_link_scheme;
+mod unterminated_front_matter;
+mod wrong_type;
 
 macro_rules! rule {
     ($module:ident) => {
@@ -19,15 +64,98 @@ macro_rules! rule {
 
 /// Every rule, sorted by code.
 pub const ALL: &[Rule] = &[
+    rule!(unreadable_file),
+    rule!(missing_front_matter),
+    rule!(unterminated_front_matter),
     rule!(invalid_yaml),
+    rule!(front_matter_not_a_mapping),
+    rule!(unknown_field),
     rule!(missing_field),
+    rule!(wrong_type),
+    rule!(id_not_kebab_case),
+    rule!(id_mismatch),
+    rule!(duplicate_id),
+    rule!(unknown_kind),
+    rule!(unknown_status),
     rule!(unknown_client),
+    rule!(unknown_capability),
+    rule!(unknown_spec_version),
+    rule!(capability_alias),
+    rule!(superseded_without_successor),
+    rule!(unknown_successor),
+    rule!(invalid_date),
+    rule!(future_date),
+    rule!(source_after_verification),
+    rule!(stale_verification),
+    rule!(source_url_scheme),
+    rule!(invalid_commit),
+    rule!(invalid_source_path),
+    rule!(unpinned_source),
     rule!(unknown_related),
+    rule!(self_related),
+    rule!(duplicate_related),
+    rule!(unreciprocated_related),
     rule!(broken_link),
+    rule!(missing_anchor),
+    rule!(unsafe_link_scheme),
+    rule!(raw_html),
+    rule!(link_escapes_root),
+    rule!(canonical_mismatch),
+    rule!(summary_length),
+    rule!(duplicate_title),
+    rule!(support_unknown_capability),
+    rule!(support_invalid_status),
+    rule!(support_without_evidence),
+    rule!(support_unknown_research),
+    rule!(unknown_group),
+    rule!(unknown_revision),
+    rule!(revisions_out_of_order),
 ];
 
-/// The rule with this code (`FN101`) or name (`id-not-kebab-case`).
+/// The rule with this code (`FN101`, any case) or name (`id-not-kebab-case`).
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     ALL.iter()
         .find(|r| r.meta.code.eq_ignore_ascii_case(code_or_name) || r.meta.name == code_or_name)
+}
+
+/// Position of a rule in [`ALL`] (SARIF's `ruleIndex`).
+pub fn position(code: &str) -> Option<usize> {
+    ALL.iter().position(|r| r.meta.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ALL;
+
+    #[test]
+    fn the_table_is_sorted_unique_and_documented() {
+        for pair in ALL.windows(2) {
+            assert!(
+                pair[0].meta.code < pair[1].meta.code,
+                "{}",
+                pair[1].meta.code
+            );
+        }
+        let mut names: Vec<_> = ALL.iter().map(|r| r.meta.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), ALL.len(), "names are unique");
+        for rule in ALL {
+            let m = rule.meta;
+            assert!(
+                super::id_not_kebab_case::is_kebab(m.name),
+                "{} name {}",
+                m.code,
+                m.name
+            );
+            let flags = m.doc.find("## What it flags\n\n");
+            let why = m.doc.find("\n\n## Why\n\n");
+            let example = m.doc.find("\n\n## Example\n\n");
+            assert!(
+                flags == Some(0) && why > flags && example > why,
+                "{} doc shape",
+                m.code
+            );
+        }
+    }
 }

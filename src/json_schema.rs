@@ -1,0 +1,172 @@
+//! JSON Schema (draft-07) for front matter, built from [`crate::schema`]'s field tables with the
+//! site's vocabularies (kinds, statuses, client and capability ids, spec revisions, groups) as
+//! enums, so that editors can complete and check notes as they are written.
+
+use crate::index::SiteIndex;
+use crate::lint::vocab::Vocab;
+use crate::model::ObjectKind;
+use crate::schema::{self, Field, FieldType};
+use serde_json::{json, Map, Value};
+
+/// The front matter kinds there are schemas for, with the stem of each schema's file name.
+pub const DOCUMENTS: [(ObjectKind, &str); 3] = [
+    (ObjectKind::Note, "note"),
+    (ObjectKind::Client, "client"),
+    (ObjectKind::Capability, "capability"),
+];
+
+/// Fields whose values come from a vocabulary.
+const VOCABULARIES: &[(ObjectKind, &str, Vocab)] = &[
+    (ObjectKind::Note, "kind", Vocab::Kinds),
+    (ObjectKind::Note, "status", Vocab::NoteStatuses),
+    (ObjectKind::Note, "capabilities", Vocab::Capabilities),
+    (ObjectKind::Note, "clients", Vocab::Clients),
+    (ObjectKind::Note, "specVersions", Vocab::SpecVersions),
+    (ObjectKind::SupportCell, "status", Vocab::SupportStatuses),
+    (ObjectKind::Capability, "group", Vocab::Groups),
+    (ObjectKind::Capability, "introduced", Vocab::SpecVersions),
+    (ObjectKind::Capability, "deprecated", Vocab::SpecVersions),
+    (ObjectKind::Capability, "removed", Vocab::SpecVersions),
+];
+
+const KEBAB: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+const CAPABILITY_ID: &str = "^[a-z0-9]+(-[a-z0-9]+)*\\.[a-z][A-Za-z0-9]*$";
+const COMMIT: &str = "^[0-9a-fA-F]{7,40}$";
+const DATE: &str = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$";
+
+/// The file a schema is written to (`note.schema.json`).
+pub fn file_name(stem: &str) -> String {
+    format!("{stem}.schema.json")
+}
+
+/// The schema of `kind`'s front matter for the site in `index`.
+pub fn schema(index: &SiteIndex, kind: ObjectKind) -> Value {
+    let builder = Builder { index };
+    let mut root = builder.object(kind);
+    root.insert(
+        "$schema".into(),
+        "http://json-schema.org/draft-07/schema#".into(),
+    );
+    root.insert(
+        "title".into(),
+        format!("{} front matter", schema::object_name(kind)).into(),
+    );
+    root.insert(
+        "description".into(),
+        format!(
+            "Front matter of a {} of {} ({}), made by `fieldnotes schema`.",
+            schema::object_name(kind),
+            index.config.title,
+            index.config.base_url
+        )
+        .into(),
+    );
+    let mut definitions = Map::new();
+    definitions.insert(
+        "source".into(),
+        Value::Object(builder.object(ObjectKind::Source)),
+    );
+    if kind == ObjectKind::Client {
+        definitions.insert(
+            "supportCell".into(),
+            Value::Object(builder.object(ObjectKind::SupportCell)),
+        );
+    }
+    if kind == ObjectKind::Note {
+        root.insert(
+            "if".into(),
+            json!({ "properties": { "status": { "const": "superseded" } }, "required": ["status"] }),
+        );
+        root.insert("then".into(), json!({ "required": ["supersededBy"] }));
+    }
+    if kind != ObjectKind::Capability {
+        root.insert("definitions".into(), Value::Object(definitions));
+    }
+    Value::Object(root)
+}
+
+/// A schema as written to a file: pretty JSON and a final newline.
+pub fn to_text(schema: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(schema).expect("schemas serialize");
+    text.push('\n');
+    text
+}
+
+/// The schema of one value of a field that takes no vocabulary.
+fn plain(kind: ObjectKind, field: &Field) -> Value {
+    match (kind, field.name, field.ty) {
+        (ObjectKind::Capability, "id", _) => json!({ "type": "string", "pattern": CAPABILITY_ID }),
+        (_, "id" | "supersededBy" | "related" | "research", _) => {
+            json!({ "type": "string", "pattern": KEBAB })
+        }
+        // A commit of digits only is a number to YAML; the pattern checks the others.
+        (_, "commit", _) => json!({ "type": ["string", "number"], "pattern": COMMIT }),
+        (_, _, FieldType::Date) => json!({ "type": "string", "pattern": DATE }),
+        (_, _, FieldType::Url) => json!({ "type": "string", "format": "uri" }),
+        _ => json!({ "type": ["string", "number", "boolean"] }),
+    }
+}
+
+struct Builder<'a> {
+    index: &'a SiteIndex,
+}
+
+impl Builder<'_> {
+    /// An object schema: its fields as properties, required ones listed, nothing else allowed.
+    fn object(&self, kind: ObjectKind) -> Map<String, Value> {
+        let fields = schema::fields(kind);
+        let properties: Map<String, Value> = fields
+            .iter()
+            .map(|f| (f.name.to_string(), self.field(kind, f)))
+            .collect();
+        let required: Vec<&str> = fields
+            .iter()
+            .filter(|f| f.required)
+            .map(|f| f.name)
+            .collect();
+        let mut object = Map::new();
+        object.insert("type".into(), "object".into());
+        object.insert("properties".into(), Value::Object(properties));
+        object.insert("required".into(), json!(required));
+        object.insert("additionalProperties".into(), false.into());
+        object
+    }
+
+    fn field(&self, kind: ObjectKind, field: &Field) -> Value {
+        let values = VOCABULARIES
+            .iter()
+            .find(|(k, name, _)| *k == kind && *name == field.name)
+            .and_then(|(_, _, vocab)| self.index_enum(*vocab));
+        let single = match values {
+            Some(values) => json!({ "type": "string", "enum": values }),
+            None => plain(kind, field),
+        };
+        let mut value = match field.ty {
+            FieldType::TextList => json!({ "type": "array", "items": single }),
+            FieldType::Sources => {
+                json!({ "type": "array", "items": { "$ref": "#/definitions/source" } })
+            }
+            FieldType::SupportMap => {
+                let mut map = json!({
+                    "type": "object",
+                    "additionalProperties": { "$ref": "#/definitions/supportCell" },
+                });
+                if let Some(ids) = self.index_enum(Vocab::Capabilities) {
+                    map["propertyNames"] = json!({ "enum": ids });
+                }
+                map
+            }
+            FieldType::Text | FieldType::Date | FieldType::Url => single,
+        };
+        if field.required && matches!(field.ty, FieldType::TextList | FieldType::Sources) {
+            value["minItems"] = 1.into();
+        }
+        value["description"] = field.doc.into();
+        value
+    }
+
+    /// A vocabulary's ids, or `None` when the site has none (an empty enum allows nothing).
+    fn index_enum(&self, vocab: Vocab) -> Option<Vec<&str>> {
+        Some(vocab.ids(self.index)).filter(|ids| !ids.is_empty())
+    }
+}

@@ -1,0 +1,51 @@
+//! FN206 capability-alias: a capability named by one of its aliases instead of its id.
+
+use crate::diagnostic::Severity;
+use crate::index::doc_id;
+use crate::lint::{Context, RuleMeta, Sink};
+
+pub const META: RuleMeta = RuleMeta {
+    code: "FN206",
+    name: "capability-alias",
+    severity: Severity::Warning,
+    summary: "a capability named by an alias instead of its id",
+    doc: r#"## What it flags
+
+An entry of a note's `capabilities`, or a key of a client's `support` map, that is one of a
+capability's `aliases` (another spelling seen in the wild) rather than its id.
+
+## Why
+
+Aliases are accepted so that data taken in from elsewhere works at once, but the id is what
+pages, links and search use; mixing spellings makes notes hard to find.
+
+## Example
+
+```yaml
+capabilities:
+  - transport.streamable_http
+```
+
+Write `transports.streamableHttp`."#,
+};
+
+pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let content = &cx.index.content;
+    let notes = content.notes.iter().flat_map(|n| n.capabilities.iter());
+    let cells = content
+        .clients
+        .iter()
+        .flat_map(|c| c.support.iter().map(|cell| &cell.capability));
+    for name in notes.chain(cells) {
+        if let Some((i, true)) = cx.index.ids.capability(&name.value) {
+            let capability = &content.capabilities[i];
+            let id = doc_id(&capability.id, &capability.doc);
+            sink.report(
+                &META,
+                name.span,
+                format!("`{}` is an alias of capability `{id}`", name.value),
+                Some(format!("write the capability's id, `{id}`")),
+            );
+        }
+    }
+}

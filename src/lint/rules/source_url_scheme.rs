@@ -1,0 +1,51 @@
+//! FN401 source-url-scheme: a source `url` that is not an http or https URL.
+
+use crate::diagnostic::Severity;
+use crate::index::links::scheme;
+use crate::lint::{walk, Context, RuleMeta, Sink};
+
+pub const META: RuleMeta = RuleMeta {
+    code: "FN401",
+    name: "source-url-scheme",
+    severity: Severity::Error,
+    summary: "a source url that is not an absolute http or https URL",
+    doc: r#"## What it flags
+
+A source `url` that does not start with `http://` or `https://`: a bare host
+(`github.com/cline/cline`), a relative path, or another scheme (`file:`, `ftp:`, `git@…`).
+
+## Why
+
+Sources are links readers follow to check a claim; only web URLs open for everyone, and only
+they can be pinned to a commit and a line range.
+
+## Example
+
+```yaml
+sources:
+  - url: git@github.com:cline/cline.git
+```
+
+Write `https://github.com/cline/cline`."#,
+};
+
+pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    for source in walk::sources(&cx.index.content) {
+        let Some(url) = &source.url else {
+            continue;
+        };
+        let problem = match scheme(url.value.trim()) {
+            Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => {
+                continue
+            }
+            Some(s) => format!("uses the `{s}:` scheme"),
+            None => "is not an absolute URL".to_string(),
+        };
+        sink.report(
+            &META,
+            url.span,
+            format!("source url `{}` {problem}", url.value),
+            Some("link to the https:// URL of the repository or page".to_string()),
+        );
+    }
+}
