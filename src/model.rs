@@ -77,7 +77,8 @@ pub struct KeyRef {
     pub object: ObjectKind,
     /// The object's span (for "missing field" findings).
     pub object_span: Span,
-    pub key: String,
+    /// The key as written (borrowed from the schema table when it is a known field).
+    pub key: std::borrow::Cow<'static, str>,
     pub span: Span,
 }
 

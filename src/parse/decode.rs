@@ -32,10 +32,10 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
     let client_info_names = r.list("clientInfoNames");
     let platforms = r.list("platforms");
     let mut support = Vec::new();
-    for (capability, map, pos) in r.entries("support") {
+    for (capability, map) in r.entries("support") {
         let prefix = format!("support.{}.", capability.value);
-        let cell = r.nested(ObjectKind::SupportCell, map, pos, prefix, |c| SupportCell {
-            span: pos.span,
+        let cell = r.nested(ObjectKind::SupportCell, map, prefix, |c| SupportCell {
+            span: c.span(),
             status: c.text("status"),
             notes: c.text("notes"),
             research: c.list("research"),

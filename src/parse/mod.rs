@@ -16,9 +16,8 @@ use crate::source::{FileId, Section, SourceFile, Span};
 use fields::{Collected, Reader};
 use frontmatter::Split;
 use rayon::prelude::*;
-use serde_yaml::{Mapping, Value};
 use std::path::PathBuf;
-use yaml::PosTree;
+use yaml::Node;
 
 /// What parse hands to the index: the settings, the files, and the typed content.
 #[derive(Debug)]
@@ -83,13 +82,14 @@ pub fn parse_file(source: &SourceFile, file: FileId, section: Section) -> Parsed
         extra: Vec::new(),
         body: markdown::scan(&source.text, file, body_range),
     };
-    let empty = Mapping::new();
-    let map = front.map.as_ref().unwrap_or(&empty);
-    let pos = front.pos.unwrap_or_else(|| PosTree::leaf(front.block));
     let object = object_kind(section);
     let mut collected = Collected::default();
-    keep_unknown_fields(&mut doc, object, map, &pos);
-    let mut reader = Reader::new(source, object, map, &pos, String::new(), &mut collected);
+    let map = front.map.unwrap_or(Node {
+        span: front.block,
+        kind: yaml::NodeKind::Null,
+    });
+    let mut reader = Reader::new(object, map, String::new(), &mut collected);
+    doc.extra = reader.unknown(|key| crate::schema::find(object, key).is_some());
     match section {
         Section::Research => {
             let mut note = decode::note(doc, &mut reader);
@@ -129,24 +129,11 @@ pub fn object_kind(section: Section) -> ObjectKind {
     }
 }
 
-fn keep_unknown_fields(doc: &mut Document, object: ObjectKind, map: &Mapping, pos: &PosTree) {
-    for (key, value) in map {
-        let Some(name) = fields::scalar_text(key) else {
-            continue;
-        };
-        if crate::schema::find(object, &name).is_none() {
-            let span = pos.key_span(&name).unwrap_or(pos.span);
-            doc.extra
-                .push((crate::model::Spanned::new(name, span), value.clone()));
-        }
-    }
-}
-
 /// The front matter of a file, read as far as it can be.
 struct FrontMatter {
     block: Span,
-    map: Option<Mapping>,
-    pos: Option<PosTree>,
+    /// The mapping node (absent when the block is empty or could not be read).
+    map: Option<Node>,
     error: Option<FrontMatterError>,
 }
 
@@ -154,7 +141,6 @@ fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Ra
     let failed = |block: Span, error| FrontMatter {
         block,
         map: None,
-        pos: None,
         error: Some(error),
     };
     match frontmatter::split(&source.text) {
@@ -177,21 +163,22 @@ fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Ra
                         span: e.span,
                     },
                 ),
-                Ok((Value::Mapping(map), pos)) => FrontMatter {
-                    block: block_span,
-                    pos: Some(pos),
-                    map: Some(map),
-                    error: None,
+                Ok(node) => match node.kind {
+                    yaml::NodeKind::Map(_) => FrontMatter {
+                        block: block_span,
+                        map: Some(node),
+                        error: None,
+                    },
+                    yaml::NodeKind::Null => FrontMatter {
+                        block: block_span,
+                        map: None,
+                        error: None,
+                    },
+                    _ => failed(
+                        block_span,
+                        FrontMatterError::NotAMapping { span: node.span },
+                    ),
                 },
-                Ok((Value::Null, _)) => FrontMatter {
-                    block: block_span,
-                    map: None,
-                    pos: None,
-                    error: None,
-                },
-                Ok((_, pos)) => {
-                    failed(block_span, FrontMatterError::NotAMapping { span: pos.span })
-                }
             };
             (front, body)
         }

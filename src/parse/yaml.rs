@@ -1,13 +1,13 @@
-//! Front matter YAML → a `serde_yaml::Value` and the position of every key and value, in one
-//! pass over saphyr-parser's events (serde_yaml alone gives values but no positions).
+//! Front matter YAML → a tree of [`Node`]s that carry their own span, in one pass over
+//! saphyr-parser's events (serde_yaml gives values but no positions; `site.yaml` uses it).
 //!
 //! Scalars resolve by the YAML 1.2 core schema: `yes` and `2025-03-26` are strings. Aliases
 //! expand with a bound on the nodes they create, nesting is bounded, and a repeated key is an
 //! error at the repeat — so no input can exhaust memory or the stack.
 
 use crate::source::{FileId, SourceFile, Span};
-use saphyr_parser::{Event, Parser, ScalarStyle, Tag};
-use serde_yaml::{Mapping, Number, Value};
+use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Tag};
+use serde_yaml::{Number, Value};
 use std::collections::HashMap;
 
 /// Most nodes a front matter block may hold, aliases expanded (an alias bomb stops here).
@@ -15,52 +15,80 @@ pub const MAX_NODES: usize = 100_000;
 /// Deepest nesting of lists and mappings.
 pub const MAX_DEPTH: usize = 64;
 
-/// The position of one YAML node and, for collections, of its children.
-#[derive(Debug, Clone, Default)]
-pub struct PosTree {
+/// One YAML value and the span it was read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
     pub span: Span,
-    pub children: Children,
+    pub kind: NodeKind,
 }
 
-#[derive(Debug, Clone, Default)]
-pub enum Children {
-    #[default]
-    None,
-    Seq(Vec<PosTree>),
-    /// Key text, key span, value tree.
-    Map(Vec<(String, Span, PosTree)>),
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeKind {
+    Null,
+    /// A scalar other than null: its text as written (unquoted) and what it resolves to.
+    Scalar(String, ScalarType),
+    Seq(Vec<Node>),
+    /// Keys and values in the order written; keys are unique.
+    Map(Vec<(Node, Node)>),
 }
 
-impl PosTree {
-    /// The value under `key`, if this is a mapping that has it.
-    pub fn get(&self, key: &str) -> Option<&PosTree> {
-        match &self.children {
-            Children::Map(entries) => entries.iter().find(|e| e.0 == key).map(|e| &e.2),
+/// What a non-null scalar resolves to under the YAML 1.2 core schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarType {
+    Bool,
+    Int,
+    Float,
+    Str,
+}
+
+impl Node {
+    /// What the node is, in messages ("text", "a list", …).
+    pub fn type_name(&self) -> &'static str {
+        match &self.kind {
+            NodeKind::Null => "nothing",
+            NodeKind::Scalar(_, ScalarType::Bool) => "a boolean",
+            NodeKind::Scalar(_, ScalarType::Int | ScalarType::Float) => "a number",
+            NodeKind::Scalar(_, ScalarType::Str) => "text",
+            NodeKind::Seq(_) => "a list",
+            NodeKind::Map(_) => "a mapping",
+        }
+    }
+
+    /// The scalar's text, or `None` for null and collections.
+    pub fn scalar(&self) -> Option<&str> {
+        match &self.kind {
+            NodeKind::Scalar(text, _) => Some(text),
             _ => None,
         }
     }
 
-    /// The span of `key` itself, if this is a mapping that has it.
-    pub fn key_span(&self, key: &str) -> Option<Span> {
-        match &self.children {
-            Children::Map(entries) => entries.iter().find(|e| e.0 == key).map(|e| e.1),
-            _ => None,
+    /// How many nodes the tree holds.
+    fn size(&self) -> usize {
+        match &self.kind {
+            NodeKind::Seq(items) => 1 + items.iter().map(Node::size).sum::<usize>(),
+            NodeKind::Map(entries) => {
+                1 + entries
+                    .iter()
+                    .map(|(k, v)| k.size() + v.size())
+                    .sum::<usize>()
+            }
+            _ => 1,
         }
     }
 
-    /// The `index`th item, if this is a sequence that long.
-    pub fn item(&self, index: usize) -> Option<&PosTree> {
-        match &self.children {
-            Children::Seq(items) => items.get(index),
-            _ => None,
-        }
-    }
-
-    /// A tree that is only a span (used where positions are unknown).
-    pub fn leaf(span: Span) -> PosTree {
-        PosTree {
-            span,
-            children: Children::None,
+    /// The same value as a `serde_yaml::Value` (for fields kept but not read).
+    pub fn to_value(&self) -> Value {
+        match &self.kind {
+            NodeKind::Null => Value::Null,
+            NodeKind::Scalar(text, ScalarType::Str) => Value::String(text.clone()),
+            NodeKind::Scalar(text, _) => plain(text),
+            NodeKind::Seq(items) => Value::Sequence(items.iter().map(Node::to_value).collect()),
+            NodeKind::Map(entries) => Value::Mapping(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.to_value(), v.to_value()))
+                    .collect(),
+            ),
         }
     }
 }
@@ -72,29 +100,34 @@ pub struct YamlError {
     pub span: Span,
 }
 
-/// Parses the YAML at `start..end` of `source` into a value and its positions.
-/// An empty block gives `Value::Null`.
+/// Parses the YAML at `start..end` of `source` into a tree of spanned nodes.
+/// An empty block gives a null node.
 pub fn parse(
     source: &SourceFile,
     file: FileId,
     start: usize,
     end: usize,
-) -> Result<(Value, PosTree), YamlError> {
+) -> Result<Node, YamlError> {
     let first_line = source.line_col(start).line;
-    let to_offset = |line: usize, col: usize| source.offset_of(first_line + line - 1, col + 1);
+    // Markers count characters: in ASCII text (nearly all front matter) that is the byte
+    // offset; otherwise go through the marker's line and column.
+    let ascii = source.text[start..end].is_ascii();
+    let to_offset = |m: &Marker| {
+        if ascii {
+            start + m.index()
+        } else {
+            source.offset_of(first_line + m.line() - 1, m.col() + 1)
+        }
+    };
     let mut builder = Builder::default();
     for event in Parser::new_from_str(&source.text[start..end]) {
         match event {
             Ok((event, span)) => {
-                let span = Span::new(
-                    file,
-                    to_offset(span.start.line(), span.start.col()),
-                    to_offset(span.end.line(), span.end.col()),
-                );
+                let span = Span::new(file, to_offset(&span.start), to_offset(&span.end));
                 builder.event(event, span)?;
             }
             Err(e) => {
-                let mut at = to_offset(e.marker().line(), e.marker().col());
+                let mut at = to_offset(e.marker());
                 // An unclosed `[` or `{` is only noticed at the end: point at the bracket.
                 let content_end = start + source.text[start..end].trim_end().len();
                 if at >= content_end && e.info().contains("flow") {
@@ -109,18 +142,19 @@ pub fn parse(
             }
         }
     }
-    Ok(builder
-        .root
-        .unwrap_or_else(|| (Value::Null, PosTree::leaf(Span::new(file, start, start)))))
+    Ok(builder.root.unwrap_or(Node {
+        span: Span::new(file, start, start),
+        kind: NodeKind::Null,
+    }))
 }
 
 /// Collects nodes from the event stream with a stack of open collections.
 #[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
-    root: Option<(Value, PosTree)>,
+    root: Option<Node>,
     /// Anchored nodes by anchor id, for aliases.
-    anchors: HashMap<usize, Value>,
+    anchors: HashMap<usize, Node>,
     /// Nodes created so far, aliases counted at their full size.
     nodes: usize,
 }
@@ -132,22 +166,20 @@ struct Open {
 }
 
 enum OpenKind {
-    Seq(Vec<Value>, Vec<PosTree>),
+    Seq(Vec<Node>),
     /// Entries so far, and a key waiting for its value.
-    Map(Mapping, Vec<(String, Span, PosTree)>, Option<(Value, Span)>),
+    Map(Vec<(Node, Node)>, Option<Node>),
 }
 
 impl Builder {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), YamlError> {
         match event {
             Event::SequenceStart(anchor, _) => {
-                self.open(anchor, span, OpenKind::Seq(Vec::new(), Vec::new()))?
+                self.open(anchor, span, OpenKind::Seq(Vec::new()))?
             }
-            Event::MappingStart(anchor, _) => self.open(
-                anchor,
-                span,
-                OpenKind::Map(Mapping::new(), Vec::new(), None),
-            )?,
+            Event::MappingStart(anchor, _) => {
+                self.open(anchor, span, OpenKind::Map(Vec::new(), None))?
+            }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(open) = self.stack.pop() {
                     let span = Span::new(
@@ -155,37 +187,27 @@ impl Builder {
                         open.span.start,
                         span.end.max(open.span.start),
                     );
-                    let (value, children) = match open.kind {
-                        OpenKind::Seq(values, trees) => {
-                            (Value::Sequence(values), Children::Seq(trees))
-                        }
-                        OpenKind::Map(map, trees, _) => (Value::Mapping(map), Children::Map(trees)),
+                    let kind = match open.kind {
+                        OpenKind::Seq(items) => NodeKind::Seq(items),
+                        OpenKind::Map(entries, _) => NodeKind::Map(entries),
                     };
-                    if open.anchor != 0 {
-                        self.anchors.insert(open.anchor, value.clone());
-                    }
-                    self.place(value, PosTree { span, children })?;
+                    self.finish(open.anchor, Node { span, kind })?;
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
-                let value = resolve_scalar(&text, style, tag.as_deref(), span)?;
-                if anchor != 0 {
-                    self.anchors.insert(anchor, value.clone());
-                }
                 self.count(1, span)?;
-                self.place(value, PosTree::leaf(span))?;
+                let kind = resolve_scalar(text.into_owned(), style, tag.as_deref(), span)?;
+                self.finish(anchor, Node { span, kind })?;
             }
             Event::Alias(anchor) => {
-                let value = self
-                    .anchors
-                    .get(&anchor)
-                    .cloned()
-                    .ok_or_else(|| YamlError {
-                        message: "alias to an anchor that is not defined".to_string(),
-                        span,
-                    })?;
-                self.count(size(&value), span)?;
-                self.place(value, PosTree::leaf(span))?;
+                let node = self.anchors.get(&anchor).ok_or_else(|| YamlError {
+                    message: "alias to an anchor that is not defined".to_string(),
+                    span,
+                })?;
+                let size = node.size();
+                self.count(size, span)?;
+                let kind = self.anchors[&anchor].kind.clone();
+                self.place(Node { span, kind })?;
             }
             _ => {}
         }
@@ -215,29 +237,33 @@ impl Builder {
         Ok(())
     }
 
+    /// Remembers an anchored node, then places it.
+    fn finish(&mut self, anchor: usize, node: Node) -> Result<(), YamlError> {
+        if anchor != 0 {
+            self.anchors.insert(anchor, node.clone());
+        }
+        self.place(node)
+    }
+
     /// Places a finished node: as a key, a value, an item, or the root.
-    fn place(&mut self, value: Value, tree: PosTree) -> Result<(), YamlError> {
+    fn place(&mut self, node: Node) -> Result<(), YamlError> {
         let Some(open) = self.stack.last_mut() else {
-            self.root.get_or_insert((value, tree));
+            self.root.get_or_insert(node);
             return Ok(());
         };
         match &mut open.kind {
-            OpenKind::Seq(values, trees) => {
-                values.push(value);
-                trees.push(tree);
-            }
-            OpenKind::Map(map, trees, pending) => match pending.take() {
-                None => *pending = Some((value, tree.span)),
-                Some((key, key_span)) => {
-                    let name = key_text(&key);
-                    if map.contains_key(&key) {
+            OpenKind::Seq(items) => items.push(node),
+            OpenKind::Map(entries, pending) => match pending.take() {
+                None => *pending = Some(node),
+                Some(key) => {
+                    if entries.iter().any(|(k, _)| k.kind == key.kind) {
+                        let name = key.scalar().unwrap_or("<complex key>");
                         return Err(YamlError {
                             message: format!("key `{name}` appears twice"),
-                            span: key_span,
+                            span: key.span,
                         });
                     }
-                    map.insert(key, value);
-                    trees.push((name, key_span, tree));
+                    entries.push((key, node));
                 }
             },
         }
@@ -245,37 +271,19 @@ impl Builder {
     }
 }
 
-/// How many nodes a value holds.
-fn size(value: &Value) -> usize {
-    match value {
-        Value::Sequence(items) => 1 + items.iter().map(size).sum::<usize>(),
-        Value::Mapping(map) => 1 + map.iter().map(|(k, v)| size(k) + size(v)).sum::<usize>(),
-        Value::Tagged(t) => 1 + size(&t.value),
-        _ => 1,
-    }
-}
-
-fn key_text(key: &Value) -> String {
-    match key {
-        Value::String(s) => s.clone(),
-        Value::Number(n) => n.to_string(),
-        Value::Bool(b) => b.to_string(),
-        Value::Null => "null".to_string(),
-        _ => "<complex key>".to_string(),
-    }
-}
-
-/// A scalar's value under the YAML 1.2 core schema (quoted and block scalars are strings).
+/// A scalar under the YAML 1.2 core schema (quoted and block scalars are strings).
 fn resolve_scalar(
-    text: &str,
+    text: String,
     style: ScalarStyle,
     tag: Option<&Tag>,
     span: Span,
-) -> Result<Value, YamlError> {
+) -> Result<NodeKind, YamlError> {
     if let Some(tag) = tag {
         return match (tag.handle.as_str(), tag.suffix.as_str()) {
-            ("tag:yaml.org,2002:" | "!!", "str") => Ok(Value::String(text.to_string())),
-            ("tag:yaml.org,2002:" | "!!", "null" | "bool" | "int" | "float") => Ok(plain(text)),
+            ("tag:yaml.org,2002:" | "!!", "str") => Ok(NodeKind::Scalar(text, ScalarType::Str)),
+            ("tag:yaml.org,2002:" | "!!", "null" | "bool" | "int" | "float") => {
+                Ok(plain_kind(text))
+            }
             _ => Err(YamlError {
                 message: format!(
                     "tag `{}{}` is not supported; remove it",
@@ -286,83 +294,119 @@ fn resolve_scalar(
         };
     }
     Ok(match style {
-        ScalarStyle::Plain => plain(text),
-        _ => Value::String(text.to_string()),
+        ScalarStyle::Plain => plain_kind(text),
+        _ => NodeKind::Scalar(text, ScalarType::Str),
     })
 }
 
-/// A plain scalar: null, boolean, integer, float, or else a string.
-fn plain(text: &str) -> Value {
+/// A plain scalar's node kind: null, or a scalar typed by what it resolves to.
+fn plain_kind(text: String) -> NodeKind {
+    match plain_type(&text) {
+        None => NodeKind::Null,
+        Some(ty) => NodeKind::Scalar(text, ty),
+    }
+}
+
+/// What a plain scalar resolves to under the YAML 1.2 core schema; `None` for null.
+fn plain_type(text: &str) -> Option<ScalarType> {
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Value::Number(f64::INFINITY.into())
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Value::Number(f64::NEG_INFINITY.into()),
-        ".nan" | ".NaN" | ".NAN" => return Value::Number(f64::NAN.into()),
+        "" | "~" | "null" | "Null" | "NULL" => return None,
+        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return Some(ScalarType::Bool),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        | ".nan" | ".NaN" | ".NAN" => return Some(ScalarType::Float),
         _ => {}
     }
-    let first = text.as_bytes()[0];
-    if !(first.is_ascii_digit() || matches!(first, b'-' | b'+' | b'.')) {
-        return Value::String(text.to_string());
-    }
-    if let Some(hex) = text.strip_prefix("0x") {
-        if let Ok(n) = u64::from_str_radix(hex, 16) {
-            return Value::Number(Number::from(n));
-        }
-    }
-    if let Some(oct) = text.strip_prefix("0o") {
-        if let Ok(n) = u64::from_str_radix(oct, 8) {
-            return Value::Number(Number::from(n));
-        }
+    if parse_int(text).is_some() {
+        return Some(ScalarType::Int);
     }
     let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        if let Ok(n) = text.parse::<i64>() {
-            return Value::Number(Number::from(n));
-        }
-        if let Ok(n) = text.parse::<u64>() {
-            return Value::Number(Number::from(n));
-        }
+    let is_float = digits.bytes().any(|b| b.is_ascii_digit())
+        && digits
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
+        && text.parse::<f64>().is_ok();
+    Some(if is_float {
+        ScalarType::Float
+    } else {
+        ScalarType::Str
+    })
+}
+
+/// A core-schema integer: decimal, `0x` hexadecimal or `0o` octal.
+fn parse_int(text: &str) -> Option<Number> {
+    if let Some(hex) = text.strip_prefix("0x") {
+        return u64::from_str_radix(hex, 16).ok().map(Number::from);
     }
-    let is_float = digits
-        .bytes()
-        .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && digits.bytes().any(|b| b.is_ascii_digit());
-    if is_float {
-        if let Ok(f) = text.parse::<f64>() {
-            return Value::Number(f.into());
-        }
+    if let Some(oct) = text.strip_prefix("0o") {
+        return u64::from_str_radix(oct, 8).ok().map(Number::from);
     }
-    Value::String(text.to_string())
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse::<i64>()
+        .map(Number::from)
+        .ok()
+        .or_else(|| text.parse::<u64>().ok().map(Number::from))
+}
+
+/// A plain scalar's value: null, boolean, integer, float, or else a string.
+fn plain(text: &str) -> Value {
+    match plain_type(text) {
+        None => Value::Null,
+        Some(ScalarType::Bool) => Value::Bool(text.starts_with(['t', 'T'])),
+        Some(ScalarType::Int) => parse_int(text).map_or(Value::Null, Value::Number),
+        Some(ScalarType::Float) => {
+            let lower = text.to_ascii_lowercase();
+            let f = match lower.trim_start_matches('+') {
+                ".inf" => f64::INFINITY,
+                "-.inf" => f64::NEG_INFINITY,
+                ".nan" => f64::NAN,
+                _ => text.parse().unwrap_or(f64::NAN),
+            };
+            Value::Number(f.into())
+        }
+        Some(ScalarType::Str) => Value::String(text.to_string()),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(text: &str) -> Result<(Value, PosTree), YamlError> {
+    fn parse_str(text: &str) -> Result<Node, YamlError> {
         let source = SourceFile::new("a.md", text.to_string());
         parse(&source, 0, 0, text.len())
+    }
+
+    fn get<'n>(node: &'n Node, key: &str) -> &'n Node {
+        let NodeKind::Map(entries) = &node.kind else {
+            panic!("not a map")
+        };
+        &entries
+            .iter()
+            .find(|(k, _)| k.scalar() == Some(key))
+            .expect("key")
+            .1
     }
 
     #[test]
     fn finds_keys_and_items() {
         let text = "id: a\nrelated:\n  - x\n  - yy\nmap: {k: v}\n";
-        let (value, tree) = parse_str(text).unwrap();
-        assert_eq!(value["related"][1], Value::String("yy".into()));
-        let item = tree.get("related").unwrap().item(1).unwrap();
-        assert_eq!(&text[item.span.start..item.span.end], "yy");
-        let v = tree.get("map").unwrap().get("k").unwrap();
+        let root = parse_str(text).unwrap();
+        let NodeKind::Seq(items) = &get(&root, "related").kind else {
+            panic!("not a list")
+        };
+        assert_eq!(items[1].scalar(), Some("yy"));
+        assert_eq!(&text[items[1].span.start..items[1].span.end], "yy");
+        let v = get(get(&root, "map"), "k");
         assert_eq!(&text[v.span.start..v.span.end], "v");
     }
 
     #[test]
     fn resolves_scalars_as_yaml_1_2() {
-        let (value, _) =
-            parse_str("a: yes\nb: 2025-03-26\nc: true\nd: 12\ne: 1.5\nf:\ng: '12'\n").unwrap();
+        let text = "a: yes\nb: 2025-03-26\nc: true\nd: 12\ne: 1.5\nf:\ng: '12'\nh: 0x1f\n";
+        let value = parse_str(text).unwrap().to_value();
         assert_eq!(value["a"], Value::String("yes".into()));
         assert_eq!(value["b"], Value::String("2025-03-26".into()));
         assert_eq!(value["c"], Value::Bool(true));
@@ -370,6 +414,17 @@ mod tests {
         assert_eq!(value["e"], Value::Number(1.5.into()));
         assert_eq!(value["f"], Value::Null);
         assert_eq!(value["g"], Value::String("12".into()));
+        assert_eq!(value["h"], Value::Number(31.into()));
+    }
+
+    #[test]
+    fn spans_are_right_in_non_ascii_text_too() {
+        let text = "title: café\nrelated:\n  - naïve-note\n";
+        let root = parse_str(text).unwrap();
+        let NodeKind::Seq(items) = &get(&root, "related").kind else {
+            panic!("not a list")
+        };
+        assert_eq!(&text[items[0].span.start..items[0].span.end], "naïve-note");
     }
 
     #[test]
