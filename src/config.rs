@@ -104,8 +104,18 @@ impl SiteConfig {
     /// Reads and checks `site.yaml` in `root`.
     pub fn load(root: &Path) -> Result<SiteConfig> {
         let path = root.join(CONFIG_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
-        SiteConfig::parse(&text, Path::new(CONFIG_FILE))
+        let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Error::Usage {
+                message: format!(
+                    "{}: no such file; is {} a fieldnotes site? Run fieldnotes in the site's \
+                     folder, or pass --root DIR",
+                    path.display(),
+                    root.display()
+                ),
+            },
+            _ => Error::io(&path, "read", e),
+        })?;
+        SiteConfig::parse(&text, &path)
     }
 
     /// Parses `site.yaml` text; `path` is only used in errors.

@@ -35,11 +35,13 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
     let config = SiteConfig::load(root)?;
     let content = root.join(CONTENT_DIR);
     if !content.is_dir() {
-        return Err(Error::io(
-            &content,
-            "read the content folder",
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no such folder"),
-        ));
+        return Err(Error::Usage {
+            message: format!(
+                "{}: no such folder; a site keeps its notes in content/research/, clients in \
+                 content/clients/, capabilities in content/capabilities/ (see README.md)",
+                content.display()
+            ),
+        });
     }
     let mut site = LoadedSite {
         root: root.to_path_buf(),
