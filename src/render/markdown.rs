@@ -56,35 +56,12 @@ pub fn body_html(
             None
         }
         _ if skipping => None,
-        Event::Start(Tag::Link {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => {
-            let dest_url = link(links, &dest_url).into();
+        Event::Start(mut tag @ (Tag::Link { .. } | Tag::Image { .. })) => {
+            if let Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. } = &mut tag {
+                *dest_url = link(links, dest_url).into();
+            }
             links += 1;
-            Some(Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }))
-        }
-        Event::Start(Tag::Image {
-            link_type,
-            dest_url,
-            title,
-            id,
-        }) => {
-            let dest_url = link(links, &dest_url).into();
-            links += 1;
-            Some(Event::Start(Tag::Image {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }))
+            Some(Event::Start(tag))
         }
         other => Some(escape_raw_html(other)),
     });
