@@ -31,6 +31,58 @@ pub struct SiteConfig {
     pub kinds: Vec<Kind>,
     #[serde(default)]
     pub lint: LintConfig,
+    #[serde(default)]
+    pub markdown: MarkdownConfig,
+    #[serde(default)]
+    pub limits: Limits,
+}
+
+/// The `markdown` section of `site.yaml`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MarkdownConfig {
+    /// Pass raw HTML in bodies through to pages. Off by default: bodies come from pull
+    /// requests, and raw HTML is shown as text.
+    #[serde(default)]
+    pub unsafe_html: bool,
+}
+
+/// The `limits` section of `site.yaml`: caps that keep a hostile input from exhausting
+/// memory or time. A file over a cap is a finding, not a crash.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Limits {
+    /// Largest content file read, in bytes.
+    #[serde(default = "default_max_file_bytes")]
+    pub max_file_bytes: u64,
+    /// Largest front matter block, in bytes.
+    #[serde(default = "default_max_front_matter_bytes")]
+    pub max_front_matter_bytes: usize,
+    /// Most content files in a site.
+    #[serde(default = "default_max_files")]
+    pub max_files: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_file_bytes: default_max_file_bytes(),
+            max_front_matter_bytes: default_max_front_matter_bytes(),
+            max_files: default_max_files(),
+        }
+    }
+}
+
+fn default_max_file_bytes() -> u64 {
+    16 * 1024 * 1024
+}
+
+fn default_max_front_matter_bytes() -> usize {
+    256 * 1024
+}
+
+fn default_max_files() -> usize {
+    200_000
 }
 
 /// One revision of the specification.

@@ -46,6 +46,7 @@ impl<'a> Ctx<'a> {
         let options = BodyOptions {
             headings: &doc.body.headings,
             drop_leading_h1: drop,
+            unsafe_html: self.index.config.markdown.unsafe_html,
         };
         let targets = self.links.get(&page);
         let html = markdown::body_html(markdown, &options, |i, dest| {

@@ -11,6 +11,8 @@ pub struct BodyOptions<'a> {
     pub headings: &'a [Heading],
     /// Leave out the body's opening H1 (the template shows the title).
     pub drop_leading_h1: bool,
+    /// Pass raw HTML through (`markdown.unsafeHtml` in `site.yaml`); otherwise it shows as text.
+    pub unsafe_html: bool,
 }
 
 /// Renders a body. `link(i, dest)` gives the HTML destination of the `i`-th link or image
@@ -63,6 +65,7 @@ pub fn body_html(
             links += 1;
             Some(Event::Start(tag))
         }
+        other if options.unsafe_html => Some(other),
         other => Some(escape_raw_html(other)),
     });
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
@@ -75,6 +78,7 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
     let none = BodyOptions {
         headings: &[],
         drop_leading_h1: false,
+        unsafe_html: false,
     };
     let html = body_html(markdown, &none, |_, dest| link(dest));
     let trimmed = html.trim_end();
@@ -102,13 +106,24 @@ mod tests {
     use super::*;
     use crate::parse::markdown::scan;
 
-    fn render(text: &str, drop: bool) -> String {
+    fn render_with(text: &str, drop: bool, unsafe_html: bool) -> String {
         let body = scan(text, 0, 0..text.len());
         let options = BodyOptions {
             headings: &body.headings,
             drop_leading_h1: drop,
+            unsafe_html,
         };
         body_html(text, &options, |i, dest| format!("{i}:{dest}"))
+    }
+
+    fn render(text: &str, drop: bool) -> String {
+        render_with(text, drop, false)
+    }
+
+    #[test]
+    fn raw_html_passes_only_when_the_site_allows_it() {
+        let html = render_with("Hi <b>there</b>\n", false, true);
+        assert!(html.contains("<b>there</b>"), "{html}");
     }
 
     #[test]

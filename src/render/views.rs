@@ -357,6 +357,7 @@ impl<'a> Ctx<'a> {
                 None => self.href(*page),
             },
             Some(LinkTarget::Unsafe { .. }) => "#".to_string(),
+            Some(LinkTarget::External) if !is_allowed_external(dest) => "#".to_string(),
             _ => dest.to_string(),
         }
     }
@@ -368,6 +369,18 @@ impl<'a> Ctx<'a> {
             self.rewrite(Some(&target), dest)
         })
     }
+}
+
+/// Only http, https and mailto links to other sites survive into pages (and `//host` links,
+/// which browsers read as the page's own scheme).
+pub fn is_allowed_external(dest: &str) -> bool {
+    let dest = dest.trim_start();
+    dest.starts_with("//")
+        || links::scheme(dest).is_some_and(|s| {
+            ["http", "https", "mailto"]
+                .iter()
+                .any(|allowed| s.eq_ignore_ascii_case(allowed))
+        })
 }
 
 /// The status a cell shows.
@@ -388,5 +401,25 @@ pub fn tally(tally: Option<&Tally>) -> TallyView {
         partial: get("partial"),
         no: get("no"),
         unknown: get("unknown"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_allowed_external;
+
+    #[test]
+    fn only_web_and_mail_links_leave_the_site() {
+        for ok in ["https://x.io", "HTTP://x.io", "mailto:a@b.c", "//x.io/a"] {
+            assert!(is_allowed_external(ok), "{ok}");
+        }
+        for bad in [
+            "ftp://x",
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "tel:123",
+        ] {
+            assert!(!is_allowed_external(bad), "{bad}");
+        }
     }
 }

@@ -3,7 +3,10 @@
 
 mod support;
 
+mod bad_input;
 mod build;
 mod lint_formats;
 mod lint_rules;
+mod provenance;
 mod render;
+mod site_features;

@@ -1,0 +1,1 @@
+//! Tests: site_features.
