@@ -1,0 +1,103 @@
+//! Writes the corpus as a fieldnotes site: `site.yaml` and `content/`.
+
+use crate::corpus::{self, Cell, Note};
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::Path;
+
+pub fn write(out: &Path, notes: &[Note], cells: &[Vec<Cell>]) -> io::Result<()> {
+    for dir in ["research", "clients", "capabilities"] {
+        fs::create_dir_all(out.join("content").join(dir))?;
+    }
+    fs::write(out.join("site.yaml"), site_yaml())?;
+    for c in 0..corpus::CAPABILITIES {
+        let id = corpus::capability_id(c);
+        let text = format!(
+            "---\nid: {id}\ntitle: Feature {c}\ngroup: {}\nspecUrl: https://spec.example.org/{id}\nintroduced: {}\n---\n\nCapability {c} of the generated corpus.\n",
+            corpus::group_of(c),
+            corpus::REVISIONS[c % corpus::REVISIONS.len()],
+        );
+        fs::write(out.join(format!("content/capabilities/{id}.md")), text)?;
+    }
+    for (c, cells) in cells.iter().enumerate() {
+        let path = out.join(format!("content/clients/{}.md", corpus::client_id(c)));
+        fs::write(path, client(c, cells))?;
+    }
+    for note in notes {
+        let path = out.join(format!("content/research/{}.md", note.id));
+        fs::write(path, note_file(note))?;
+    }
+    Ok(())
+}
+
+fn site_yaml() -> String {
+    let mut s = String::from("title: Generated corpus\nbaseUrl: https://corpus.example.org\ndescription: A generated benchmark site.\nspecVersions:\n");
+    for r in corpus::REVISIONS {
+        let _ = writeln!(s, "  - id: {r}\n    date: {r}");
+    }
+    s.push_str("capabilityGroups:\n");
+    for g in corpus::GROUPS {
+        let _ = writeln!(s, "  - id: {g}\n    title: {g}");
+    }
+    s.push_str(
+        "kinds:\n  - id: idiosyncrasy\n  - id: compliance\nlint:\n  staleAfterDays: 100000\n",
+    );
+    s
+}
+
+fn client(c: usize, cells: &[Cell]) -> String {
+    let id = corpus::client_id(c);
+    let mut s = format!("---\nid: {id}\ntitle: Client {c}\nvendor: Vendor {c}\nhomepage: https://{id}.example.org\nrepository: https://github.com/example/{id}\nclientInfoNames:\n  - {id}\nplatforms:\n  - cli\nsupport:\n");
+    for cell in cells {
+        let cap = cell.capability;
+        let _ = write!(
+            s,
+            "  {}:\n    status: {}\n    notes: Generated cell.\n    sources:\n      - url: https://github.com/example/{id}\n        commit: {}\n        path: src/mcp.ts:{}-{}\n    lastVerified: 2026-10-01\n",
+            corpus::capability_id(cap),
+            cell.status,
+            cell.commit,
+            10 + cap,
+            20 + cap
+        );
+        if let Some(research) = cell.research {
+            let _ = writeln!(s, "    research:\n      - {}", corpus::note_id(research));
+        }
+    }
+    s.push_str("---\n\nA generated client.\n");
+    s
+}
+
+fn note_file(note: &Note) -> String {
+    let mut s = format!(
+        "---\nid: {}\ntitle: {}\nkind: idiosyncrasy\nsummary: {}\ncapabilities:\n  - {}\nclients:\n  - {}\nspecVersions:\n  - {}\nsources:\n",
+        note.id,
+        note.title,
+        note.summary,
+        corpus::capability_id(note.capability),
+        corpus::client_id(note.client),
+        note.revision,
+    );
+    for source in &note.sources {
+        let _ = write!(
+            s,
+            "  - url: https://github.com/example/{}\n    title: {}\n    commit: {}\n    path: {}:{}\n    date: {}\n",
+            corpus::client_id(note.client),
+            source.file,
+            source.commit,
+            source.file,
+            source.ranges,
+            source.date,
+        );
+    }
+    s.push_str("status: current\nlastVerified: 2026-10-01\nrelated:\n");
+    for r in &note.related {
+        let _ = writeln!(s, "  - {}", corpus::note_id(*r));
+    }
+    let _ = write!(
+        s,
+        "canonical: https://corpus.example.org/research/{}\nlast-updated: 2026-10-02\n---\n\n{}",
+        note.id, note.body
+    );
+    s
+}
