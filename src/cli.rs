@@ -25,6 +25,46 @@ pub enum Command {
     Lint(LintArgs),
     /// Print JSON Schema for note, client and capability front matter.
     Schema(SchemaArgs),
+    /// Check pinned sources against their git repositories: verify, drift, queue.
+    Sources(SourcesArgs),
+    /// Write a new note, client or capability from a template (never overwrites).
+    #[command(subcommand)]
+    New(NewCommand),
+    /// Print a shell completion script (bash, zsh, fish, …).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), generated from these definitions.
+    Man,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum NewCommand {
+    /// A research note: content/research/<id>.md.
+    Note {
+        /// Kebab-case id, also the file name.
+        id: String,
+        /// A client the note is about (repeatable).
+        #[arg(long = "client", value_name = "ID")]
+        clients: Vec<String>,
+        /// A capability the note is about (repeatable).
+        #[arg(long = "capability", value_name = "ID")]
+        capabilities: Vec<String>,
+        /// The day written as lastVerified (YYYY-MM-DD); today when omitted.
+        #[arg(long)]
+        today: Option<String>,
+    },
+    /// A client: content/clients/<id>.md.
+    Client {
+        /// Kebab-case id, also the file name.
+        id: String,
+    },
+    /// A capability: content/capabilities/<group.name>.md.
+    Capability {
+        /// Dotted id group.name, also the file name.
+        id: String,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -38,6 +78,11 @@ pub struct BuildArgs {
     /// The day "future" and "stale" are measured from (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,
+    /// Read each source's pinned lines from its repository, to show under the source link.
+    #[arg(long)]
+    pub excerpts: bool,
+    #[command(flatten)]
+    pub repos: RepoArgs,
 }
 
 #[derive(Debug, clap::Args)]
@@ -85,4 +130,77 @@ pub enum Format {
     Github,
     Sarif,
     Junit,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SourcesArgs {
+    #[command(subcommand)]
+    pub command: SourcesCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SourcesCommand {
+    /// Check that each pinned commit, path and line range exists in its repository.
+    Verify(VerifyArgs),
+    /// Tell whether each repository's default branch still holds the pinned lines.
+    Drift(DriftArgs),
+    /// List the notes and support cells to re-verify: drifted first, then oldest.
+    Queue(QueueArgs),
+}
+
+/// Where the sources' repositories come from.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RepoArgs {
+    /// The cache of bare clones [default: $XDG_CACHE_HOME/fieldnotes/repos or
+    /// ~/.cache/fieldnotes/repos].
+    #[arg(long, value_name = "DIR")]
+    pub cache: Option<PathBuf>,
+    /// Read the repository at URL from the local repository PATH (never fetched); repeatable.
+    #[arg(long = "repo", value_name = "URL=PATH")]
+    pub repos: Vec<String>,
+    /// Never clone or fetch: use what the cache holds.
+    #[arg(long)]
+    pub offline: bool,
+    /// The longest a clone or fetch may take, in seconds.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    pub timeout: u64,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// How to print findings.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// Exit with status 1 on warnings too.
+    #[arg(long)]
+    pub deny_warnings: bool,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DriftArgs {
+    /// How to print the report.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct QueueArgs {
+    /// How to print the queue.
+    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+    pub format: ReportFormat,
+    /// The day ages are measured to (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<String>,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ReportFormat {
+    Table,
+    Json,
 }

@@ -35,6 +35,21 @@ pub struct SiteConfig {
     pub markdown: MarkdownConfig,
     #[serde(default)]
     pub limits: Limits,
+    /// When a "last verified" date shows as aging or stale on pages.
+    #[serde(default)]
+    pub staleness: Staleness,
+}
+
+/// The `staleness` section of `site.yaml`: the badge a page shows beside a `lastVerified`
+/// date. Both thresholds are in days; unset, `staleAfterDays` is lint's and `agingAfterDays`
+/// half of it.
+#[derive(Debug, Clone, Copy, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Staleness {
+    #[serde(default)]
+    pub aging_after_days: Option<u32>,
+    #[serde(default)]
+    pub stale_after_days: Option<u32>,
 }
 
 /// The `markdown` section of `site.yaml`.
@@ -220,6 +235,16 @@ impl SiteConfig {
                 })
             }
         }
+    }
+
+    /// The (aging, stale) thresholds in days of the staleness badge.
+    pub fn staleness_days(&self) -> (u32, u32) {
+        let stale = self
+            .staleness
+            .stale_after_days
+            .unwrap_or(self.lint.stale_after_days);
+        let aging = self.staleness.aging_after_days.unwrap_or(stale / 2);
+        (aging.min(stale), stale)
     }
 
     pub fn spec_version(&self, id: &str) -> Option<&SpecVersion> {

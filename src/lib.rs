@@ -12,11 +12,15 @@
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
-//! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown.
+//! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
+//!    with `--excerpts`, each source's pinned lines read from its repository
+//!    ([`sources::excerpt::excerpts`]) beforehand.
 //! 6. **write** ([`write`]): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
-//! and writes nothing when it finds errors.
+//! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
+//! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
+//! a cache of clones that plain `lint` and `build` do without.
 //!
 //! ```no_run
 //! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());
@@ -37,8 +41,10 @@ pub mod load;
 pub mod model;
 pub mod parse;
 pub mod render;
+pub mod scaffold;
 pub mod schema;
 pub mod source;
+pub mod sources;
 pub mod today;
 pub mod write;
 
@@ -72,6 +78,9 @@ pub struct BuildOptions {
     pub base_url: Option<String>,
     /// The day lint measures "future" and "stale" from.
     pub today: chrono::NaiveDate,
+    /// Read each source's pinned lines from these repositories, for note pages
+    /// (`build --excerpts`); `None`: no excerpts.
+    pub excerpts: Option<sources::cache::CacheConfig>,
 }
 
 impl BuildOptions {
@@ -81,6 +90,7 @@ impl BuildOptions {
             out,
             base_url: None,
             today: today::today(None).unwrap_or_default(),
+            excerpts: None,
         }
     }
 }
@@ -98,6 +108,9 @@ pub struct BuildReport {
     pub elapsed: Duration,
     /// False when lint found errors and nothing was written.
     pub written: bool,
+    /// The pinned lines of each source, read before render when `excerpts` was asked for
+    /// (and lint found no errors).
+    pub excerpts: Option<sources::excerpt::Excerpts>,
 }
 
 /// Builds the site: lint, then render and write unless lint found errors.
@@ -116,8 +129,13 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         files_written: 0,
         elapsed: Duration::ZERO,
         written: false,
+        excerpts: None,
     };
     if !has_errors {
+        report.excerpts = options.excerpts.as_ref().map(|config| {
+            let mut cache = sources::cache::Cache::new(config.clone());
+            sources::excerpt::excerpts(&index, &mut cache)
+        });
         let mut out = write::StagedDir::create(&options.out, &options.root)?;
         let stats = render::render(&index, &mut out)?;
         out.commit()?;

@@ -1,9 +1,17 @@
-//! Load: read `site.yaml` and every Markdown file under `content/`, in sorted path order.
+//! Load: read `site.yaml` and every Markdown file under `content/`, in sorted path order,
+//! within the caps of `site.yaml`'s `limits`, never leaving the site through a symlink.
+//!
+//! Content comes from pull requests, so nothing in `content/` may stop the load: a file that
+//! is too large, is not UTF-8, is a FIFO, or is a symlink that loops or leads out of the site
+//! becomes a [`Unreadable`] entry (a lint finding later), and the walk goes on. Only a site
+//! without `site.yaml` or `content/` fails here.
 
-use crate::config::SiteConfig;
+use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
 use crate::source::{FileId, Section, SourceFile};
 use rayon::prelude::*;
+use std::fmt;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
@@ -15,22 +23,76 @@ pub const CONTENT_DIR: &str = "content";
 pub struct LoadedSite {
     pub root: PathBuf,
     pub config: SiteConfig,
+    /// Every content file, and every entry that could not be read (with empty text).
     pub files: Vec<SourceFile>,
-    /// For each content file, its section (same order as `files`).
+    /// For each content file to parse, its section (files that could not be read at all have
+    /// none).
     pub sections: Vec<(FileId, Section)>,
-    /// Files that exist but could not be read as UTF-8 text.
+    /// Entries that could not be read, in full or at all.
     pub unreadable: Vec<Unreadable>,
 }
 
-/// A content file that could not be read, and why.
+/// A content entry that could not be read, and why.
 #[derive(Debug, Clone)]
 pub struct Unreadable {
     pub file: FileId,
-    pub reason: String,
+    pub problem: Problem,
+}
+
+/// Why a content entry could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Not UTF-8: the text was read with replacement characters.
+    NotUtf8 { offset: usize },
+    /// A FIFO, socket or device: reading it could block forever.
+    NotAFile { kind: &'static str },
+    /// A symlink whose target does not exist.
+    Dangling,
+    /// A symlink that leads back to itself or to a folder that holds it.
+    SymlinkLoop,
+    /// A symlink that leads out of the site's folder (to `target`).
+    SymlinkOutside { target: PathBuf },
+    /// Larger than `limits.maxFileBytes`; not read.
+    TooLarge { bytes: u64, limit: u64 },
+    /// The site already has `limits.maxFiles` files; this one and the rest were not read.
+    TooMany { limit: usize },
+    /// The file system refused.
+    Io { message: String },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::NotUtf8 { offset } => {
+                write!(f, "not UTF-8 text (invalid byte at offset {offset})")
+            }
+            Problem::NotAFile { kind } => write!(f, "it is a {kind}, not a regular file"),
+            Problem::Dangling => write!(f, "it is a symlink to a file that does not exist"),
+            Problem::SymlinkLoop => write!(
+                f,
+                "it is a symlink that leads back to itself, or to a folder that holds it"
+            ),
+            Problem::SymlinkOutside { target } => write!(
+                f,
+                "it is a symlink that leads out of the site, to {}",
+                target.display()
+            ),
+            Problem::TooLarge { bytes, limit } => write!(
+                f,
+                "it has {bytes} bytes, more than the {limit} of limits.maxFileBytes"
+            ),
+            Problem::TooMany { limit } => write!(
+                f,
+                "the site has more than {limit} content files (limits.maxFiles); this one \
+                 and the rest were not read"
+            ),
+            Problem::Io { message } => write!(f, "{message}"),
+        }
+    }
 }
 
 /// Reads the site in `root`. Fails only when the site itself cannot be read
-/// (no `site.yaml`, no `content/`); a bad file becomes a finding later.
+/// (no `site.yaml`, no `content/`); a bad entry becomes a finding later.
 pub fn load(root: &Path) -> Result<LoadedSite> {
     let config = SiteConfig::load(root)?;
     let content = root.join(CONTENT_DIR);
@@ -43,60 +105,337 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
             ),
         });
     }
-    let mut site = LoadedSite {
-        root: root.to_path_buf(),
-        config,
-        files: Vec::new(),
-        sections: Vec::new(),
-        unreadable: Vec::new(),
-    };
-    let mut found: Vec<(PathBuf, Section)> = Vec::new();
-    for section in Section::ALL {
-        let dir = content.join(section.dir());
-        if !dir.is_dir() {
-            continue;
-        }
-        for entry in WalkDir::new(&dir).sort_by_file_name().min_depth(1) {
-            let entry = entry.map_err(|e| {
-                let path = e.path().unwrap_or(&dir).to_path_buf();
-                Error::io(path, "walk", e.into())
-            })?;
-            let path = entry.path();
-            if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "md") {
-                found.push((path.to_path_buf(), section));
-            }
-        }
-    }
-    let read: Vec<(SourceFile, Option<String>)> = found
+    let site_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, "resolve", e))?;
+    let found = walk(root, &site_root, config.limits.max_files);
+    let limits = config.limits.clone();
+    let read: Vec<(SourceFile, Option<Problem>)> = found
         .par_iter()
-        .map(|(path, _)| read_file(root, path))
+        .map(|entry| match &entry.problem {
+            Some(problem) => (
+                SourceFile::new(relative(root, &entry.path), String::new()),
+                Some(problem.clone()),
+            ),
+            None => read_file(root, &entry.path, &limits),
+        })
         .collect();
-    for (id, ((file, problem), (_, section))) in read.into_iter().zip(found).enumerate() {
-        site.files.push(file);
-        site.sections.push((id, section));
-        if let Some(reason) = problem {
-            site.unreadable.push(Unreadable { file: id, reason });
-        }
+    let mut site = LoadedSite::new(root, config);
+    for ((file, problem), entry) in read.into_iter().zip(found) {
+        site.add(file, entry.section, problem);
     }
     Ok(site)
 }
 
-/// Reads one file as text; a file that is not UTF-8 or cannot be read comes back with a reason.
-fn read_file(root: &Path, path: &Path) -> (SourceFile, Option<String>) {
-    let relative = path.strip_prefix(root).unwrap_or(path).to_path_buf();
-    match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => (SourceFile::new(relative, text), None),
-            Err(e) => {
-                let valid = e.utf8_error().valid_up_to();
-                let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let reason = format!("not UTF-8 text (invalid byte at offset {valid})");
-                (SourceFile::new(relative, text), Some(reason))
+/// A site made of files in memory (tests, fuzzing): `files` are paths relative to the root
+/// (`content/research/x.md`) and their bytes. The same caps and checks as [`load`] apply, but
+/// for those of the file system; paths outside a section's folder are left out.
+pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>)>) -> LoadedSite {
+    let mut files: Vec<(PathBuf, Section, Vec<u8>)> = files
+        .into_iter()
+        .filter_map(|(path, bytes)| {
+            let mut parts = path.components().map(|c| c.as_os_str().to_str());
+            let in_content = parts.next()? == Some(CONTENT_DIR);
+            let section = Section::from_dir(parts.next()??)?;
+            let is_markdown = path.extension().is_some_and(|e| e == "md");
+            (in_content && is_markdown).then_some((path, section, bytes))
+        })
+        .collect();
+    files.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
+    let limits = config.limits.clone();
+    let mut site = LoadedSite::new(root, config);
+    for (id, (path, section, bytes)) in files.into_iter().enumerate() {
+        if id == limits.max_files {
+            let problem = Problem::TooMany {
+                limit: limits.max_files,
+            };
+            site.add(SourceFile::new(path, String::new()), section, Some(problem));
+            break;
+        }
+        let (file, problem) = if bytes.len() as u64 > limits.max_file_bytes {
+            let problem = Problem::TooLarge {
+                bytes: bytes.len() as u64,
+                limit: limits.max_file_bytes,
+            };
+            (SourceFile::new(path, String::new()), Some(problem))
+        } else {
+            decode(path, bytes)
+        };
+        site.add(file, section, problem);
+    }
+    site
+}
+
+impl LoadedSite {
+    fn new(root: &Path, config: SiteConfig) -> LoadedSite {
+        LoadedSite {
+            root: root.to_path_buf(),
+            config,
+            files: Vec::new(),
+            sections: Vec::new(),
+            unreadable: Vec::new(),
+        }
+    }
+
+    /// Adds a file; it is parsed unless it could not be read at all.
+    fn add(&mut self, file: SourceFile, section: Section, problem: Option<Problem>) {
+        let id = self.files.len();
+        self.files.push(file);
+        // A file read with replacement characters is still parsed; one not read is not.
+        if matches!(problem, None | Some(Problem::NotUtf8 { .. })) {
+            self.sections.push((id, section));
+        }
+        if let Some(problem) = problem {
+            self.unreadable.push(Unreadable { file: id, problem });
+        }
+    }
+}
+
+/// A content entry the walk found: a Markdown file to read, or why it cannot be.
+struct Found {
+    path: PathBuf,
+    section: Section,
+    problem: Option<Problem>,
+}
+
+/// Walks each section's folder in sorted order, following symlinks only while they stay in
+/// the site, and stops after `max_files` Markdown files.
+fn walk(root: &Path, site_root: &Path, max_files: usize) -> Vec<Found> {
+    let mut found = Vec::new();
+    let mut files = 0;
+    for section in Section::ALL {
+        let dir = root.join(CONTENT_DIR).join(section.dir());
+        if !dir.is_dir() && !dir.is_symlink() {
+            continue;
+        }
+        let mut entries = WalkDir::new(&dir)
+            .follow_links(true)
+            .sort_by_file_name()
+            .into_iter();
+        while let Some(entry) = entries.next() {
+            let mut push = |path: &Path, problem| {
+                found.push(Found {
+                    path: path.to_path_buf(),
+                    section,
+                    problem,
+                })
+            };
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let path = e.path().unwrap_or(&dir).to_path_buf();
+                    push(&path, Some(walk_problem(&e)));
+                    continue;
+                }
+            };
+            let path = entry.path();
+            if entry.path_is_symlink() || entry.depth() == 0 {
+                if let Some(problem) = leaves_site(path, site_root) {
+                    push(path, Some(problem));
+                    if entry.file_type().is_dir() {
+                        entries.skip_current_dir();
+                    }
+                    continue;
+                }
             }
+            let is_markdown = path.extension().is_some_and(|e| e == "md");
+            if entry.file_type().is_dir() || !is_markdown {
+                continue;
+            }
+            if files == max_files {
+                push(path, Some(Problem::TooMany { limit: max_files }));
+                return found;
+            }
+            files += 1;
+            let problem = (!entry.file_type().is_file()).then(|| Problem::NotAFile {
+                kind: special_kind(&entry.file_type()),
+            });
+            push(path, problem);
+        }
+    }
+    found
+}
+
+/// Why a symlink (or a section folder) may not be followed: its target is outside the site,
+/// or is a folder that holds the link (following it would walk the same files again).
+fn leaves_site(path: &Path, site_root: &Path) -> Option<Problem> {
+    let target = match std::fs::canonicalize(path) {
+        Ok(target) => target,
+        Err(e) => return Some(io_problem(&e)),
+    };
+    if !target.starts_with(site_root) {
+        return Some(Problem::SymlinkOutside { target });
+    }
+    let holder = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
+    match holder {
+        Some(holder) if holder.starts_with(&target) => Some(Problem::SymlinkLoop),
+        _ => None,
+    }
+}
+
+/// The problem a failed walk step stands for.
+fn walk_problem(e: &walkdir::Error) -> Problem {
+    if e.loop_ancestor().is_some() {
+        return Problem::SymlinkLoop;
+    }
+    match e.io_error() {
+        Some(io) => io_problem(io),
+        None => Problem::Io {
+            message: e.to_string(),
         },
-        Err(e) => (
-            SourceFile::new(relative, String::new()),
-            Some(e.to_string()),
-        ),
+    }
+}
+
+/// The problem an I/O error stands for (a dangling symlink, a loop, or the error itself).
+fn io_problem(e: &std::io::Error) -> Problem {
+    // ELOOP: "too many levels of symbolic links" (40 on Linux, 62 on the BSDs and macOS).
+    let eloop = if cfg!(target_os = "linux") { 40 } else { 62 };
+    if e.raw_os_error() == Some(eloop) {
+        Problem::SymlinkLoop
+    } else if e.kind() == std::io::ErrorKind::NotFound {
+        Problem::Dangling
+    } else {
+        Problem::Io {
+            message: e.to_string(),
+        }
+    }
+}
+
+/// What a file that is neither a regular file nor a folder is, in messages.
+fn special_kind(file_type: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if file_type.is_fifo() {
+            return "FIFO (named pipe)";
+        }
+        if file_type.is_socket() {
+            return "socket";
+        }
+        if file_type.is_block_device() || file_type.is_char_device() {
+            return "device";
+        }
+    }
+    let _ = file_type;
+    "special file"
+}
+
+fn relative(root: &Path, path: &Path) -> PathBuf {
+    path.strip_prefix(root).unwrap_or(path).to_path_buf()
+}
+
+/// Reads one file as text, at most `limits.max_file_bytes` of it; a file that is not UTF-8,
+/// too large or cannot be read comes back with its problem.
+fn read_file(root: &Path, path: &Path, limits: &Limits) -> (SourceFile, Option<Problem>) {
+    let relative = relative(root, path);
+    let failed = |problem| {
+        (
+            SourceFile::new(relative.clone(), String::new()),
+            Some(problem),
+        )
+    };
+    match read_capped(path, limits.max_file_bytes) {
+        Ok(bytes) => decode(relative, bytes),
+        Err(problem) => failed(problem),
+    }
+}
+
+/// A file's bytes as text; bytes that are not UTF-8 are replaced, and that is a problem.
+fn decode(path: PathBuf, bytes: Vec<u8>) -> (SourceFile, Option<Problem>) {
+    match String::from_utf8(bytes) {
+        Ok(text) => (SourceFile::new(path, text), None),
+        Err(e) => {
+            let offset = e.utf8_error().valid_up_to();
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            (
+                SourceFile::new(path, text),
+                Some(Problem::NotUtf8 { offset }),
+            )
+        }
+    }
+}
+
+/// The bytes of a regular file no larger than `limit`. The size is checked on the open file,
+/// and the read stops past `limit`, so a file that grows meanwhile cannot exhaust memory.
+fn read_capped(path: &Path, limit: u64) -> std::result::Result<Vec<u8>, Problem> {
+    let file = std::fs::File::open(path).map_err(|e| io_problem(&e))?;
+    let meta = file.metadata().map_err(|e| io_problem(&e))?;
+    if !meta.is_file() {
+        return Err(Problem::NotAFile {
+            kind: special_kind(&meta.file_type()),
+        });
+    }
+    if meta.len() > limit {
+        return Err(Problem::TooLarge {
+            bytes: meta.len(),
+            limit,
+        });
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| io_problem(&e))?;
+    if bytes.len() as u64 > limit {
+        return Err(Problem::TooLarge {
+            bytes: bytes.len() as u64,
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(limits: &str) -> SiteConfig {
+        let text = format!(
+            "title: T\nbaseUrl: https://x.io\nspecVersions: [{{id: a}}]\n\
+             capabilityGroups: [{{id: g, title: G}}]\nkinds: [{{id: k}}]\nlimits: {limits}\n"
+        );
+        SiteConfig::parse(&text, Path::new("site.yaml")).expect("config")
+    }
+
+    fn file(path: &str, bytes: &[u8]) -> (PathBuf, Vec<u8>) {
+        (PathBuf::from(path), bytes.to_vec())
+    }
+
+    #[test]
+    fn files_in_memory_get_the_same_caps() {
+        let files = vec![
+            file("content/research/b.md", b"---\nid: b\n---\n"),
+            file("content/research/a.md", &[b'x'; 200]),
+            file("content/guides/c.md", b"\xff"),
+            file("content/other/d.md", b""),
+            file("README.md", b""),
+        ];
+        let site = from_memory(Path::new("."), config("{maxFileBytes: 100}"), files.clone());
+        let problems: Vec<_> = site
+            .unreadable
+            .iter()
+            .map(|u| (site.files[u.file].display_path(), u.problem.clone()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "content/research/a.md".to_string(),
+                    Problem::TooLarge {
+                        bytes: 200,
+                        limit: 100
+                    }
+                ),
+                (
+                    "content/guides/c.md".to_string(),
+                    Problem::NotUtf8 { offset: 0 }
+                ),
+            ]
+        );
+        // The file too large is not parsed; the one with replaced bytes is.
+        assert_eq!(
+            site.sections,
+            [(1, Section::Research), (2, Section::Guides)]
+        );
+        let site = from_memory(Path::new("."), config("{maxFiles: 1}"), files);
+        assert_eq!(site.files.len(), 2);
+        assert_eq!(site.unreadable[0].problem, Problem::TooMany { limit: 1 });
     }
 }

@@ -10,6 +10,10 @@ fn main() -> ExitCode {
         Command::Build(args) => fieldnotes::commands::build(&cli.root, args),
         Command::Lint(args) => fieldnotes::commands::lint(&cli.root, args),
         Command::Schema(args) => fieldnotes::commands::schema(&cli.root, args),
+        Command::Sources(args) => fieldnotes::commands::sources(&cli.root, args),
+        Command::New(what) => fieldnotes::commands::new(&cli.root, what),
+        Command::Completions { shell } => fieldnotes::commands::completions(shell),
+        Command::Man => fieldnotes::commands::man(),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -58,6 +58,12 @@ pub enum FrontMatterError {
     Syntax { message: String, span: Span },
     /// The YAML parses, but is not a mapping of keys to values.
     NotAMapping { span: Span },
+    /// The block is larger than `limits.maxFrontMatterBytes`; it was not parsed.
+    TooLarge {
+        span: Span,
+        bytes: usize,
+        limit: usize,
+    },
 }
 
 /// Which object a key belongs to, for the schema tables in [`crate::schema`].

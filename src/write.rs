@@ -1,10 +1,17 @@
 //! Write: put rendered files into a fresh folder beside the output, then swap it into place,
-//! so a failed build never leaves a half-written site.
+//! so a failed or killed build never leaves a half-written site, and never clears a folder
+//! fieldnotes did not write.
+//!
+//! The staging folder is `.<out>.tmp-<pid>` beside the output; on commit the previous output
+//! moves to `.<out>.old-<pid>`, the staging folder takes its name, and the old one is removed.
+//! A build killed before the swap leaves the previous output as it was (and a staging folder
+//! the next build removes); one killed between the two renames leaves the previous output
+//! under `.old-<pid>`, which the next build moves back before it starts.
 
 use crate::error::{Error, Result};
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 /// Where rendered files go: a folder on disk, or memory (tests, `serve`).
 pub trait Output {
@@ -20,6 +27,7 @@ pub struct MemoryOutput {
 
 impl Output for MemoryOutput {
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+        check_output_path(path)?;
         self.files.insert(path.to_string(), contents.to_vec());
         Ok(())
     }
@@ -28,18 +36,23 @@ impl Output for MemoryOutput {
 /// The file that marks a folder as fieldnotes output, safe to replace.
 pub const MARKER: &str = ".fieldnotes-output";
 
-/// Writes into `<out>.tmp-<pid>` and renames it to `out` when [`StagedDir::commit`] is called.
+/// Folders of the site that output may never go into: reading them is how the next build
+/// finds its content, templates and static files.
+const SITE_FOLDERS: [&str; 3] = [crate::load::CONTENT_DIR, "templates", "themes"];
+
+/// Writes into `.<out>.tmp-<pid>` and renames it to `out` when [`StagedDir::commit`] is called.
 pub struct StagedDir {
     out: PathBuf,
     staging: PathBuf,
+    old: PathBuf,
     committed: bool,
 }
 
 impl StagedDir {
     /// Prepares a staging folder beside `out`. Refuses to replace a non-empty folder that
-    /// fieldnotes did not write, or one that holds the site itself.
+    /// fieldnotes did not write, one that holds the site itself, or one inside the site's
+    /// content, templates or themes. Removes what killed builds left beside `out`.
     pub fn create(out: &Path, site_root: &Path) -> Result<StagedDir> {
-        check_replaceable(out, site_root)?;
         let name = out
             .file_name()
             .map_or("public".into(), |n| n.to_string_lossy().into_owned());
@@ -47,11 +60,17 @@ impl StagedDir {
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
+        recover(out, parent, &name)?;
+        check_replaceable(out, site_root)?;
         fs::create_dir_all(parent)
             .map_err(|e| Error::io(parent, "create the output's parent folder", e))?;
-        let staging = parent.join(format!(".{name}.tmp-{}", std::process::id()));
-        if staging.exists() {
-            fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, "clear", e))?;
+        let pid = std::process::id();
+        let staging = parent.join(format!(".{name}.tmp-{pid}"));
+        let old = parent.join(format!(".{name}.old-{pid}"));
+        for leftover in [&staging, &old] {
+            if leftover.exists() {
+                fs::remove_dir_all(leftover).map_err(|e| Error::io(leftover, "clear", e))?;
+            }
         }
         fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, "create", e))?;
         fs::write(
@@ -62,22 +81,27 @@ impl StagedDir {
         Ok(StagedDir {
             out: out.to_path_buf(),
             staging,
+            old,
             committed: false,
         })
     }
 
     /// Swaps the staged folder into place of the output folder.
     pub fn commit(mut self) -> Result<()> {
-        let old = self.staging.with_extension("old");
-        if self.out.exists() {
-            fs::rename(&self.out, &old).map_err(|e| Error::io(&self.out, "move aside", e))?;
+        let had_output = self.out.exists();
+        if had_output {
+            fs::rename(&self.out, &self.old).map_err(|e| Error::io(&self.out, "move aside", e))?;
         }
-        fs::rename(&self.staging, &self.out)
-            .map_err(|e| Error::io(&self.out, "move into place", e))?;
+        if let Err(e) = fs::rename(&self.staging, &self.out) {
+            if had_output {
+                let _ = fs::rename(&self.old, &self.out);
+            }
+            return Err(Error::io(&self.out, "move into place", e));
+        }
         self.committed = true;
-        if old.exists() {
-            fs::remove_dir_all(&old)
-                .map_err(|e| Error::io(&old, "remove the previous output", e))?;
+        if had_output {
+            fs::remove_dir_all(&self.old)
+                .map_err(|e| Error::io(&self.old, "remove the previous output", e))?;
         }
         Ok(())
     }
@@ -93,6 +117,7 @@ impl Drop for StagedDir {
 
 impl Output for StagedDir {
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+        check_output_path(path)?;
         let target = self.staging.join(path);
         if let Some(dir) = target.parent() {
             fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
@@ -106,26 +131,162 @@ impl Output for StagedDir {
     }
 }
 
+/// Refuses an output path that could land outside the output folder: absolute, with `..`,
+/// `.` or empty segments, backslashes or NUL (an id like `../../x` must never become a file
+/// outside the site, even with the lint rules that flag it turned off).
+fn check_output_path(path: &str) -> Result<()> {
+    let bad = path.is_empty()
+        || path.contains(['\\', '\0'])
+        || path
+            .split('/')
+            .any(|segment| matches!(segment, "" | "." | ".."));
+    if bad {
+        let error = std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "the path leaves the output folder or is not a plain relative path; check the \
+             ids and file names that make up its route",
+        );
+        return Err(Error::io(path, "write", error));
+    }
+    Ok(())
+}
+
+/// Cleans up after killed builds: staging folders of processes that no longer run are
+/// removed, and a previous output moved aside by a build killed mid-swap is moved back.
+fn recover(out: &Path, parent: &Path, name: &str) -> Result<()> {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return Ok(());
+    };
+    let mut leftovers: Vec<(PathBuf, bool)> = entries
+        .filter_map(|entry| {
+            let file_name = entry.ok()?.file_name();
+            let rest = file_name.to_str()?.strip_prefix(&format!(".{name}."))?;
+            let (is_old, pid) = match rest.split_once('-')? {
+                ("tmp", pid) => (false, pid),
+                ("old", pid) => (true, pid),
+                _ => return None,
+            };
+            let pid: u32 = pid.parse().ok()?;
+            let path = parent.join(&file_name);
+            (is_stale(pid) && path.join(MARKER).is_file()).then_some((path, is_old))
+        })
+        .collect();
+    leftovers.sort();
+    for (path, is_old) in leftovers {
+        if is_old && !out.exists() {
+            fs::rename(&path, out).map_err(|e| Error::io(&path, "restore the output from", e))?;
+        } else {
+            fs::remove_dir_all(&path).map_err(|e| Error::io(&path, "remove", e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether the build with this process id is gone (on Linux, from `/proc`; elsewhere any
+/// other build's folder counts as left behind).
+fn is_stale(pid: u32) -> bool {
+    if pid == std::process::id() {
+        return false;
+    }
+    let proc = Path::new("/proc");
+    !(proc.is_dir() && proc.join(pid.to_string()).exists())
+}
+
 fn check_replaceable(out: &Path, site_root: &Path) -> Result<()> {
     let refuse = |why: &str| {
         Err(Error::Usage {
             message: format!("refusing to write the site into {}: {why}", out.display()),
         })
     };
-    if let (Ok(out_abs), Ok(root_abs)) = (fs::canonicalize(out), fs::canonicalize(site_root)) {
-        if root_abs.starts_with(&out_abs) {
-            return refuse("it holds the site itself; choose another --out");
+    let (out_abs, root_abs) = (absolute(out)?, absolute(site_root)?);
+    if root_abs.starts_with(&out_abs) {
+        return refuse(
+            "it holds the site itself, and building would replace it; choose another --out",
+        );
+    }
+    for folder in SITE_FOLDERS {
+        if out_abs.starts_with(root_abs.join(folder)) {
+            return refuse(&format!(
+                "it is inside the site's {folder}/ folder, which the next build would read; \
+                 choose another --out"
+            ));
         }
+    }
+    if out.exists() && !out.is_dir() {
+        return refuse("it is a file, not a folder; choose another --out");
     }
     let is_empty = out
         .read_dir()
         .map(|mut d| d.next().is_none())
         .unwrap_or(true);
-    if out.exists() && !is_empty && !out.join(MARKER).exists() {
+    if out.exists() && !is_empty && !out.join(MARKER).is_file() {
         return refuse(&format!(
             "it is not empty and has no {MARKER} file, so fieldnotes did not write it; \
              empty it or choose another --out"
         ));
     }
     Ok(())
+}
+
+/// `path` made absolute with symlinks resolved, also when it does not exist yet: its longest
+/// existing prefix is resolved and the rest appended (`..` taken off lexically: a folder that
+/// does not exist is no symlink).
+fn absolute(path: &Path) -> Result<PathBuf> {
+    let full = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map_err(|e| Error::io(".", "find the current folder", e))?
+            .join(path)
+    };
+    let components: Vec<Component<'_>> = full.components().collect();
+    for split in (1..=components.len()).rev() {
+        let prefix: PathBuf = components[..split].iter().collect();
+        let Ok(mut out) = fs::canonicalize(&prefix) else {
+            continue;
+        };
+        for component in &components[split..] {
+            match component {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(name) => out.push(name),
+                _ => {}
+            }
+        }
+        return Ok(out);
+    }
+    Ok(full)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn output_paths_stay_inside_the_output() {
+        for ok in ["index.html", "research/a-note.html", "api/notes.json"] {
+            assert!(check_output_path(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x.html",
+            "research/../../x.html",
+            "research//x.html",
+            "./x",
+            "a\\..\\x",
+            "a\0b",
+        ] {
+            assert!(check_output_path(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn absolute_resolves_missing_tails() {
+        let dir = tempfile::tempdir().expect("temp");
+        let base = fs::canonicalize(dir.path()).expect("canonical");
+        let path = dir.path().join("a/b/../c");
+        assert_eq!(absolute(&path).expect("absolute"), base.join("a/c"));
+    }
 }

@@ -17,6 +17,10 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
         },
         base_url: args.base_url,
         today: today::today(args.today.as_deref())?,
+        excerpts: match args.excerpts {
+            true => Some(super::sources::cache_config(&args.repos)?),
+            false => None,
+        },
     };
     let report = crate::build(&options)?;
     let content_files = report.files.len();
@@ -34,6 +38,19 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
     if !report.written {
         eprintln!("error: the site has errors; nothing was written");
         return Ok(1);
+    }
+    if let Some(excerpts) = &report.excerpts {
+        eprintln!(
+            "excerpts: {} sources, {} could not be read",
+            excerpts.len(),
+            excerpts.missing.len()
+        );
+        for missed in &excerpts.missing {
+            eprintln!(
+                "  {}:{}: {}: {}",
+                missed.file, missed.line, missed.path, missed.reason
+            );
+        }
     }
     eprintln!(
         "built {} pages ({} files) into {} in {:.2?}",

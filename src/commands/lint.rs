@@ -1,12 +1,12 @@
 //! `fieldnotes lint`: check the whole site, report findings in the chosen format.
 
-use crate::cli::LintArgs;
-use crate::diagnostic::Summary;
+use crate::cli::{Format, LintArgs};
+use crate::diagnostic::{Diagnostic, Summary};
 use crate::error::{Error, Result};
 use crate::lint::focus::Focus;
 use crate::lint::format::{self, Options, Report};
 use crate::lint::rules;
-use crate::source::display_path;
+use crate::source::{display_path, SourceFile};
 use crate::today;
 use std::io::{IsTerminal, Write};
 use std::path::{Component, Path};
@@ -22,23 +22,41 @@ pub fn lint(root: &Path, args: LintArgs) -> Result<u8> {
     if let Some(focus) = &focus {
         diagnostics.retain(|d| focus.keeps(d, &index));
     }
-    let summary = Summary::of(&diagnostics, index.files.len());
+    let status = print_findings(
+        root,
+        &diagnostics,
+        &index.files,
+        args.format,
+        args.deny_warnings,
+    );
+    // The process exits next: freeing every document one by one would only add time.
+    std::mem::forget(index);
+    Ok(status)
+}
+
+/// Prints findings to standard output in `format` (colour on a terminal, paths as CI expects
+/// them) and returns the exit status: 1 on errors, or on warnings with `deny_warnings`.
+pub(super) fn print_findings(
+    root: &Path,
+    diagnostics: &[Diagnostic],
+    files: &[SourceFile],
+    format: Format,
+    deny_warnings: bool,
+) -> u8 {
+    let summary = Summary::of(diagnostics, files.len());
     let report = Report {
-        diagnostics: &diagnostics,
-        files: &index.files,
+        diagnostics,
+        files,
         summary,
     };
     let options = Options {
         color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
         path_prefix: path_prefix(root),
     };
-    let text = format::render_with(&report, args.format, &options);
+    let text = format::render_with(&report, format, &options);
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(text.as_bytes());
-    let fails = summary.errors > 0 || (args.deny_warnings && summary.warnings > 0);
-    // The process exits next: freeing every document one by one would only add time.
-    std::mem::forget(index);
-    Ok(u8::from(fails))
+    u8::from(summary.errors > 0 || (deny_warnings && summary.warnings > 0))
 }
 
 /// The text of `--explain CODE` (a code or name), or the rule table for `--explain list`.

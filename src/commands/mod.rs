@@ -2,12 +2,18 @@
 //! status (0 clean, 1 findings, 2 could not run).
 
 mod build;
+mod generated;
 mod lint;
+mod new;
 mod schema;
+mod sources;
 
 pub use build::build;
+pub use generated::{completions, man};
 pub use lint::lint;
+pub use new::new;
 pub use schema::schema;
+pub use sources::sources;
 
 use std::io::IsTerminal;
 

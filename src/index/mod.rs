@@ -319,8 +319,9 @@ pub fn template_anchors(page: Page) -> &'static [&'static str] {
         Page::Note(_) => &["top", "sources", "related", "backlinks"],
         Page::Client(_) => &["top", "support", "notes", "backlinks"],
         Page::Capability(_) => &["top", "support", "notes", "backlinks"],
-        Page::Spec(_) => &["top", "notes", "capabilities"],
+        Page::Spec(_) => &["top", "support", "notes", "capabilities"],
         Page::Home => &["top", "matrix"],
+        Page::Guide(_) => &["top", "backlinks"],
         _ => &["top"],
     }
 }

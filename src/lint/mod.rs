@@ -4,8 +4,11 @@
 //! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`], its doc in the shape
 //! "What it flags / Why / Example") and a `check` function, add it to [`rules::ALL`] in code
 //! order, add a fixture under `tests/fixtures/lint/<code>/` (copied over `_base/`), and accept
-//! its snapshot. Rules that check a value against a list of known ids use [`vocab::check`];
-//! walks that several rules make (every source, every date, every link) live in `walk`.
+//! its snapshot. Rules that report what `fieldnotes sources verify` found in the sources'
+//! repositories (FN95x) are [`Check::Sources`] rules: plain lint skips them, and their tests
+//! build git repositories (`tests/integration/provenance.rs`). Rules that check a value
+//! against a list of known ids use [`vocab::check`]; walks that several rules make (every
+//! source, every date, every link) live in `walk`.
 //!
 //! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
@@ -21,6 +24,7 @@ pub(crate) mod walk;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
+use crate::sources::verify::Verification;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -42,7 +46,24 @@ pub struct RuleMeta {
 /// A rule: its metadata and the function that checks the site.
 pub struct Rule {
     pub meta: &'static RuleMeta,
-    pub check: fn(&Context<'_>, &mut Sink<'_>),
+    pub check: Check,
+}
+
+/// What a rule checks, and so which run it belongs to.
+#[derive(Clone, Copy)]
+pub enum Check {
+    /// The site as the index holds it: run by [`lint`] (and so by `lint` and `build`).
+    Site(fn(&Context<'_>, &mut Sink<'_>)),
+    /// What verification found in the sources' repositories: run by [`lint_sources`]
+    /// (`fieldnotes sources verify`) only, as plain lint has no repositories to read.
+    Sources(fn(&SourcesContext<'_>, &mut Sink<'_>)),
+}
+
+impl Rule {
+    /// Whether plain `lint` runs the rule (it is not a [`Check::Sources`] rule).
+    pub fn in_lint(&self) -> bool {
+        matches!(self.check, Check::Site(_))
+    }
 }
 
 /// What every rule can read.
@@ -50,6 +71,12 @@ pub struct Context<'a> {
     pub index: &'a SiteIndex,
     /// The day "future" and "stale" are measured from.
     pub today: NaiveDate,
+}
+
+/// What source verification rules read: the index and what verification found.
+pub struct SourcesContext<'a> {
+    pub index: &'a SiteIndex,
+    pub verification: &'a Verification<'a>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -133,18 +160,47 @@ pub fn severity_overrides(rules: &BTreeMap<String, String>) -> Result<Overrides,
     Ok(out)
 }
 
-/// Runs every rule (in parallel; each is one pass over the index) and returns the findings
-/// sorted by file, line, column and code.
+/// Runs every [`Check::Site`] rule (in parallel; each is one pass over the index) and returns
+/// the findings sorted by file, line, column and code.
 pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Diagnostic>> {
+    let cx = Context { index, today };
+    run(index, |check, sink| {
+        if let Check::Site(check) = check {
+            check(&cx, sink);
+        }
+    })
+}
+
+/// Runs every [`Check::Sources`] rule over what verification found, findings sorted as
+/// [`lint`] sorts them.
+pub fn lint_sources(
+    index: &SiteIndex,
+    verification: &Verification<'_>,
+) -> crate::error::Result<Vec<Diagnostic>> {
+    let cx = SourcesContext {
+        index,
+        verification,
+    };
+    run(index, |check, sink| {
+        if let Check::Sources(check) = check {
+            check(&cx, sink);
+        }
+    })
+}
+
+/// Runs `each` for every rule not turned off, with severities overridden from `site.yaml`.
+fn run(
+    index: &SiteIndex,
+    each: impl Fn(Check, &mut Sink<'_>) + Sync,
+) -> crate::error::Result<Vec<Diagnostic>> {
     let overrides = severity_overrides(&index.config.lint.rules)
         .map_err(|bad| bad_override_error(index, &bad))?;
-    let cx = Context { index, today };
     let mut findings: Vec<Diagnostic> = rules::ALL
         .par_iter()
         .filter(|rule| overrides.get(rule.meta.code) != Some(&None))
         .flat_map_iter(|rule| {
             let mut sink = Sink::new(index, &overrides);
-            (rule.check)(&cx, &mut sink);
+            each(rule.check, &mut sink);
             sink.findings
         })
         .collect();

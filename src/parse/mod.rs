@@ -41,10 +41,11 @@ pub enum Parsed {
 /// Parses every loaded file, in parallel, keeping path order. Never fails: what cannot be
 /// read is recorded for the linter.
 pub fn parse(site: LoadedSite) -> ParsedSite {
+    let max_front_matter = site.config.limits.max_front_matter_bytes;
     let parsed: Vec<Parsed> = site
         .sections
         .par_iter()
-        .map(|&(file, section)| parse_file(&site.files[file], file, section))
+        .map(|&(file, section)| parse_file(&site.files[file], file, section, max_front_matter))
         .collect();
     let mut content = Content::default();
     for item in parsed {
@@ -64,13 +65,19 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
     }
 }
 
-/// Parses one file, as content of the section its folder names.
-pub fn parse_file(source: &SourceFile, file: FileId, section: Section) -> Parsed {
+/// Parses one file, as content of the section its folder names. Front matter larger than
+/// `max_front_matter` bytes is not parsed (and is a finding).
+pub fn parse_file(
+    source: &SourceFile,
+    file: FileId,
+    section: Section,
+    max_front_matter: usize,
+) -> Parsed {
     let stem = source
         .path
         .file_stem()
         .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-    let (front, body_range) = front_matter(source, file);
+    let (front, body_range) = front_matter(source, file, max_front_matter);
     let mut doc = Document {
         file,
         section,
@@ -137,7 +144,11 @@ struct FrontMatter {
     error: Option<FrontMatterError>,
 }
 
-fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Range<usize>) {
+fn front_matter(
+    source: &SourceFile,
+    file: FileId,
+    limit: usize,
+) -> (FrontMatter, std::ops::Range<usize>) {
     let failed = |block: Span, error| FrontMatter {
         block,
         map: None,
@@ -152,6 +163,17 @@ fn front_matter(source: &SourceFile, file: FileId) -> (FrontMatter, std::ops::Ra
             let span = Span::new(file, fence.start, fence.end);
             let body = source.text.len()..source.text.len();
             (failed(span, FrontMatterError::Unterminated { span }), body)
+        }
+        Split::Found { block, yaml, body } if yaml.len() > limit => {
+            // Only the opening fence: a code frame of the whole block would be as large.
+            let fence = source.text[block.start..].find('\n').unwrap_or(0);
+            let span = Span::new(file, block.start, block.start + fence);
+            let error = FrontMatterError::TooLarge {
+                span,
+                bytes: yaml.len(),
+                limit,
+            };
+            (failed(Span::new(file, block.start, block.end), error), body)
         }
         Split::Found { block, yaml, body } => {
             let block_span = Span::new(file, block.start, block.end);

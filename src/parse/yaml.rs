@@ -2,16 +2,20 @@
 //! saphyr-parser's events (serde_yaml gives values but no positions; `site.yaml` uses it).
 //!
 //! Scalars resolve by the YAML 1.2 core schema: `yes` and `2025-03-26` are strings. Aliases
-//! expand with a bound on the nodes they create, nesting is bounded, and a repeated key is an
-//! error at the repeat — so no input can exhaust memory or the stack.
+//! expand with a bound on the nodes and bytes they create (anchored copies count too), nesting
+//! is bounded with aliases expanded, keys are single values, and a repeated key is an error at
+//! the repeat — so no input can exhaust memory or the stack, or take quadratic time.
 
 use crate::source::{FileId, SourceFile, Span};
 use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Tag};
 use serde_yaml::{Number, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Most nodes a front matter block may hold, aliases expanded (an alias bomb stops here).
 pub const MAX_NODES: usize = 100_000;
+/// Most bytes of scalar text aliases may add beyond the block's own size (a bomb of long
+/// strings stops here).
+pub const MAX_ALIAS_BYTES: usize = 4 * 1024 * 1024;
 /// Deepest nesting of lists and mappings.
 pub const MAX_DEPTH: usize = 64;
 
@@ -33,7 +37,7 @@ pub enum NodeKind {
 }
 
 /// What a non-null scalar resolves to under the YAML 1.2 core schema.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ScalarType {
     Bool,
     Int,
@@ -62,17 +66,47 @@ impl Node {
         }
     }
 
-    /// How many nodes the tree holds.
-    fn size(&self) -> usize {
+    /// How large the tree is: nodes, bytes of scalar text, and levels of nesting.
+    fn size(&self) -> Size {
+        let children = |nodes: &mut dyn Iterator<Item = &Node>| {
+            nodes.fold(Size::default(), |total, node| {
+                let size = node.size();
+                Size {
+                    nodes: total.nodes + size.nodes,
+                    bytes: total.bytes + size.bytes,
+                    depth: total.depth.max(size.depth),
+                }
+            })
+        };
+        let nested = |inner: Size| Size {
+            nodes: inner.nodes + 1,
+            depth: inner.depth + 1,
+            ..inner
+        };
         match &self.kind {
-            NodeKind::Seq(items) => 1 + items.iter().map(Node::size).sum::<usize>(),
+            NodeKind::Seq(items) => nested(children(&mut items.iter())),
             NodeKind::Map(entries) => {
-                1 + entries
-                    .iter()
-                    .map(|(k, v)| k.size() + v.size())
-                    .sum::<usize>()
+                nested(children(&mut entries.iter().flat_map(|(k, v)| [k, v])))
             }
-            _ => 1,
+            NodeKind::Scalar(text, _) => Size {
+                nodes: 1,
+                bytes: text.len(),
+                depth: 0,
+            },
+            NodeKind::Null => Size {
+                nodes: 1,
+                bytes: 0,
+                depth: 0,
+            },
+        }
+    }
+
+    /// A key's identity for spotting repeats: its text and type (`None` for null).
+    fn key_identity(&self) -> Option<(Option<ScalarType>, &str)> {
+        match &self.kind {
+            NodeKind::Null => Some((None, "")),
+            NodeKind::Scalar(text, ty) => Some((Some(*ty), text)),
+            _ => None,
         }
     }
 
@@ -135,8 +169,19 @@ pub fn parse(
                         at = open.span.start;
                     }
                 }
+                let mut message = e.info().to_string();
+                if let Some(open) = builder.open_flow(source) {
+                    let opened = source.line_col(open.span.start);
+                    if at != open.span.start && source.line_col(at).line != opened.line {
+                        let bracket = &source.text[open.span.start..open.span.start + 1];
+                        message.push_str(&format!(
+                            " (inside the `{bracket}` at line {}, column {}: is it closed?)",
+                            opened.line, opened.column
+                        ));
+                    }
+                }
                 return Err(YamlError {
-                    message: e.info().to_string(),
+                    message,
                     span: Span::new(file, at, at),
                 });
             }
@@ -155,8 +200,19 @@ struct Builder {
     root: Option<Node>,
     /// Anchored nodes by anchor id, for aliases.
     anchors: HashMap<usize, Node>,
-    /// Nodes created so far, aliases counted at their full size.
+    /// Nodes created so far, aliases and anchored copies counted at their full size.
     nodes: usize,
+    /// Bytes of scalar text that aliases and anchored copies added.
+    alias_bytes: usize,
+}
+
+/// How large a tree is (see [`Node::size`]).
+#[derive(Debug, Default, Clone, Copy)]
+struct Size {
+    nodes: usize,
+    bytes: usize,
+    /// Levels of lists and mappings: 0 for a scalar.
+    depth: usize,
 }
 
 struct Open {
@@ -165,21 +221,34 @@ struct Open {
     kind: OpenKind,
 }
 
+/// A key's identity: its type (`None` for null) and text.
+type KeyId = (Option<ScalarType>, String);
+
 enum OpenKind {
     Seq(Vec<Node>),
-    /// Entries so far, and a key waiting for its value.
-    Map(Vec<(Node, Node)>, Option<Node>),
+    /// Entries so far, the keys seen (for repeats, in constant time), and a key waiting for
+    /// its value.
+    Map(Vec<(Node, Node)>, HashSet<KeyId>, Option<Node>),
 }
 
 impl Builder {
+    /// The innermost open collection when it is a flow one (`[…]` or `{…}`).
+    fn open_flow(&self, source: &SourceFile) -> Option<&Open> {
+        let open = self.stack.last()?;
+        let first = source.text.as_bytes().get(open.span.start)?;
+        matches!(first, b'[' | b'{').then_some(open)
+    }
+
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), YamlError> {
         match event {
             Event::SequenceStart(anchor, _) => {
                 self.open(anchor, span, OpenKind::Seq(Vec::new()))?
             }
-            Event::MappingStart(anchor, _) => {
-                self.open(anchor, span, OpenKind::Map(Vec::new(), None))?
-            }
+            Event::MappingStart(anchor, _) => self.open(
+                anchor,
+                span,
+                OpenKind::Map(Vec::new(), HashSet::new(), None),
+            )?,
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(open) = self.stack.pop() {
                     let span = Span::new(
@@ -189,7 +258,7 @@ impl Builder {
                     );
                     let kind = match open.kind {
                         OpenKind::Seq(items) => NodeKind::Seq(items),
-                        OpenKind::Map(entries, _) => NodeKind::Map(entries),
+                        OpenKind::Map(entries, ..) => NodeKind::Map(entries),
                     };
                     self.finish(open.anchor, Node { span, kind })?;
                 }
@@ -205,7 +274,7 @@ impl Builder {
                     span,
                 })?;
                 let size = node.size();
-                self.count(size, span)?;
+                self.copy(size, span)?;
                 let kind = self.anchors[&anchor].kind.clone();
                 self.place(Node { span, kind })?;
             }
@@ -215,14 +284,22 @@ impl Builder {
     }
 
     fn open(&mut self, anchor: usize, span: Span, kind: OpenKind) -> Result<(), YamlError> {
-        if self.stack.len() >= MAX_DEPTH {
+        self.check_depth(1, span)?;
+        self.count(1, span)?;
+        self.stack.push(Open { anchor, span, kind });
+        Ok(())
+    }
+
+    /// Checks that `levels` more levels fit under the open collections.
+    fn check_depth(&self, levels: usize, span: Span) -> Result<(), YamlError> {
+        if self.stack.len() + levels > MAX_DEPTH {
             return Err(YamlError {
-                message: format!("nested deeper than {MAX_DEPTH} levels"),
+                message: format!(
+                    "nested deeper than {MAX_DEPTH} levels (aliases expanded); flatten it"
+                ),
                 span,
             });
         }
-        self.count(1, span)?;
-        self.stack.push(Open { anchor, span, kind });
         Ok(())
     }
 
@@ -230,16 +307,38 @@ impl Builder {
         self.nodes = self.nodes.saturating_add(nodes);
         if self.nodes > MAX_NODES {
             return Err(YamlError {
-                message: format!("more than {MAX_NODES} values once aliases are expanded"),
+                message: format!(
+                    "more than {MAX_NODES} values once aliases are expanded; write the values \
+                     out instead of repeating aliases"
+                ),
                 span,
             });
         }
         Ok(())
     }
 
-    /// Remembers an anchored node, then places it.
+    /// Counts a copy of a tree of `size` (an alias, or an anchor's remembered copy).
+    fn copy(&mut self, size: Size, span: Span) -> Result<(), YamlError> {
+        self.check_depth(size.depth, span)?;
+        self.count(size.nodes, span)?;
+        self.alias_bytes = self.alias_bytes.saturating_add(size.bytes);
+        if self.alias_bytes > MAX_ALIAS_BYTES {
+            return Err(YamlError {
+                message: format!(
+                    "aliases expand to more than {} MiB of text; write the values out instead",
+                    MAX_ALIAS_BYTES / (1024 * 1024)
+                ),
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    /// Remembers an anchored node (its copy counts against the bounds), then places it.
     fn finish(&mut self, anchor: usize, node: Node) -> Result<(), YamlError> {
         if anchor != 0 {
+            let size = node.size();
+            self.copy(Size { depth: 0, ..size }, node.span)?;
             self.anchors.insert(anchor, node.clone());
         }
         self.place(node)
@@ -253,11 +352,23 @@ impl Builder {
         };
         match &mut open.kind {
             OpenKind::Seq(items) => items.push(node),
-            OpenKind::Map(entries, pending) => match pending.take() {
-                None => *pending = Some(node),
+            OpenKind::Map(entries, seen, pending) => match pending.take() {
+                None => {
+                    if node.key_identity().is_none() {
+                        return Err(YamlError {
+                            message: format!(
+                                "a key must be a single value, not {}",
+                                node.type_name()
+                            ),
+                            span: node.span,
+                        });
+                    }
+                    *pending = Some(node);
+                }
                 Some(key) => {
-                    if entries.iter().any(|(k, _)| k.kind == key.kind) {
-                        let name = key.scalar().unwrap_or("<complex key>");
+                    let (ty, text) = key.key_identity().expect("checked when pending");
+                    if !seen.insert((ty, text.to_string())) {
+                        let name = key.scalar().unwrap_or("~");
                         return Err(YamlError {
                             message: format!("key `{name}` appears twice"),
                             span: key.span,

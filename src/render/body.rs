@@ -21,7 +21,20 @@ pub struct BodyView<'a> {
     /// For each template section of the page (`template_anchors`), whether the body
     /// already has it: see [`covers`].
     pub covers: BTreeMap<&'static str, bool>,
+    /// The body's sections (H2 and H3), for a table of contents; empty on short bodies.
+    pub toc: Vec<TocEntry<'a>>,
 }
+
+/// One heading of a body's table of contents.
+#[derive(Debug, Serialize)]
+pub struct TocEntry<'a> {
+    pub level: u8,
+    pub text: &'a str,
+    pub anchor: &'a str,
+}
+
+/// A body gets a table of contents from this many H2 and H3 headings on.
+const TOC_MIN_HEADINGS: usize = 3;
 
 impl<'a> Ctx<'a> {
     /// The body of a page's document. The leading H1 is dropped: the template shows the
@@ -34,6 +47,7 @@ impl<'a> Ctx<'a> {
                 has_title: false,
                 title_anchor: None,
                 covers: BTreeMap::new(),
+                toc: Vec::new(),
             };
         };
         let markdown = self
@@ -61,7 +75,26 @@ impl<'a> Ctx<'a> {
                 .then(|| doc.body.headings.first().map(|h| h.anchor.as_str()))
                 .flatten(),
             covers: covers(page, doc.body.headings.iter().map(|h| h.anchor.as_str())),
+            toc: toc(&doc.body.headings),
         }
+    }
+}
+
+/// The H2 and H3 headings of a body, when there are enough to need a table of contents.
+fn toc(headings: &[crate::model::Heading]) -> Vec<TocEntry<'_>> {
+    let entries: Vec<TocEntry<'_>> = headings
+        .iter()
+        .filter(|h| matches!(h.level, 2 | 3))
+        .map(|h| TocEntry {
+            level: h.level,
+            text: &h.text,
+            anchor: &h.anchor,
+        })
+        .collect();
+    if entries.len() >= TOC_MIN_HEADINGS {
+        entries
+    } else {
+        Vec::new()
     }
 }
 

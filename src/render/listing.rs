@@ -1,6 +1,7 @@
 //! Section indexes (`/research`, `/clients`, `/capabilities`, `/spec`, `/guides`), spec
 //! revision pages and `/llms.txt`.
 
+use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{tally, Ctx, LinkView, NoteCard};
 use crate::index::routes::Page;
 use crate::model::text;
@@ -47,6 +48,8 @@ pub struct SpecView<'a> {
     pub notes: Vec<NoteCard<'a>>,
     pub previous: Option<LinkView<'a>>,
     pub next: Option<LinkView<'a>>,
+    /// The capabilities this revision has × every client: what each client supports of it.
+    pub matrix: MatrixView<'a>,
 }
 
 /// `/llms.txt`: every page's Markdown rendition, by section.
@@ -195,15 +198,10 @@ fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
     let index = ctx.index;
     let content = &index.content;
-    let groups: Vec<ListGroup<'a>> = index
-        .matrix
-        .groups
-        .iter()
-        .filter(|g| !g.capabilities.is_empty())
-        .map(|g| {
-            let group = &index.config.capability_groups[g.group];
-            let items = g
-                .capabilities
+    let groups: Vec<ListGroup<'a>> = ctx
+        .groups()
+        .map(|(group, capabilities)| {
+            let items = capabilities
                 .iter()
                 .map(|&i| {
                     let cap = &content.capabilities[i];
@@ -305,6 +303,7 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
             .collect(),
         previous: i.checked_sub(1).map(version_link),
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
+        matrix: matrix_view(ctx, |cap| revisions(ctx, cap).contains(&v.id.as_str())),
     }
 }
 
@@ -314,10 +313,7 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
     let config = &index.config;
     let entry = |page: Page, summary: &'a str| LlmsItem {
         title: ctx.title(page),
-        url: config.url_for(&format!(
-            "/{}.md",
-            crate::index::routes::output_stem(&index.route(page))
-        )),
+        url: ctx.md_canonical_url(page),
         summary,
     };
     let mut overview = vec![entry(

@@ -1,6 +1,7 @@
 //! Markdown to HTML: site links rewritten to routes, headings given their index anchors, a
 //! leading H1 dropped, raw HTML shown as text rather than passed through.
 
+use super::highlight;
 use crate::model::Heading;
 use crate::parse::markdown::options;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
@@ -16,7 +17,8 @@ pub struct BodyOptions<'a> {
 }
 
 /// Renders a body. `link(i, dest)` gives the HTML destination of the `i`-th link or image
-/// (counted in the same order as [`crate::parse::markdown::scan`] records them).
+/// (counted in the same order as [`crate::parse::markdown::scan`] records them). Headings
+/// get their index anchor and a `#` link to it; fenced code is highlighted.
 pub fn body_html(
     markdown: &str,
     options: &BodyOptions<'_>,
@@ -25,51 +27,77 @@ pub fn body_html(
     let mut heading = 0;
     let mut links = 0;
     let mut skipping = false;
-    let events = Parser::new_ext(markdown, self::options()).filter_map(|event| match event {
-        Event::Start(Tag::Heading {
-            level,
-            classes,
-            attrs,
-            ..
-        }) => {
-            let i = heading;
-            heading += 1;
-            if i == 0 && options.drop_leading_h1 && level == pulldown_cmark::HeadingLevel::H1 {
-                skipping = true;
-                return None;
-            }
-            let id = options
-                .headings
-                .get(i)
-                .map(|h| CowStr::from(h.anchor.clone()));
-            Some(Event::Start(Tag::Heading {
+    let mut anchor: Option<String> = None;
+    // A fenced block being collected: its language and text.
+    let mut code: Option<(String, String)> = None;
+    let mut events: Vec<Event<'_>> = Vec::new();
+    for event in Parser::new_ext(markdown, self::options()) {
+        match event {
+            Event::Start(Tag::Heading {
                 level,
-                id,
                 classes,
                 attrs,
-            }))
-        }
-        Event::End(TagEnd::Heading(_)) if skipping => {
-            skipping = false;
-            None
-        }
-        Event::Start(Tag::Link { .. } | Tag::Image { .. }) if skipping => {
-            links += 1;
-            None
-        }
-        _ if skipping => None,
-        Event::Start(mut tag @ (Tag::Link { .. } | Tag::Image { .. })) => {
-            if let Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. } = &mut tag {
-                *dest_url = link(links, dest_url).into();
+                ..
+            }) => {
+                let i = heading;
+                heading += 1;
+                if i == 0 && options.drop_leading_h1 && level == pulldown_cmark::HeadingLevel::H1 {
+                    skipping = true;
+                    continue;
+                }
+                anchor = options.headings.get(i).map(|h| h.anchor.clone());
+                events.push(Event::Start(Tag::Heading {
+                    level,
+                    id: anchor.clone().map(CowStr::from),
+                    classes,
+                    attrs,
+                }));
             }
-            links += 1;
-            Some(Event::Start(tag))
+            Event::End(TagEnd::Heading(_)) if skipping => skipping = false,
+            Event::End(end @ TagEnd::Heading(_)) => {
+                if let Some(id) = anchor.take() {
+                    events.push(Event::InlineHtml(self_link(&id).into()));
+                }
+                events.push(Event::End(end));
+            }
+            Event::Start(Tag::Link { .. } | Tag::Image { .. }) if skipping => links += 1,
+            _ if skipping => {}
+            Event::Start(mut tag @ (Tag::Link { .. } | Tag::Image { .. })) => {
+                if let Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. } = &mut tag {
+                    *dest_url = link(links, dest_url).into();
+                }
+                links += 1;
+                events.push(Event::Start(tag));
+            }
+            Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(info))) => {
+                code = Some((highlight::language(&info).to_string(), String::new()));
+            }
+            Event::Text(text) if code.is_some() => {
+                if let Some((_, buffer)) = code.as_mut() {
+                    buffer.push_str(&text);
+                }
+            }
+            Event::End(TagEnd::CodeBlock) if code.is_some() => {
+                if let Some((lang, text)) = code.take() {
+                    events.push(Event::Html(highlight::code_block(&lang, &text).into()));
+                }
+            }
+            other if options.unsafe_html => events.push(other),
+            other => events.push(escape_raw_html(other)),
         }
-        other if options.unsafe_html => Some(other),
-        other => Some(escape_raw_html(other)),
-    });
+    }
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, events);
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
+    html
+}
+
+/// The `#` link a heading ends with: for copying a section's address with the mouse.
+/// Keyboard and screen reader users get the table of contents instead, so the link is
+/// hidden from both.
+fn self_link(anchor: &str) -> String {
+    let mut html = String::from(" <a class=\"anchor\" href=\"#");
+    highlight::escape(anchor, &mut html);
+    html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
     html
 }
 
@@ -88,6 +116,19 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
     {
         Some(inner) if !inner.contains("<p>") => inner.to_string(),
         _ => html,
+    }
+}
+
+/// The words of a Markdown text, without markup or link targets (for the search index).
+pub fn plain_text(markdown: &str, out: &mut String) {
+    for event in Parser::new_ext(markdown, self::options()) {
+        match event {
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                out.push_str(&t)
+            }
+            Event::SoftBreak | Event::HardBreak | Event::End(_) => out.push(' '),
+            _ => {}
+        }
     }
 }
 
@@ -133,7 +174,10 @@ mod tests {
             true,
         );
         assert!(!html.contains("<h1"), "{html}");
-        assert!(html.contains("<h2 id=\"sources\">"), "{html}");
+        assert!(
+            html.contains("<h2 id=\"sources\">Sources <a class=\"anchor\" href=\"#sources\""),
+            "{html}"
+        );
         assert!(html.contains("<h2 id=\"sources-1\">"), "{html}");
         assert!(html.contains("href=\"1:/y.md\""), "{html}");
         assert!(html.contains("src=\"2:z.png\""), "{html}");
@@ -142,7 +186,10 @@ mod tests {
     #[test]
     fn keeps_the_h1_when_asked_and_escapes_raw_html() {
         let html = render("# T\n\n<script>x()</script>\n\nHi <b>there</b>\n", false);
-        assert!(html.contains("<h1 id=\"t\">T</h1>"), "{html}");
+        assert!(
+            html.contains("<h1 id=\"t\">T <a class=\"anchor\""),
+            "{html}"
+        );
         assert!(
             !html.contains("<script>") && !html.contains("<b>"),
             "{html}"
@@ -150,6 +197,19 @@ mod tests {
         assert!(
             html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;"),
             "{html}"
+        );
+    }
+
+    #[test]
+    fn plain_text_keeps_words_only() {
+        let mut out = String::new();
+        plain_text(
+            "# Title\n\nSee [Cline](/clients/cline.md) and `code`.\n",
+            &mut out,
+        );
+        assert_eq!(
+            out.split_whitespace().collect::<Vec<_>>(),
+            ["Title", "See", "Cline", "and", "code."]
         );
     }
 

@@ -30,6 +30,9 @@ pub struct NoteView<'a> {
     pub related: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+    /// The sections the template adds after the body, as (anchor, title), for the table
+    /// of contents.
+    pub sections: Vec<[&'static str; 2]>,
 }
 
 /// A guide page.
@@ -41,6 +44,8 @@ pub struct GuideView<'a> {
     pub updated: Option<DateView<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+    /// The sections the template adds after the body, as (anchor, title).
+    pub sections: Vec<[&'static str; 2]>,
 }
 
 pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
@@ -50,6 +55,23 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
     let page = Page::Note(i);
     let id = doc_id(&note.id, &note.doc);
     let summary = text(&note.summary);
+    let body = ctx.body(page);
+    let related: Vec<NoteCard<'a>> = index.related[i].iter().map(|&n| ctx.note_card(n)).collect();
+    let backlinks = ctx.backlinks(page);
+    let covers = |section: &str| body.covers.get(section).copied().unwrap_or(false);
+    let mut sections = Vec::new();
+    if !note.sources.is_empty() {
+        sections.push(match covers("sources") {
+            true => ["pinned-sources", "Pinned sources"],
+            false => ["sources", "Sources"],
+        });
+    }
+    if !related.is_empty() && !covers("related") {
+        sections.push(["related", "Related notes"]);
+    }
+    if !backlinks.is_empty() && !covers("backlinks") {
+        sections.push(["backlinks", "Linked from"]);
+    }
     NoteView {
         id,
         title: match text(&note.title) {
@@ -89,9 +111,10 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
             })
             .collect(),
         sources: note.sources.iter().map(source_view).collect(),
-        related: index.related[i].iter().map(|&n| ctx.note_card(n)).collect(),
-        backlinks: ctx.backlinks(page),
-        body: ctx.body(page),
+        related,
+        backlinks,
+        body,
+        sections,
     }
 }
 
@@ -99,6 +122,11 @@ pub fn guide_view<'a>(ctx: &Ctx<'a>, i: usize) -> GuideView<'a> {
     let guide = &ctx.index.content.guides[i];
     let page = Page::Guide(i);
     let summary = text(&guide.summary);
+    let backlinks = ctx.backlinks(page);
+    let sections = match backlinks.is_empty() {
+        true => Vec::new(),
+        false => vec![["backlinks", "Linked from"]],
+    };
     GuideView {
         title: match text(&guide.title) {
             "" => &guide.doc.stem,
@@ -107,7 +135,8 @@ pub fn guide_view<'a>(ctx: &Ctx<'a>, i: usize) -> GuideView<'a> {
         summary,
         summary_html: ctx.inline(summary, Section::Guides, page),
         updated: ctx.maybe_date(&guide.last_updated),
-        backlinks: ctx.backlinks(page),
+        backlinks,
         body: ctx.body(page),
+        sections,
     }
 }

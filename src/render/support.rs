@@ -80,11 +80,11 @@ pub struct CapabilityView<'a> {
     pub body: BodyView<'a>,
 }
 
-fn some(value: &Option<Spanned<String>>) -> Option<&str> {
+pub(super) fn some(value: &Option<Spanned<String>>) -> Option<&str> {
     Some(text(value)).filter(|v| !v.is_empty())
 }
 
-fn texts(values: &[Spanned<String>]) -> Vec<&str> {
+pub(super) fn texts(values: &[Spanned<String>]) -> Vec<&str> {
     values.iter().map(|v| v.value.as_str()).collect()
 }
 
@@ -128,22 +128,15 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
     let index = ctx.index;
     let client = &index.content.clients[i];
     let page = Page::Client(i);
-    let groups = index
-        .matrix
-        .groups
-        .iter()
-        .filter(|g| !g.capabilities.is_empty())
-        .map(|g| {
-            let group = &index.config.capability_groups[g.group];
-            SupportGroup {
-                id: &group.id,
-                title: &group.title,
-                rows: g
-                    .capabilities
-                    .iter()
-                    .map(|&cap| support_row(ctx, i, cap))
-                    .collect(),
-            }
+    let groups = ctx
+        .groups()
+        .map(|(group, capabilities)| SupportGroup {
+            id: &group.id,
+            title: &group.title,
+            rows: capabilities
+                .iter()
+                .map(|&cap| support_row(ctx, i, cap))
+                .collect(),
         })
         .collect();
     ClientView {
@@ -190,19 +183,9 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         .iter()
         .map(|&client| support_row(ctx, client, i))
         .collect();
-    let mut counts = TallyView {
-        yes: 0,
-        partial: 0,
-        no: 0,
-        unknown: 0,
-    };
+    let mut counts = TallyView::default();
     for row in &rows {
-        match row.status.value {
-            "yes" => counts.yes += 1,
-            "partial" => counts.partial += 1,
-            "no" => counts.no += 1,
-            _ => counts.unknown += 1,
-        }
+        counts.add(row.status.value);
     }
     CapabilityView {
         id: doc_id(&cap.id, &cap.doc),

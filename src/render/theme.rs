@@ -28,6 +28,7 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "client.html",
     "client.md",
     "components.html",
+    "feed.xml",
     "guide.html",
     "guide.md",
     "home.html",
@@ -37,12 +38,14 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "llms.txt",
     "note.html",
     "note.md",
+    "robots.txt",
+    "sitemap.xml",
     "spec.html",
     "spec.md",
 );
 
 /// The default theme's static files.
-const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "style.css");
+const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "site.js", "style.css");
 
 /// The folder of a site's own template overrides.
 pub const SITE_TEMPLATES: &str = "templates";

@@ -1,7 +1,10 @@
 //! View structs every page family shares (the site, the page, links, dates, statuses, note
 //! cards) and the [`Ctx`] that builds them from the index.
 
+use super::feeds::{feed_route, FeedLink};
 use super::markdown;
+use super::search::SEARCH_DIR;
+use crate::config::CapabilityGroup;
 use crate::index::links::{self, LinkTarget};
 use crate::index::routes::{output_stem, Page};
 use crate::index::{doc_id, SiteIndex};
@@ -20,6 +23,14 @@ pub struct SiteView<'a> {
     pub base_url: &'a str,
     pub home: String,
     pub stylesheet: String,
+    /// The theme's script: search, the `/` shortcut, matrix filters.
+    pub script: String,
+    /// Pagefind's search library, imported by the script on first use.
+    pub search_index: String,
+    /// The site-wide Atom feed of research notes.
+    pub feed: String,
+    /// `/api/matrix.json`, the whole matrix as data.
+    pub api: String,
     pub llms_txt: String,
     pub repository: Option<&'a str>,
     pub nav: Vec<NavItem>,
@@ -50,6 +61,8 @@ pub struct PageView<'a> {
     /// The navigation entry this page belongs to.
     pub section: &'static str,
     pub edit_url: Option<String>,
+    /// The page's own feed (client and capability pages).
+    pub feed: Option<FeedLink>,
 }
 
 /// A link to another page.
@@ -67,8 +80,21 @@ pub struct DateView<'a> {
     /// "today", "1 day ago", "12 days ago"; `None` when the date does not parse.
     pub age: Option<String>,
     pub days: Option<i64>,
-    /// Older than `lint.staleAfterDays`.
+    /// `fresh`, `aging` or `stale` by `site.yaml`'s `staleness` thresholds; `None` without
+    /// an age.
+    pub freshness: Option<Freshness>,
+    /// Older than the stale threshold.
     pub stale: bool,
+}
+
+/// How fresh a "last verified" date is: the staleness badge.
+#[derive(Debug, Serialize)]
+pub struct Freshness {
+    /// `fresh`, `aging` or `stale` (also the CSS class suffix).
+    pub value: &'static str,
+    pub label: &'static str,
+    /// What the badge means, with the site's threshold.
+    pub title: String,
 }
 
 /// A support status, with its text label: the CSS class adds colour, never alone.
@@ -81,12 +107,24 @@ pub struct StatusView {
 }
 
 /// Support status counts of one client.
-#[derive(Debug, Serialize, Clone, Copy)]
+#[derive(Debug, Serialize, Clone, Copy, Default)]
 pub struct TallyView {
     pub yes: usize,
     pub partial: usize,
     pub no: usize,
     pub unknown: usize,
+}
+
+impl TallyView {
+    /// Counts one cell of `status` (anything not yes, partial or no counts as unknown).
+    pub fn add(&mut self, status: &str) {
+        match status {
+            "yes" => self.yes += 1,
+            "partial" => self.partial += 1,
+            "no" => self.no += 1,
+            _ => self.unknown += 1,
+        }
+    }
 }
 
 /// A research note in a list.
@@ -153,6 +191,29 @@ impl<'a> Ctx<'a> {
         format!("{}/{stem}.md", self.base_path)
     }
 
+    /// The capability groups that have capabilities, in `site.yaml` order, each with its
+    /// capabilities in matrix order.
+    pub fn groups(&self) -> impl Iterator<Item = (&'a CapabilityGroup, &'a [usize])> + 'a {
+        let index = self.index;
+        index
+            .matrix
+            .groups
+            .iter()
+            .filter(|g| !g.capabilities.is_empty())
+            .map(move |g| {
+                (
+                    &index.config.capability_groups[g.group],
+                    g.capabilities.as_slice(),
+                )
+            })
+    }
+
+    /// The absolute URL of a page's Markdown rendition (`https://site/research/x.md`).
+    pub fn md_canonical_url(&self, page: Page) -> String {
+        let stem = output_stem(&self.index.route(page));
+        self.index.config.url_for(&format!("/{stem}.md"))
+    }
+
     pub fn site(&self) -> SiteView<'a> {
         let config = &self.index.config;
         let entries = [
@@ -187,6 +248,10 @@ impl<'a> Ctx<'a> {
             base_url: &config.base_url,
             home: self.href(Page::Home),
             stylesheet: self.href_route("/style.css"),
+            script: self.href_route("/site.js"),
+            search_index: self.href_route(&format!("/{SEARCH_DIR}/pagefind.js")),
+            feed: self.href_route("/feed.xml"),
+            api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),
             repository: config.repository.as_deref(),
             nav,
@@ -214,6 +279,13 @@ impl<'a> Ctx<'a> {
             md_url: Some(self.md_href(page)),
             section,
             edit_url: self.edit_url(page),
+            feed: match page {
+                Page::Home => None,
+                _ => feed_route(self, page).map(|route| FeedLink {
+                    title: format!("Research notes on {}", self.title(page)),
+                    url: self.href_route(&route),
+                }),
+            },
         }
     }
 
@@ -285,9 +357,35 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn date(&self, date: &'a str) -> DateView<'a> {
-        let parsed = NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok();
+        let parsed = parse_day(date);
         let days = parsed.zip(self.today).map(|(d, t)| (t - d).num_days());
-        let stale_after = i64::from(self.index.config.lint.stale_after_days);
+        let (aging_after, stale_after) = self.index.config.staleness_days();
+        let freshness = days.map(|d| {
+            let (value, label, title) = if d > i64::from(stale_after) {
+                (
+                    "stale",
+                    "Stale",
+                    format!("Verified more than {stale_after} days ago: it may no longer hold"),
+                )
+            } else if d > i64::from(aging_after) {
+                (
+                    "aging",
+                    "Aging",
+                    format!("Verified more than {aging_after} days ago"),
+                )
+            } else {
+                (
+                    "fresh",
+                    "Fresh",
+                    format!("Verified in the last {aging_after} days"),
+                )
+            };
+            Freshness {
+                value,
+                label,
+                title,
+            }
+        });
         DateView {
             date,
             age: days.map(|d| match d {
@@ -298,7 +396,8 @@ impl<'a> Ctx<'a> {
                 d => format!("{d} days ago"),
             }),
             days,
-            stale: days.is_some_and(|d| d > stale_after),
+            freshness,
+            stale: days.is_some_and(|d| d > i64::from(stale_after)),
         }
     }
 
@@ -369,6 +468,11 @@ impl<'a> Ctx<'a> {
             self.rewrite(Some(&target), dest)
         })
     }
+}
+
+/// A `YYYY-MM-DD` date, if it is one.
+pub fn parse_day(date: &str) -> Option<NaiveDate> {
+    NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()
 }
 
 /// Only http, https and mailto links to other sites survive into pages (and `//host` links,

@@ -141,7 +141,7 @@ fn md_links_in_bodies_become_routes() {
     assert!(!body.contains(".md\""), "a body link kept .md: {body}");
     let beta = site.output("research/beta-tries-streamable-http-first.html");
     assert!(
-        beta.contains(r#"<h2 id="fallback">Fallback</h2>"#),
+        beta.contains(r##"<h2 id="fallback">Fallback <a class="anchor" href="#fallback""##),
         "heading anchors"
     );
     assert!(beta.contains(r#"<a href="/research/alpha-defaults-to-sse">the Alpha note</a>"#));
@@ -155,7 +155,7 @@ fn related_notes_and_backlinks_are_listed() {
     let site = built();
     let beta = site.output("research/beta-tries-streamable-http-first.html");
     // The body has its own "Related notes" section, so the template adds none.
-    assert_eq!(count(&beta, "Related notes</h2>"), 1);
+    assert_eq!(count(&beta, "Related notes <a class=\"anchor\""), 1);
     assert_eq!(count(&beta, r#"id="related-notes""#), 1);
     let backlinks = &beta[beta
         .find(r#"<h2 id="backlinks">Linked from</h2>"#)
@@ -224,8 +224,9 @@ fn matrix_has_a_cell_per_capability_and_client() {
     let site = built();
     let home = site.output("index.html");
     assert_eq!(count(&home, r#"<td class="cell "#), 3 * 3);
-    // Gamma Client's map does not name Streamable HTTP.
-    let unknown = r##"<td class="cell cell-unknown"><a href="/clients/client-c#support-transports.streamableHttp"><span class="status status-unknown"><span class="mark" aria-hidden="true">?</span> unknown</span></a></td>"##;
+    // Gamma Client's map does not name Streamable HTTP: its cell says so and links to the
+    // row on the client page, which says so too.
+    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="status status-unknown"><span class="mark" aria-hidden="true">?</span> unknown</span></a></td>"##;
     assert!(home.contains(unknown), "{home}");
     assert_eq!(count(&home, "cell-unknown"), 1);
     let transports = home.find(">Transports</th>").expect("transports band");
@@ -237,6 +238,36 @@ fn matrix_has_a_cell_per_capability_and_client() {
     ));
     let client = site.output("clients/client-c.html");
     assert!(client.contains(r#"<tr id="support-transports.streamableHttp">"#));
+    assert!(client.contains("Not researched yet"), "{client}");
+    // A known cell links to its detail panel, which holds its evidence.
+    let known = r##"<a href="/#cell-client-a--transports.sse""##;
+    assert!(home.contains(known), "{home}");
+    let panel = &home[home
+        .find(r#"<section class="cell-panel" id="cell-client-a--transports.sse""#)
+        .expect("panel")..];
+    let panel = &panel[..panel.find("</section>").expect("panel end")];
+    assert!(panel.contains("Last verified"), "{panel}");
+    assert!(
+        panel.contains("https://github.com/example/client-a/blob/"),
+        "{panel}"
+    );
+}
+
+#[test]
+fn a_spec_revision_shows_what_each_client_supports_of_it() {
+    let site = built();
+    let first = site.output("spec/2024-11-05.html");
+    let later = site.output("spec/2025-03-26.html");
+    // Streamable HTTP arrived in 2025-03-26; the fixture's other capabilities in 2024-11-05.
+    assert!(
+        !first.contains(r#"data-capability="transports.streamableHttp""#),
+        "{first}"
+    );
+    assert!(
+        later.contains(r#"data-capability="transports.streamableHttp""#),
+        "{later}"
+    );
+    assert_eq!(count(&later, r#"<td class="cell "#), 3 * 3);
 }
 
 #[test]

@@ -13,14 +13,17 @@ pub const META: RuleMeta = RuleMeta {
     summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities)",
     doc: r#"## What it flags
 
-A research note or client `id` that is not kebab-case (lowercase letters and digits in words
-joined by single `-`), or a capability `id` that is not a kebab-case group, a dot, and a
-lowerCamelCase name (`transports.streamableHttp`).
+A research note or client `id`, or a guide's file name, that is not kebab-case (lowercase ASCII
+letters and digits in words joined by single `-`), or a capability `id` that is not a kebab-case
+group, a dot, and a lowerCamelCase name (`transports.streamableHttp`). Ids with `/`, `..`,
+spaces, or letters from other scripts that look like ASCII ones (Cyrillic `а`, `е`, `о`) are
+all flagged.
 
 ## Why
 
 Ids are file names and URLs (`/research/<id>`). Uppercase, spaces and underscores make URLs that
-differ by case on some hosts and not others, and ids that readers cannot guess.
+differ by case on some hosts and not others, and ids that readers cannot guess; a look-alike
+letter makes an id that differs from the one it imitates while reading the same.
 
 ## Example
 
@@ -59,10 +62,48 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         sink.report(
             &META,
             id.span,
-            format!("id `{}` is not {form}", id.value),
+            format!("id `{}` is not {form}{}", id.value, non_ascii(&id.value)),
             Some(help),
         );
     }
+    // A guide's id is its file name.
+    for guide in &cx.index.content.guides {
+        let stem = &guide.doc.stem;
+        if !is_kebab(stem) {
+            let suggestion = kebab(stem);
+            sink.report_file(
+                &META,
+                guide.doc.file,
+                format!(
+                    "guide file name `{stem}.md` is not kebab-case{}",
+                    non_ascii(stem)
+                ),
+                Some(format!(
+                    "a guide's file name is its URL: lowercase words joined by `-`; rename the \
+                     file to `{}.md`",
+                    if suggestion.is_empty() {
+                        "a-guide"
+                    } else {
+                        &suggestion
+                    }
+                )),
+            );
+        }
+    }
+}
+
+/// Names the first character outside ASCII, which may look like an ASCII one (Cyrillic `а`
+/// for Latin `a`): `" (it has `а`, U+0430, which is not ASCII)"`, or "" when there is none.
+fn non_ascii(id: &str) -> String {
+    id.chars()
+        .find(|c| !c.is_ascii())
+        .map_or(String::new(), |c| {
+            format!(
+                " (it has `{c}`, U+{:04X}, which is not ASCII and may only look like an ASCII \
+                 letter)",
+                u32::from(c)
+            )
+        })
 }
 
 /// `a-b-1`: lowercase ASCII letters and digits, in words joined by single `-`.

@@ -11,8 +11,8 @@ pub const META: RuleMeta = RuleMeta {
     summary: "a relative link that climbs above the site root",
     doc: r#"## What it flags
 
-A relative link whose `..` segments climb above the root of the site
-(`../../../README.md` from `content/research/`).
+A link whose `..` segments climb above the root of the site: relative
+(`../../../README.md` from `content/research/`) or absolute (`/research/../../x.md`).
 
 ## Why
 
@@ -30,7 +30,12 @@ Write a site path: `/guides/streamable-http-vs-sse.md`."#,
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for (target, link) in walk::links(cx.index) {
-        if *target == LinkTarget::Escapes {
+        let escapes = match target {
+            LinkTarget::Escapes => true,
+            LinkTarget::Static { path } => climbs_above_root(path),
+            _ => false,
+        };
+        if escapes {
             sink.report(
                 &META,
                 link.span,
@@ -40,5 +45,34 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 ),
             );
         }
+    }
+}
+
+/// Whether an absolute site path's `..` segments climb above `/` (`/research/../../x`).
+fn climbs_above_root(path: &str) -> bool {
+    let mut depth = 0usize;
+    for segment in path.split(['/', '\\']) {
+        match segment {
+            "" | "." => {}
+            ".." => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return true,
+            },
+            _ => depth += 1,
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::climbs_above_root;
+
+    #[test]
+    fn only_paths_above_the_root_climb() {
+        assert!(climbs_above_root("/research/../../etc/passwd"));
+        assert!(climbs_above_root("/..\\x"));
+        assert!(!climbs_above_root("/research/../clients/a.md"));
+        assert!(!climbs_above_root("/img/a.png"));
     }
 }

@@ -2,9 +2,11 @@
 //!
 //! Codes group rules by what they read: FN0xx files and front matter, FN1xx ids, FN2xx values
 //! from a vocabulary, FN3xx dates, FN4xx sources, FN5xx `related`, FN6xx body links and HTML,
-//! FN7xx page metadata, FN8xx support cells, FN9xx capabilities.
+//! FN7xx page metadata, FN8xx support cells, FN9xx capabilities; FN95x are what
+//! `fieldnotes sources verify` found in the sources' repositories ([`Check::Sources`] rules,
+//! which plain `lint` does not run).
 
-use super::Rule;
+use super::{Check, Rule};
 
 mod broken_link;
 mod canonical_mismatch;
@@ -12,7 +14,9 @@ mod capability_alias;
 mod duplicate_id;
 mod duplicate_related;
 mod duplicate_title;
+mod file_too_large;
 mod front_matter_not_a_mapping;
+mod front_matter_too_large;
 mod future_date;
 mod id_mismatch;
 mod id_not_kebab_case;
@@ -24,10 +28,16 @@ mod link_escapes_root;
 mod missing_anchor;
 mod missing_field;
 mod missing_front_matter;
+mod page_url_scheme;
 mod raw_html;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
+mod source_commit_ambiguous;
+mod source_commit_unknown;
+mod source_lines_out_of_range;
+mod source_not_checked;
+mod source_path_missing;
 mod source_url_scheme;
 mod stale_verification;
 mod summary_length;
@@ -36,6 +46,7 @@ mod support_invalid_status;
 mod support_unknown_capability;
 mod support_unknown_research;
 mod support_without_evidence;
+mod too_many_files;
 mod unknown_capability;
 mod unknown_client;
 mod unknown_field;
@@ -57,7 +68,17 @@ macro_rules! rule {
     ($module:ident) => {
         Rule {
             meta: &$module::META,
-            check: $module::check,
+            check: Check::Site($module::check),
+        }
+    };
+}
+
+/// A rule over what `fieldnotes sources verify` found in the repositories (not run by `lint`).
+macro_rules! sources_rule {
+    ($module:ident) => {
+        Rule {
+            meta: &$module::META,
+            check: Check::Sources($module::check),
         }
     };
 }
@@ -72,6 +93,9 @@ pub const ALL: &[Rule] = &[
     rule!(unknown_field),
     rule!(missing_field),
     rule!(wrong_type),
+    rule!(file_too_large),
+    rule!(front_matter_too_large),
+    rule!(too_many_files),
     rule!(id_not_kebab_case),
     rule!(id_mismatch),
     rule!(duplicate_id),
@@ -103,6 +127,7 @@ pub const ALL: &[Rule] = &[
     rule!(canonical_mismatch),
     rule!(summary_length),
     rule!(duplicate_title),
+    rule!(page_url_scheme),
     rule!(support_unknown_capability),
     rule!(support_invalid_status),
     rule!(support_without_evidence),
@@ -110,6 +135,11 @@ pub const ALL: &[Rule] = &[
     rule!(unknown_group),
     rule!(unknown_revision),
     rule!(revisions_out_of_order),
+    sources_rule!(source_commit_unknown),
+    sources_rule!(source_commit_ambiguous),
+    sources_rule!(source_path_missing),
+    sources_rule!(source_lines_out_of_range),
+    sources_rule!(source_not_checked),
 ];
 
 /// The rule with this code (`FN101`, any case) or name (`id-not-kebab-case`).

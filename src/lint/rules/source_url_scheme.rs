@@ -1,7 +1,6 @@
 //! FN401 source-url-scheme: a source `url` that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::index::links::scheme;
 use crate::lint::{walk, Context, RuleMeta, Sink};
 
 pub const META: RuleMeta = RuleMeta {
@@ -34,12 +33,8 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(url) = &source.url else {
             continue;
         };
-        let problem = match scheme(url.value.trim()) {
-            Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => {
-                continue
-            }
-            Some(s) => format!("uses the `{s}:` scheme"),
-            None => "is not an absolute URL".to_string(),
+        let Some(problem) = walk::web_url_problem(&url.value) else {
+            continue;
         };
         sink.report(
             &META,

@@ -1,22 +1,28 @@
-//! FN001 unreadable-file: a content file that cannot be read as UTF-8 text.
+//! FN001 unreadable-file: a content entry that cannot be read as UTF-8 text: not UTF-8, not a
+//! regular file, or a symlink that dangles, loops or leads out of the site.
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, RuleMeta, Sink};
+use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN001",
     name: "unreadable-file",
     severity: Severity::Error,
-    summary: "a content file that cannot be read as UTF-8 text",
+    summary: "a content file that cannot be read as UTF-8 text, or a symlink that is not followed",
     doc: r#"## What it flags
 
-A `.md` file under `content/` that could not be read: it is not UTF-8 text (saved as Latin-1 or
-UTF-16, or binary), or the file system refused to read it.
+A `.md` entry under `content/` that could not be read: it is not UTF-8 text (saved as Latin-1 or
+UTF-16, or binary); it is a FIFO, socket or device rather than a file; it is a symlink whose
+target does not exist, that leads back to itself (or a folder to one above it), or that leads
+out of the site's folder; or the file system refused to read it.
 
 ## Why
 
 Nothing in the file can be checked or published. Other findings in it, if any, are read from a
-lossy copy and may be wrong.
+lossy copy and may be wrong. Content comes from pull requests: fieldnotes never reads through
+a symlink that leaves the site (it could publish any file of the machine that builds it), and
+never opens a FIFO (reading it would wait forever).
 
 ## Example
 
@@ -31,11 +37,33 @@ Save the file as UTF-8."#,
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for bad in &cx.index.unreadable {
+        let Some(help) = help(&bad.problem) else {
+            continue;
+        };
         sink.report_file(
             &META,
             bad.file,
-            format!("the file cannot be read: {}", bad.reason),
-            Some("save the file as UTF-8 text, and check that it can be read".to_string()),
+            format!("the file cannot be read: {}", bad.problem),
+            Some(help.to_string()),
         );
     }
+}
+
+/// What to do about a problem this rule reports; `None` for those other rules report.
+fn help(problem: &Problem) -> Option<&'static str> {
+    Some(match problem {
+        Problem::NotUtf8 { .. } => "save the file as UTF-8 text",
+        Problem::NotAFile { .. } => "replace it with a regular Markdown file, or remove it",
+        Problem::Dangling => "point the symlink at a file in the site, or put the file itself here",
+        Problem::SymlinkLoop => {
+            "remove the symlink, or point it at a file or folder that does \
+             not hold it"
+        }
+        Problem::SymlinkOutside { .. } => {
+            "fieldnotes reads nothing outside the site's folder: put the file itself here \
+             instead of a symlink to it"
+        }
+        Problem::Io { .. } => "check that the file can be read by the user running fieldnotes",
+        Problem::TooLarge { .. } | Problem::TooMany { .. } => return None,
+    })
 }

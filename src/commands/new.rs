@@ -1,0 +1,38 @@
+//! `fieldnotes new note|client|capability`: write a file from a template, never overwriting.
+
+use crate::cli::NewCommand;
+use crate::config::SiteConfig;
+use crate::error::Result;
+use crate::scaffold::{self, NewFile};
+use crate::today;
+use std::path::Path;
+
+pub fn new(root: &Path, what: NewCommand) -> Result<u8> {
+    let config = SiteConfig::load(root)?;
+    let (file, day) = match what {
+        NewCommand::Note {
+            id,
+            clients,
+            capabilities,
+            today,
+        } => (
+            NewFile::Note {
+                id,
+                clients,
+                capabilities,
+            },
+            today,
+        ),
+        NewCommand::Client { id } => (NewFile::Client { id }, None),
+        NewCommand::Capability { id } => (NewFile::Capability { id }, None),
+    };
+    let day = today::today(day.as_deref())?;
+    let written = scaffold::create(root, &file, &config, day)?;
+    println!("{}", written.display());
+    eprintln!(
+        "wrote {}: fill in what is marked {}, then run `fieldnotes lint`",
+        written.display(),
+        scaffold::PLACEHOLDER
+    );
+    Ok(0)
+}

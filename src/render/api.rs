@@ -1,0 +1,362 @@
+//! The JSON data API: `/api/notes.json`, `/api/clients.json` and `/api/matrix.json` (the
+//! whole matrix with its evidence), each beside the JSON Schema that describes it
+//! (`/api/<name>.schema.json`, kept in `schemas/api/`).
+
+use super::sources::{source_view, RangeLink};
+use super::support::{some, texts};
+use super::views::{tally, Ctx, TallyView};
+use crate::config::SpecVersion;
+use crate::index::doc_id;
+use crate::index::routes::Page;
+use crate::model::{text, SourceRef};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The schemas, as shipped: `schemas/api/` is their one source.
+pub const SCHEMAS: &[(&str, &[u8])] = &[
+    (
+        "clients",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/api/clients.schema.json"
+        )),
+    ),
+    (
+        "matrix",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/api/matrix.schema.json"
+        )),
+    ),
+    (
+        "notes",
+        include_bytes!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/api/notes.schema.json"
+        )),
+    ),
+];
+
+/// A pinned source, as the API gives it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiSource<'a> {
+    pub url: &'a str,
+    pub title: Option<&'a str>,
+    pub commit: Option<&'a str>,
+    pub path: Option<&'a str>,
+    pub date: Option<&'a str>,
+    /// The file at the pinned commit (or `url` when it cannot be pinned).
+    pub href: String,
+    /// One link per line range of `path`.
+    pub ranges: Vec<RangeLink>,
+}
+
+/// `/api/notes.json`.
+#[derive(Debug, Serialize)]
+pub struct NotesDoc<'a> {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub notes: Vec<ApiNote<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiNote<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub url: String,
+    pub markdown_url: String,
+    pub kind: &'a str,
+    pub summary: &'a str,
+    pub status: &'a str,
+    pub superseded_by: Option<&'a str>,
+    pub capabilities: Vec<&'a str>,
+    pub clients: Vec<&'a str>,
+    pub spec_versions: Vec<&'a str>,
+    pub sources: Vec<ApiSource<'a>>,
+    pub last_verified: Option<&'a str>,
+    pub last_updated: Option<&'a str>,
+    pub related: Vec<&'a str>,
+}
+
+/// `/api/clients.json`.
+#[derive(Debug, Serialize)]
+pub struct ClientsDoc<'a> {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub clients: Vec<ApiClient<'a>>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiClient<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub vendor: Option<&'a str>,
+    pub homepage: Option<&'a str>,
+    pub repository: Option<&'a str>,
+    pub client_info_names: Vec<&'a str>,
+    pub platforms: Vec<&'a str>,
+    pub url: String,
+    pub markdown_url: String,
+    pub tally: TallyView,
+    /// Every capability id to this client's status for it.
+    pub support: BTreeMap<&'a str, &'static str>,
+}
+
+/// `/api/matrix.json`: every capability × client cell with its evidence.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatrixDoc<'a> {
+    #[serde(rename = "$schema")]
+    pub schema: String,
+    pub title: &'a str,
+    pub url: String,
+    pub statuses: [&'static str; 4],
+    pub spec_versions: &'a [SpecVersion],
+    pub groups: Vec<ApiGroup<'a>>,
+    pub capabilities: Vec<ApiCapability<'a>>,
+    pub clients: Vec<ApiMatrixClient<'a>>,
+    /// Client id → capability id → cell.
+    pub support: BTreeMap<&'a str, BTreeMap<&'a str, ApiCell<'a>>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ApiGroup<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub capabilities: Vec<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiCapability<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub group: &'a str,
+    pub url: String,
+    pub spec_url: Option<&'a str>,
+    pub introduced: Option<&'a str>,
+    pub deprecated: Option<&'a str>,
+    pub removed: Option<&'a str>,
+    pub aliases: Vec<&'a str>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ApiMatrixClient<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub url: String,
+    pub tally: TallyView,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiCell<'a> {
+    pub status: &'static str,
+    pub notes: Option<&'a str>,
+    /// Research notes backing the cell, by id.
+    pub research: Vec<&'a str>,
+    pub sources: Vec<ApiSource<'a>>,
+    pub last_verified: Option<&'a str>,
+    pub version: Option<&'a str>,
+    /// The cell's row on the client page.
+    pub url: String,
+}
+
+fn sources(list: &[SourceRef]) -> Vec<ApiSource<'_>> {
+    list.iter()
+        .map(|s| {
+            let view = source_view(s);
+            ApiSource {
+                url: view.url,
+                title: some(&s.title),
+                commit: view.commit,
+                path: some(&s.path),
+                date: view.date,
+                href: view.href,
+                ranges: view.ranges,
+            }
+        })
+        .collect()
+}
+
+fn schema_url(ctx: &Ctx<'_>, name: &str) -> String {
+    ctx.index
+        .config
+        .url_for(&format!("/api/{name}.schema.json"))
+}
+
+pub fn notes_doc<'a>(ctx: &Ctx<'a>) -> NotesDoc<'a> {
+    let index = ctx.index;
+    let ids = &index.ids;
+    let content = &index.content;
+    let notes = content
+        .notes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let id = doc_id(&n.id, &n.doc);
+            ApiNote {
+                id,
+                title: some(&n.title).unwrap_or(id),
+                url: index.canonical_url(Page::Note(i)),
+                markdown_url: ctx.md_canonical_url(Page::Note(i)),
+                kind: text(&n.kind),
+                summary: text(&n.summary),
+                status: text(&n.status),
+                superseded_by: some(&n.superseded_by),
+                capabilities: n
+                    .capabilities
+                    .iter()
+                    .map(|c| match ids.capability(&c.value) {
+                        Some((cap, _)) => capability_id(ctx, cap),
+                        None => c.value.as_str(),
+                    })
+                    .collect(),
+                clients: texts(&n.clients),
+                spec_versions: texts(&n.spec_versions),
+                sources: sources(&n.sources),
+                last_verified: some(&n.last_verified),
+                last_updated: some(&n.last_updated),
+                related: texts(&n.related),
+            }
+        })
+        .collect();
+    NotesDoc {
+        schema: schema_url(ctx, "notes"),
+        notes,
+    }
+}
+
+fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {
+    let c = &ctx.index.content.capabilities[cap];
+    doc_id(&c.id, &c.doc)
+}
+
+fn client_id<'a>(ctx: &Ctx<'a>, client: usize) -> &'a str {
+    let c = &ctx.index.content.clients[client];
+    doc_id(&c.id, &c.doc)
+}
+
+/// Every capability in matrix order.
+fn matrix_capabilities<'a>(ctx: &Ctx<'a>) -> impl Iterator<Item = usize> + 'a {
+    ctx.groups()
+        .flat_map(|(_, capabilities)| capabilities.iter().copied())
+}
+
+pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
+    let index = ctx.index;
+    let matrix = &index.matrix;
+    let clients = matrix
+        .clients
+        .iter()
+        .map(|&i| {
+            let c = &index.content.clients[i];
+            let id = client_id(ctx, i);
+            ApiClient {
+                id,
+                title: some(&c.title).unwrap_or(id),
+                vendor: some(&c.vendor),
+                homepage: some(&c.homepage),
+                repository: some(&c.repository),
+                client_info_names: texts(&c.client_info_names),
+                platforms: texts(&c.platforms),
+                url: index.canonical_url(Page::Client(i)),
+                markdown_url: ctx.md_canonical_url(Page::Client(i)),
+                tally: tally(matrix.tallies.get(i)),
+                support: matrix_capabilities(ctx)
+                    .map(|cap| {
+                        (
+                            capability_id(ctx, cap),
+                            matrix.status(&index.content, i, cap),
+                        )
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    ClientsDoc {
+        schema: schema_url(ctx, "clients"),
+        clients,
+    }
+}
+
+pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let matrix = &index.matrix;
+    let groups = ctx
+        .groups()
+        .map(|(group, capabilities)| ApiGroup {
+            id: &group.id,
+            title: &group.title,
+            capabilities: capabilities
+                .iter()
+                .map(|&c| capability_id(ctx, c))
+                .collect(),
+        })
+        .collect();
+    let capabilities = matrix_capabilities(ctx)
+        .map(|i| {
+            let c = &content.capabilities[i];
+            let id = capability_id(ctx, i);
+            ApiCapability {
+                id,
+                title: some(&c.title).unwrap_or(id),
+                group: text(&c.group),
+                url: index.canonical_url(Page::Capability(i)),
+                spec_url: some(&c.spec_url),
+                introduced: some(&c.introduced),
+                deprecated: some(&c.deprecated),
+                removed: some(&c.removed),
+                aliases: texts(&c.aliases),
+            }
+        })
+        .collect();
+    let clients = matrix
+        .clients
+        .iter()
+        .map(|&i| ApiMatrixClient {
+            id: client_id(ctx, i),
+            title: some(&content.clients[i].title).unwrap_or(client_id(ctx, i)),
+            url: index.canonical_url(Page::Client(i)),
+            tally: tally(matrix.tallies.get(i)),
+        })
+        .collect();
+    let support = matrix
+        .clients
+        .iter()
+        .map(|&client| {
+            let cells = matrix_capabilities(ctx)
+                .map(|cap| {
+                    let cell = matrix.cell(content, client, cap);
+                    let anchor = super::support::row_anchor(capability_id(ctx, cap));
+                    let api = ApiCell {
+                        status: matrix.status(content, client, cap),
+                        notes: cell.and_then(|c| some(&c.notes)),
+                        research: cell.map_or_else(Vec::new, |c| texts(&c.research)),
+                        sources: cell.map_or_else(Vec::new, |c| sources(&c.sources)),
+                        last_verified: cell.and_then(|c| some(&c.last_verified)),
+                        version: cell.and_then(|c| some(&c.version)),
+                        url: format!("{}#{anchor}", index.canonical_url(Page::Client(client))),
+                    };
+                    (capability_id(ctx, cap), api)
+                })
+                .collect();
+            (client_id(ctx, client), cells)
+        })
+        .collect();
+    MatrixDoc {
+        schema: schema_url(ctx, "matrix"),
+        title: &index.config.title,
+        url: index.canonical_url(Page::Home),
+        statuses: crate::model::SUPPORT_STATUSES,
+        spec_versions: &index.config.spec_versions,
+        groups,
+        capabilities,
+        clients,
+        support,
+    }
+}

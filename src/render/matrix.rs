@@ -1,0 +1,177 @@
+//! The support matrix as pages show it: capability groups × clients, each cell linked to its
+//! evidence, per-client tallies. The home page shows every capability; a spec revision's
+//! page shows those the revision has.
+
+use super::support::{row_anchor, support_row, SupportRow};
+use super::views::{status, Ctx, LinkView, StatusView, TallyView};
+use crate::index::doc_id;
+use crate::index::routes::Page;
+use crate::model::text;
+use serde::Serialize;
+use std::borrow::Cow;
+
+/// A matrix: columns of clients, bands of capability rows.
+#[derive(Debug, Serialize)]
+pub struct MatrixView<'a> {
+    /// Columns, in `index.matrix` order, with their tallies over this matrix's rows.
+    pub clients: Vec<ClientColumn<'a>>,
+    /// Bands of rows, in `site.yaml` group order; groups without capabilities left out.
+    pub groups: Vec<MatrixBand<'a>>,
+    pub capability_count: usize,
+    /// Clients plus the row header column (a band header's `colspan`).
+    pub columns: usize,
+}
+
+/// A client column header with its tallies.
+#[derive(Debug, Serialize)]
+pub struct ClientColumn<'a> {
+    pub id: &'a str,
+    pub link: LinkView<'a>,
+    pub tally: TallyView,
+}
+
+/// One capability group of the matrix.
+#[derive(Debug, Serialize)]
+pub struct MatrixBand<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    pub rows: Vec<MatrixRow<'a>>,
+}
+
+/// One capability: a row of cells, one per client.
+#[derive(Debug, Serialize)]
+pub struct MatrixRow<'a> {
+    pub id: &'a str,
+    pub capability: LinkView<'a>,
+    pub deprecated: Option<&'a str>,
+    /// The spec revisions that have the capability, space-separated (for the revision
+    /// filter): from `introduced` (else the first) up to before `removed`.
+    pub revisions: String,
+    pub cells: Vec<MatrixCell<'a>>,
+}
+
+/// One cell: a status, linked to its evidence.
+#[derive(Debug, Serialize)]
+pub struct MatrixCell<'a> {
+    pub status: StatusView,
+    pub client: Cow<'a, str>,
+    pub client_id: &'a str,
+    pub version: Option<&'a str>,
+    /// Where the cell links: its detail panel on the home page when the client's map names
+    /// the capability, else the capability's row on the client page (which says unknown).
+    pub href: String,
+    /// The id of the cell's detail panel (`cell-<client>--<capability>`), when it has one.
+    pub panel: Option<String>,
+    /// The cell with its evidence, for the panel.
+    pub detail: Option<SupportRow<'a>>,
+}
+
+/// The matrix of the capabilities `include` keeps.
+pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> MatrixView<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let groups: Vec<MatrixBand<'a>> = ctx
+        .groups()
+        .filter_map(|(group, capabilities)| {
+            let rows: Vec<MatrixRow<'a>> = capabilities
+                .iter()
+                .filter(|&&cap| include(cap))
+                .map(|&cap| row(ctx, cap))
+                .collect();
+            (!rows.is_empty()).then_some(MatrixBand {
+                id: &group.id,
+                title: &group.title,
+                description: group.description.as_deref(),
+                rows,
+            })
+        })
+        .collect();
+    let clients: Vec<ClientColumn<'a>> = index
+        .matrix
+        .clients
+        .iter()
+        .enumerate()
+        .map(|(column, &c)| {
+            let mut tally = TallyView::default();
+            for cell in groups
+                .iter()
+                .flat_map(|g| &g.rows)
+                .map(|r| &r.cells[column])
+            {
+                tally.add(cell.status.value);
+            }
+            ClientColumn {
+                id: doc_id(&content.clients[c].id, &content.clients[c].doc),
+                link: ctx.link(Page::Client(c)),
+                tally,
+            }
+        })
+        .collect();
+    MatrixView {
+        capability_count: groups.iter().map(|g| g.rows.len()).sum(),
+        columns: clients.len() + 1,
+        clients,
+        groups,
+    }
+}
+
+/// The id of a cell's detail panel on the home page.
+fn panel_id(client: &str, capability: &str) -> String {
+    format!("cell-{client}--{capability}")
+}
+
+fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
+    let index = ctx.index;
+    let content = &index.content;
+    let capability = &content.capabilities[cap];
+    let id = doc_id(&capability.id, &capability.doc);
+    let home = ctx.href(Page::Home);
+    MatrixRow {
+        id,
+        capability: ctx.link(Page::Capability(cap)),
+        deprecated: Some(text(&capability.deprecated)).filter(|d| !d.is_empty()),
+        revisions: revisions(ctx, cap).join(" "),
+        cells: index
+            .matrix
+            .clients
+            .iter()
+            .map(|&client| {
+                let client_id = doc_id(&content.clients[client].id, &content.clients[client].doc);
+                let cell = index.matrix.cell(content, client, cap);
+                let panel = cell.map(|_| panel_id(client_id, id));
+                MatrixCell {
+                    status: status(index.matrix.status(content, client, cap)),
+                    client: ctx.title(Page::Client(client)),
+                    client_id,
+                    version: cell.map(|c| text(&c.version)).filter(|v| !v.is_empty()),
+                    href: match &panel {
+                        Some(panel) => format!("{home}#{panel}"),
+                        None => format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
+                    },
+                    panel,
+                    detail: cell.map(|_| support_row(ctx, client, cap)),
+                }
+            })
+            .collect(),
+    }
+}
+
+/// The spec revisions that have capability `cap`, oldest first.
+pub fn revisions<'a>(ctx: &Ctx<'a>, cap: usize) -> Vec<&'a str> {
+    let config = &ctx.index.config;
+    let capability = &ctx.index.content.capabilities[cap];
+    let from = config
+        .spec_version_rank(text(&capability.introduced))
+        .unwrap_or(0);
+    let to = config
+        .spec_version_rank(text(&capability.removed))
+        .unwrap_or(config.spec_versions.len());
+    config
+        .spec_versions
+        .get(from..to.max(from))
+        .unwrap_or_default()
+        .iter()
+        .map(|v| v.id.as_str())
+        .collect()
+}

@@ -1,0 +1,284 @@
+//! `fieldnotes new`: write a new note, client or capability file from a template, with
+//! today's date, and mark with `TODO` what the author must still fill in.
+
+use crate::config::SiteConfig;
+use crate::error::{Error, Result};
+use crate::source::Section;
+use chrono::NaiveDate;
+use std::fs::OpenOptions;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The marker left where the author must still write something (lint reports it).
+pub const PLACEHOLDER: &str = "TODO";
+
+/// What to create.
+#[derive(Debug, Clone)]
+pub enum NewFile {
+    Note {
+        id: String,
+        clients: Vec<String>,
+        capabilities: Vec<String>,
+    },
+    Client {
+        id: String,
+    },
+    Capability {
+        id: String,
+    },
+}
+
+impl NewFile {
+    fn id(&self) -> &str {
+        match self {
+            NewFile::Note { id, .. } | NewFile::Client { id } | NewFile::Capability { id } => id,
+        }
+    }
+
+    fn section(&self) -> Section {
+        match self {
+            NewFile::Note { .. } => Section::Research,
+            NewFile::Client { .. } => Section::Clients,
+            NewFile::Capability { .. } => Section::Capabilities,
+        }
+    }
+
+    /// The file's path relative to the site root.
+    pub fn path(&self) -> PathBuf {
+        Path::new(crate::load::CONTENT_DIR)
+            .join(self.section().dir())
+            .join(format!("{}.md", self.id()))
+    }
+
+    /// The file's text, for a site with settings `config`.
+    pub fn text(&self, config: &SiteConfig, today: NaiveDate) -> String {
+        match self {
+            NewFile::Note {
+                id,
+                clients,
+                capabilities,
+            } => note(id, clients, capabilities, config, today),
+            NewFile::Client { id } => client(id),
+            NewFile::Capability { id } => capability(id),
+        }
+    }
+}
+
+/// Writes `file` into the site at `root`; never overwrites. Returns the path written.
+pub fn create(
+    root: &Path,
+    file: &NewFile,
+    config: &SiteConfig,
+    today: NaiveDate,
+) -> Result<PathBuf> {
+    check_id(file)?;
+    let relative = file.path();
+    let path = root.join(&relative);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+    }
+    let mut handle = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::AlreadyExists => Error::Usage {
+                message: format!(
+                    "{} exists already; fieldnotes new never overwrites a file: edit it, or \
+                     choose another id",
+                    path.display()
+                ),
+            },
+            _ => Error::io(&path, "create", e),
+        })?;
+    handle
+        .write_all(file.text(config, today).as_bytes())
+        .map_err(|e| Error::io(&path, "write", e))?;
+    Ok(relative)
+}
+
+/// Refuses ids that would not lint: notes and clients are kebab-case, capabilities group.name.
+fn check_id(file: &NewFile) -> Result<()> {
+    let id = file.id();
+    let kebab = |s: &str| {
+        !s.is_empty()
+            && !s.starts_with('-')
+            && !s.ends_with('-')
+            && !s.contains("--")
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    };
+    let ok = match file {
+        NewFile::Capability { .. } => id.split_once('.').is_some_and(|(group, name)| {
+            kebab(group)
+                && !name.is_empty()
+                && name.bytes().all(|b| b.is_ascii_alphanumeric())
+                && name.as_bytes()[0].is_ascii_lowercase()
+        }),
+        _ => kebab(id),
+    };
+    if ok {
+        Ok(())
+    } else {
+        let expected = match file {
+            NewFile::Capability { .. } => "group.name, e.g. transports.streamableHttp",
+            _ => "kebab-case, e.g. cline-defaults-a-url-server-to-sse",
+        };
+        Err(Error::Usage {
+            message: format!("`{id}` is not a valid id: write it as {expected}"),
+        })
+    }
+}
+
+fn yaml_list(items: &[String], placeholder: &str) -> String {
+    if items.is_empty() {
+        return format!("  - {placeholder}\n");
+    }
+    items.iter().map(|i| format!("  - {i}\n")).collect()
+}
+
+fn note(
+    id: &str,
+    clients: &[String],
+    capabilities: &[String],
+    config: &SiteConfig,
+    today: NaiveDate,
+) -> String {
+    let t = PLACEHOLDER;
+    let base_url = &config.base_url;
+    let kind = config.kinds.first().map_or(t, |k| k.id.as_str());
+    let revision = config.spec_versions.last().map_or(t, |v| v.id.as_str());
+    format!(
+        "---
+id: {id}
+title: \"{t}: the claim, as one sentence\"
+kind: {kind}
+summary: \"{t}: the finding in at most 300 characters\"
+capabilities:
+{capabilities}clients:
+{clients}specVersions:
+  - {revision}
+sources:
+  - url: https://github.com/{t}/{t}
+    title: \"{t}: the file and what it shows\"
+    commit: {t}
+    path: {t}
+    date: {today}
+status: draft
+lastVerified: {today}
+related: []
+canonical: {base_url}/research/{id}
+last-updated: {today}
+---
+
+# {t}: the claim, as one sentence
+
+{t}: what the sources show, in your own words. Link clients as `[name](/clients/ID.md)` and
+capabilities as `[name](/capabilities/ID.md)`.
+
+## Sources
+
+- {t}
+",
+        capabilities = yaml_list(capabilities, t),
+        clients = yaml_list(clients, t),
+    )
+}
+
+fn client(id: &str) -> String {
+    let t = PLACEHOLDER;
+    format!(
+        "---
+id: {id}
+title: \"{t}: the client's name\"
+vendor: \"{t}\"
+homepage: https://{t}
+repository: https://github.com/{t}/{t}
+clientInfoNames:
+  - \"{t}: the clientInfo.name it announces\"
+platforms:
+  - \"{t}\"
+support: {{}}
+---
+
+{t}: what the client is, in a few sentences. Add support cells under `support:` as
+capability id → {{status, notes, sources or research, lastVerified}}.
+"
+    )
+}
+
+fn capability(id: &str) -> String {
+    let t = PLACEHOLDER;
+    let group = id.split_once('.').map_or(id, |(g, _)| g);
+    format!(
+        "---
+id: {id}
+title: \"{t}: the capability's name\"
+group: {group}
+specUrl: https://modelcontextprotocol.io/specification/{t}
+introduced: {t}
+aliases: []
+---
+
+{t}: what the capability is, and which spec revision brought it.
+"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2026, 11, 30).expect("date")
+    }
+
+    fn config() -> SiteConfig {
+        let text = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: '2025-11-25'}]\n\
+                    capabilityGroups: [{id: g, title: G}]\nkinds: [{id: finding}]\n";
+        SiteConfig::parse(text, Path::new("site.yaml")).expect("valid config")
+    }
+
+    #[test]
+    fn never_overwrites() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = NewFile::Client {
+            id: "new-client".into(),
+        };
+        create(dir.path(), &file, &config(), day()).expect("first write");
+        let again = create(dir.path(), &file, &config(), day());
+        assert!(matches!(again, Err(Error::Usage { .. })));
+    }
+
+    #[test]
+    fn refuses_bad_ids() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        for file in [
+            NewFile::Client {
+                id: "Bad Id".into(),
+            },
+            NewFile::Capability { id: "nodot".into() },
+            NewFile::Note {
+                id: "../escape".into(),
+                clients: vec![],
+                capabilities: vec![],
+            },
+        ] {
+            assert!(create(dir.path(), &file, &config(), day()).is_err());
+        }
+    }
+
+    #[test]
+    fn note_carries_today_and_the_given_ids() {
+        let file = NewFile::Note {
+            id: "a-note".into(),
+            clients: vec!["cline".into()],
+            capabilities: vec!["transports.sse".into()],
+        };
+        let text = file.text(&config(), day());
+        assert!(text.contains("lastVerified: 2026-11-30"));
+        assert!(text.contains("clients:\n  - cline\n"));
+        assert!(text.contains("canonical: https://x.io/research/a-note"));
+        assert!(text.contains("kind: finding") && text.contains("  - 2025-11-25\n"));
+    }
+}

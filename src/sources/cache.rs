@@ -1,0 +1,425 @@
+//! The repository cache: one bare clone per repository, in a folder named after its URL
+//! (`<cache>/github.com/NousResearch/hermes-agent.git`).
+//!
+//! A repository that is not in the cache is cloned (`git clone --bare`); one that is, is used
+//! as it is, and fetched (`git fetch`, branches and tags) only when a pinned commit is not in
+//! it or when drift needs the default branch as it is now — at most once per run. Network
+//! calls have a time limit and never prompt; when they fail, or with `--offline`, fieldnotes
+//! works from what the cache holds and says which sources it could not check.
+//!
+//! Two ways to provide a repository without a network: clone it into the folder
+//! [`CacheConfig::folder`] names (`git clone --bare <repo> <folder>`), or map its URL to a
+//! local repository with `--repo URL=PATH` ([`CacheConfig::map`]), which is used in place
+//! and never fetched.
+
+use super::git::{self, Object, Objects};
+use super::pin::repository_url;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Where repositories come from.
+#[derive(Debug, Clone)]
+pub struct CacheConfig {
+    /// The cache folder.
+    pub dir: PathBuf,
+    /// Repository URL (as [`repository_url`] writes it) → a local repository used in place.
+    pub repos: BTreeMap<String, PathBuf>,
+    /// Never clone or fetch.
+    pub offline: bool,
+    /// The longest a clone or fetch may take.
+    pub timeout: Duration,
+}
+
+/// The default time limit of a clone or fetch.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+impl CacheConfig {
+    pub fn new(dir: PathBuf) -> CacheConfig {
+        CacheConfig {
+            dir,
+            repos: BTreeMap::new(),
+            offline: false,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+
+    /// `$XDG_CACHE_HOME/fieldnotes/repos`, else `~/.cache/fieldnotes/repos`, else
+    /// `.fieldnotes-cache` in the current folder.
+    pub fn default_dir() -> PathBuf {
+        let base = std::env::var_os("XDG_CACHE_HOME")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| {
+                std::env::var_os("HOME")
+                    .filter(|v| !v.is_empty())
+                    .map(|home| PathBuf::from(home).join(".cache"))
+            });
+        match base {
+            Some(base) => base.join("fieldnotes").join("repos"),
+            None => PathBuf::from(".fieldnotes-cache"),
+        }
+    }
+
+    /// Adds a `URL=PATH` mapping: sources in the repository at URL are read from the local
+    /// repository PATH (bare or not), which is never fetched.
+    pub fn map(&mut self, spec: &str) -> Result<(), String> {
+        let (url, path) = spec
+            .split_once('=')
+            .filter(|(url, path)| !url.is_empty() && !path.is_empty())
+            .ok_or_else(|| format!("--repo {spec}: write URL=PATH"))?;
+        let url = repository_url(url)
+            .ok_or_else(|| format!("--repo {spec}: {url} is not an http(s) URL"))?;
+        self.repos.insert(url, PathBuf::from(path));
+        Ok(())
+    }
+
+    /// The folder the bare clone of `repository` lives in: its host and path under the cache,
+    /// each segment reduced to safe characters, ending in `.git`.
+    pub fn folder(&self, repository: &str) -> PathBuf {
+        let rest = repository.split_once("://").map_or(repository, |r| r.1);
+        let mut folder = self.dir.clone();
+        let segments: Vec<String> = rest
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .map(safe_segment)
+            .collect();
+        let last = segments.len().saturating_sub(1);
+        for (i, segment) in segments.into_iter().enumerate() {
+            folder.push(match i == last {
+                true => format!("{segment}.git"),
+                false => segment,
+            });
+        }
+        folder
+    }
+}
+
+/// A path segment with only `A-Z a-z 0-9 . _ -` (others become `_`), never `.` or `..`.
+fn safe_segment(segment: &str) -> String {
+    let safe: String = segment
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() || "._-".contains(c) {
+            true => c,
+            false => '_',
+        })
+        .collect();
+    match safe.trim_matches('.').is_empty() {
+        true => safe.replace('.', "_"),
+        false => safe,
+    }
+}
+
+/// The repositories of one run, each opened (and cloned or fetched) at most once.
+pub struct Cache {
+    config: CacheConfig,
+    repos: HashMap<String, Result<Repo, String>>,
+}
+
+impl Cache {
+    pub fn new(config: CacheConfig) -> Cache {
+        Cache {
+            config,
+            repos: HashMap::new(),
+        }
+    }
+
+    /// The repository at `url` (a [`repository_url`]): mapped, cached, or cloned now. The error
+    /// says why it cannot be read.
+    pub fn repo(&mut self, url: &str) -> Result<&mut Repo, String> {
+        if !self.repos.contains_key(url) {
+            let opened = open(&self.config, url);
+            self.repos.insert(url.to_string(), opened);
+        }
+        match self.repos.get_mut(url).expect("inserted above") {
+            Ok(repo) => Ok(repo),
+            Err(why) => Err(why.clone()),
+        }
+    }
+}
+
+fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
+    if let Some(path) = config.repos.get(url) {
+        let out = git::run(
+            git::git(None)
+                .arg("-C")
+                .arg(path)
+                .args(["rev-parse", "--absolute-git-dir"]),
+            None,
+        )
+        .map_err(|e| format!("--repo {url}={}: {e}", path.display()))?;
+        let git_dir = PathBuf::from(String::from_utf8_lossy(&out).trim());
+        return Ok(Repo::new(git_dir, url, Remote::Local));
+    }
+    let folder = config.folder(url);
+    if folder.join("HEAD").is_file() {
+        let remote = match config.offline {
+            true => Remote::Offline,
+            false => Remote::Online(config.timeout),
+        };
+        return Ok(Repo::new(folder, url, remote));
+    }
+    if config.offline {
+        return Err(format!(
+            "{url} is not in the cache ({}) and --offline is set",
+            folder.display()
+        ));
+    }
+    clone(url, &folder, config.timeout)
+        .map_err(|e| format!("{url} is not in the cache and could not be cloned: {e}"))?;
+    let mut repo = Repo::new(folder, url, Remote::Online(config.timeout));
+    repo.fetched = true;
+    Ok(repo)
+}
+
+/// Clones `url` bare into `folder`, through a temporary folder beside it so that a failed
+/// clone leaves nothing behind.
+fn clone(url: &str, folder: &Path, timeout: Duration) -> Result<(), String> {
+    let parent = folder.parent().ok_or("the cache folder has no parent")?;
+    std::fs::create_dir_all(parent)
+        .map_err(|e| format!("could not create {}: {e}", parent.display()))?;
+    let staging = folder.with_extension(format!("git.partial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    let cloned = git::run(
+        git::git(None)
+            .args(["clone", "--bare", "--quiet", "--", url])
+            .arg(&staging),
+        Some(timeout),
+    );
+    let moved = cloned.and_then(|_| {
+        std::fs::rename(&staging, folder).or_else(|e| match folder.join("HEAD").is_file() {
+            // Another run cloned it first: theirs is as good.
+            true => Ok(()),
+            false => Err(format!(
+                "could not move the clone to {}: {e}",
+                folder.display()
+            )),
+        })
+    });
+    let _ = std::fs::remove_dir_all(&staging);
+    moved
+}
+
+/// Where a repository's objects come from, and so whether what it lacks is missing upstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Remote {
+    /// A `--repo URL=PATH` mapping: the repository itself, never fetched.
+    Local,
+    /// A cached clone that may not be fetched (`--offline`).
+    Offline,
+    /// A cached clone, fetched with this time limit.
+    Online(Duration),
+}
+
+/// One repository: its git folder, whether it may be fetched, and its object reader.
+pub struct Repo {
+    git_dir: PathBuf,
+    url: String,
+    remote: Remote,
+    fetched: bool,
+    /// Why the one fetch of this run failed, if it did.
+    fetch_error: Option<String>,
+    objects: Option<Objects>,
+    renames: HashMap<(String, String), HashMap<String, String>>,
+    /// The default branch's name, once asked (`Some(None)`: `HEAD` names no branch).
+    branch: Option<Option<String>>,
+}
+
+impl Repo {
+    fn new(git_dir: PathBuf, url: &str, remote: Remote) -> Repo {
+        Repo {
+            git_dir,
+            url: url.to_string(),
+            remote,
+            fetched: false,
+            fetch_error: None,
+            objects: None,
+            renames: HashMap::new(),
+            branch: None,
+        }
+    }
+
+    /// Why the repository may lack what its remote has (a commit pushed since it was last
+    /// fetched): `--offline`, or this run's fetch failed. `None` for a mapped repository, or
+    /// a clone cloned or fetched in this run, where what is missing is missing upstream too.
+    pub fn staleness(&self) -> Option<String> {
+        match (self.remote, &self.fetch_error) {
+            (Remote::Offline, _) => Some(format!(
+                "the cached clone of {} was not fetched (--offline)",
+                self.url
+            )),
+            (_, Some(error)) => Some(error.clone()),
+            _ => None,
+        }
+    }
+
+    /// The object `name` names (`<hash>`, `<hash>:<path>`, `HEAD^{commit}`).
+    pub(crate) fn object(&mut self, name: &str) -> Result<Object, String> {
+        if self.objects.is_none() {
+            self.objects = Some(Objects::start(&self.git_dir)?);
+        }
+        let objects = self.objects.as_mut().expect("started above");
+        let answer = objects.get(name);
+        if answer.is_err() {
+            // A reader that failed once is not trusted again: the next call starts another.
+            self.objects = None;
+        }
+        answer
+    }
+
+    /// Brings branches, tags and the default branch up to date with the remote, once per run.
+    /// Returns whether anything may have changed. A failure is kept ([`Repo::fetch_error`]),
+    /// and the cache is used as it is.
+    pub(crate) fn update(&mut self) -> bool {
+        let Remote::Online(timeout) = self.remote else {
+            return false;
+        };
+        if self.fetched {
+            return false;
+        }
+        self.fetched = true;
+        let mut fetch = self.git();
+        fetch.args([
+            "fetch",
+            "--quiet",
+            "--prune",
+            "origin",
+            "+refs/heads/*:refs/heads/*",
+            "+refs/tags/*:refs/tags/*",
+        ]);
+        if let Err(e) = git::run(&mut fetch, Some(timeout)) {
+            self.fetch_error = Some(format!("could not fetch {}: {e}", self.url));
+            return false;
+        }
+        self.follow_default_branch(timeout);
+        self.objects = None;
+        self.branch = None;
+        true
+    }
+
+    /// Fetches one commit by its full hash (a commit on no branch, such as a pull request's),
+    /// keeping it under `refs/fieldnotes/`. Returns whether it was fetched.
+    pub(crate) fn fetch_commit(&mut self, hash: &str) -> bool {
+        let Remote::Online(timeout) = self.remote else {
+            return false;
+        };
+        let refspec = format!("{hash}:refs/fieldnotes/{hash}");
+        let mut fetch = self.git();
+        fetch.args(["fetch", "--quiet", "origin", &refspec]);
+        let fetched = git::run(&mut fetch, Some(timeout)).is_ok();
+        if fetched {
+            self.objects = None;
+        }
+        fetched
+    }
+
+    /// Points `HEAD` at the remote's default branch, which may have changed since the clone.
+    fn follow_default_branch(&mut self, timeout: Duration) {
+        let Ok(out) = git::run(
+            self.git().args(["ls-remote", "--symref", "origin", "HEAD"]),
+            Some(timeout),
+        ) else {
+            return;
+        };
+        let text = String::from_utf8_lossy(&out);
+        let branch = text.lines().find_map(|l| {
+            l.strip_prefix("ref: ")?
+                .strip_suffix("\tHEAD")
+                .filter(|r| r.starts_with("refs/heads/"))
+        });
+        if let Some(branch) = branch {
+            let _ = git::run(self.git().args(["symbolic-ref", "HEAD", branch]), None);
+        }
+    }
+
+    /// Full hashes of every object whose name starts with `prefix` (at least 4 hex digits).
+    pub(crate) fn objects_starting_with(&mut self, prefix: &str) -> Result<Vec<String>, String> {
+        let arg = format!("--disambiguate={prefix}");
+        let out = git::run(self.git().args(["rev-parse", &arg]), None)?;
+        let mut hashes: Vec<String> = String::from_utf8_lossy(&out)
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        hashes.sort();
+        Ok(hashes)
+    }
+
+    /// The name of the default branch (`main`), if `HEAD` names one; asked of git once.
+    pub fn default_branch(&mut self) -> Option<String> {
+        if self.branch.is_none() {
+            let out = git::run(self.git().args(["symbolic-ref", "--short", "HEAD"]), None);
+            let name = out.map(|o| String::from_utf8_lossy(&o).trim().to_string());
+            self.branch = Some(name.ok().filter(|n| !n.is_empty()));
+        }
+        self.branch.clone().flatten()
+    }
+
+    /// Files renamed between two commits: old path → new path (`git diff -M`).
+    pub(crate) fn renames(
+        &mut self,
+        from: &str,
+        to: &str,
+    ) -> Result<&HashMap<String, String>, String> {
+        let key = (from.to_string(), to.to_string());
+        if !self.renames.contains_key(&key) {
+            let mut diff = self.git();
+            diff.args([
+                "diff",
+                "-z",
+                "--name-status",
+                "-M",
+                "--diff-filter=R",
+                from,
+                to,
+                "--",
+            ]);
+            let out = git::run(&mut diff, None)?;
+            let text = String::from_utf8_lossy(&out);
+            let mut fields = text.split('\0').filter(|f| !f.is_empty());
+            let mut map = HashMap::new();
+            while let (Some(_status), Some(old), Some(new)) =
+                (fields.next(), fields.next(), fields.next())
+            {
+                map.insert(old.to_string(), new.to_string());
+            }
+            self.renames.insert(key.clone(), map);
+        }
+        Ok(&self.renames[&key])
+    }
+
+    fn git(&self) -> std::process::Command {
+        git::git(Some(&self.git_dir))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_repository_has_its_own_safe_folder() {
+        let config = CacheConfig::new(PathBuf::from("/c"));
+        assert_eq!(
+            config.folder("https://github.com/NousResearch/hermes-agent"),
+            Path::new("/c/github.com/NousResearch/hermes-agent.git")
+        );
+        assert_eq!(
+            config.folder("https://git.test/../a b/.."),
+            Path::new("/c/git.test/__/a_b/__.git")
+        );
+    }
+
+    #[test]
+    fn repo_mappings_are_keyed_by_repository() {
+        let mut config = CacheConfig::new(PathBuf::from("/c"));
+        config
+            .map("https://github.com/o/r/blob/main/x=/tmp/r")
+            .expect("maps");
+        assert_eq!(
+            config.repos.get("https://github.com/o/r"),
+            Some(&PathBuf::from("/tmp/r"))
+        );
+        assert!(config.map("https://github.com/o/r").is_err());
+        assert!(config.map("ssh://x=/tmp").is_err());
+    }
+}

@@ -1,0 +1,169 @@
+//! Excerpts: the pinned lines of each source, read from the cache at the pinned commit, so
+//! that a note page can show the evidence under the source link (`build --excerpts`).
+//!
+//! [`excerpts`] is pure data for render: [`Excerpts::get`] gives a source's [`Excerpt`]: one
+//! block of numbered lines per pinned range, and the token a highlighter takes the language
+//! from.
+//! Sources pinned to a whole file or folder get none; sources that cannot be read are listed
+//! in [`Excerpts::missing`] with the reason.
+
+use super::cache::Cache;
+use super::pin::format_path;
+use super::pinned;
+use super::verify::{out_of_range, resolve};
+use crate::index::SiteIndex;
+use crate::model::SourceRef;
+use crate::source::Span;
+use serde::Serialize;
+use std::collections::HashMap;
+
+/// The most lines an excerpt shows; past that it is cut (`truncated`).
+pub const MAX_LINES: usize = 400;
+
+/// One line of an excerpt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExcerptLine {
+    /// The 1-based line number in the file at the pinned commit.
+    pub number: usize,
+    pub text: String,
+}
+
+/// The lines of one pinned range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ExcerptBlock {
+    /// The first line's number (for a line-number gutter or a CSS counter).
+    pub start: usize,
+    pub lines: Vec<ExcerptLine>,
+}
+
+/// The pinned lines of one source: one block per line range.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Excerpt {
+    /// The commit's full hash.
+    pub commit: String,
+    /// The file, relative to the repository root.
+    pub file: String,
+    /// The file's extension (`py`, `rs`, `ts`), or its name when it has none (`Makefile`):
+    /// the token highlighters (syntect, highlight.js) look a language up by.
+    pub language: String,
+    pub blocks: Vec<ExcerptBlock>,
+    /// Lines past [`MAX_LINES`] were left out.
+    pub truncated: bool,
+}
+
+/// A source that has line ranges but no excerpt, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Missed {
+    /// The site file and line of the source.
+    pub file: String,
+    pub line: usize,
+    pub path: String,
+    pub reason: String,
+}
+
+/// The excerpts of a site's sources, keyed by the source they belong to.
+#[derive(Debug, Default)]
+pub struct Excerpts {
+    by_source: HashMap<Span, Excerpt>,
+    pub missing: Vec<Missed>,
+}
+
+impl Excerpts {
+    /// The excerpt of `source` (a note's or a support cell's), if it has one.
+    pub fn get(&self, source: &SourceRef) -> Option<&Excerpt> {
+        self.by_source.get(&source.span)
+    }
+
+    /// How many sources have an excerpt.
+    pub fn len(&self) -> usize {
+        self.by_source.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.by_source.is_empty()
+    }
+}
+
+/// Reads the pinned lines of every source with line ranges, from the cache (cloning or
+/// fetching as [`Cache`] does when a repository or commit is not there yet).
+pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
+    let mut out = Excerpts::default();
+    for pinned in pinned(index).into_iter().filter(|p| !p.ranges.is_empty()) {
+        let read = resolve(&pinned, cache).and_then(|resolved| {
+            match out_of_range(&pinned, &resolved).into_iter().next() {
+                Some(problem) => Err(problem),
+                None => Ok(resolved),
+            }
+        });
+        let resolved = match read {
+            Ok(resolved) => resolved,
+            Err(problem) => {
+                let (file, line) = pinned.place(index);
+                out.missing.push(Missed {
+                    file,
+                    line,
+                    path: format_path(pinned.file, &pinned.ranges),
+                    reason: problem.reason(),
+                });
+                continue;
+            }
+        };
+        let Some(text) = resolved.lines else {
+            continue;
+        };
+        let mut budget = MAX_LINES;
+        let blocks = pinned
+            .ranges
+            .iter()
+            .map(|range| {
+                let numbers = range.start.max(1)..=range.end;
+                let lines: Vec<ExcerptLine> = numbers
+                    .take(budget)
+                    .map(|number| ExcerptLine {
+                        number,
+                        text: text[number - 1].clone(),
+                    })
+                    .collect();
+                budget -= lines.len();
+                ExcerptBlock {
+                    start: range.start,
+                    lines,
+                }
+            })
+            .filter(|block| !block.lines.is_empty())
+            .collect();
+        let file = pinned.file.trim_start_matches('/');
+        let excerpt = Excerpt {
+            commit: resolved.commit,
+            file: file.to_string(),
+            language: language(file).to_string(),
+            blocks,
+            truncated: pinned.ranges.iter().map(|r| r.len()).sum::<usize>() > MAX_LINES,
+        };
+        out.by_source.insert(pinned.source.span, excerpt);
+    }
+    out
+}
+
+/// The token a highlighter finds a file's language by: its extension, lower-cased, or the
+/// file name when it has none.
+pub fn language(file: &str) -> String {
+    let name = file.rsplit('/').next().unwrap_or(file);
+    match name.rsplit_once('.') {
+        Some((stem, extension)) if !stem.is_empty() => extension.to_ascii_lowercase(),
+        _ => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::language;
+
+    #[test]
+    fn languages_come_from_extensions() {
+        assert_eq!(language("tools/mcp_tool.py"), "py");
+        assert_eq!(language("src/A.TSX"), "tsx");
+        assert_eq!(language("build/Makefile"), "Makefile");
+        assert_eq!(language(".bashrc"), ".bashrc");
+    }
+}

@@ -1,0 +1,231 @@
+//! Running git: every call goes through [`git`] (prompts off, the caller's repository
+//! variables cleared), network calls through [`run`] with a time limit, and object reads
+//! through one long-lived `git cat-file --batch` per repository ([`Objects`]).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// Variables git sets for hooks and that would point a command at another repository.
+const REPOSITORY_VARIABLES: [&str; 7] = [
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+];
+
+/// A git command on `git_dir` (none for `clone`) that never waits for a person: no password
+/// prompt, ssh in batch mode.
+pub(crate) fn git(git_dir: Option<&Path>) -> Command {
+    let mut command = Command::new("git");
+    if let Some(dir) = git_dir {
+        command.arg("--git-dir").arg(dir);
+    }
+    for variable in REPOSITORY_VARIABLES {
+        command.env_remove(variable);
+    }
+    command.env("GIT_TERMINAL_PROMPT", "0");
+    if std::env::var_os("GIT_SSH_COMMAND").is_none() {
+        command.env(
+            "GIT_SSH_COMMAND",
+            "ssh -o BatchMode=yes -o ConnectTimeout=10",
+        );
+    }
+    command.stdin(Stdio::null());
+    command
+}
+
+/// Runs `command` to its end and returns what it printed; killed after `timeout` when one is
+/// given. A failure is one line: git's last line of error output, or why it did not run.
+pub(crate) fn run(command: &mut Command, timeout: Option<Duration>) -> Result<Vec<u8>, String> {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("could not run git: {e}"))?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status = match timeout {
+        None => child.wait().map(Some),
+        Some(limit) => wait_at_most(&mut child, limit),
+    }
+    .map_err(|e| format!("git did not finish: {e}"))?;
+    let Some(status) = status else {
+        // Not joined: a helper git started (`git-remote-https`) may hold the pipes open a
+        // little longer, and the run should not wait for it.
+        return Err(format!(
+            "git took longer than {} s and was stopped",
+            timeout.unwrap_or_default().as_secs()
+        ));
+    };
+    let output = stdout.join().unwrap_or_default();
+    let errors = stderr.join().unwrap_or_default();
+    match status.success() {
+        true => Ok(output),
+        false => Err(last_line(&errors)),
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own, so that a chatty child never blocks.
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut bytes = Vec::new();
+        if let Some(mut pipe) = pipe {
+            let _ = pipe.read_to_end(&mut bytes);
+        }
+        bytes
+    })
+}
+
+/// Waits for `child` up to `limit`; kills it past that (`None`).
+fn wait_at_most(
+    child: &mut Child,
+    limit: Duration,
+) -> std::io::Result<Option<std::process::ExitStatus>> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Some(status));
+        }
+        if Instant::now() >= deadline {
+            child.kill()?;
+            child.wait()?;
+            return Ok(None);
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The last non-empty line of git's error output (`fatal: …`), or a generic word.
+fn last_line(errors: &[u8]) -> String {
+    String::from_utf8_lossy(errors)
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("git failed")
+        .to_string()
+}
+
+/// What `cat-file --batch` answered for one object name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Object {
+    Found {
+        oid: String,
+        /// `commit`, `tree`, `blob` or `tag`.
+        kind: String,
+        data: Vec<u8>,
+    },
+    Missing,
+    /// A short hash that starts more than one object's name.
+    Ambiguous,
+}
+
+/// One `git cat-file --batch` process: object names in, headers and contents out.
+pub(crate) struct Objects {
+    child: Child,
+    input: Option<ChildStdin>,
+    output: BufReader<ChildStdout>,
+}
+
+impl Objects {
+    pub(crate) fn start(git_dir: &Path) -> Result<Objects, String> {
+        let mut child = git(Some(git_dir))
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("could not run git: {e}"))?;
+        let input = child.stdin.take();
+        let output = BufReader::new(child.stdout.take().ok_or("git gave no output pipe")?);
+        Ok(Objects {
+            child,
+            input,
+            output,
+        })
+    }
+
+    /// The object `name` (`<hash>`, `<hash>:<path>`, `HEAD^{commit}`) names.
+    pub(crate) fn get(&mut self, name: &str) -> Result<Object, String> {
+        if name.contains(['\n', '\r']) {
+            return Err(format!(
+                "{name:?}: a name with a line break cannot be looked up"
+            ));
+        }
+        let broken = |e: std::io::Error| format!("git cat-file stopped answering: {e}");
+        let input = self.input.as_mut().ok_or("git cat-file is closed")?;
+        writeln!(input, "{name}").map_err(broken)?;
+        input.flush().map_err(broken)?;
+        let mut header = String::new();
+        if self.output.read_line(&mut header).map_err(broken)? == 0 {
+            return Err("git cat-file stopped answering".to_string());
+        }
+        let header = header.trim_end_matches('\n');
+        if header.ends_with(" missing") {
+            return Ok(Object::Missing);
+        }
+        if header.ends_with(" ambiguous") {
+            return Ok(Object::Ambiguous);
+        }
+        let mut fields = header.split(' ');
+        let (Some(oid), Some(kind), Some(size)) = (fields.next(), fields.next(), fields.next())
+        else {
+            return Err(format!("git cat-file answered `{header}`"));
+        };
+        let size: usize = size
+            .parse()
+            .map_err(|_| format!("git cat-file answered `{header}`"))?;
+        let mut data = vec![0; size + 1];
+        self.output.read_exact(&mut data).map_err(broken)?;
+        data.pop();
+        Ok(Object::Found {
+            oid: oid.to_string(),
+            kind: kind.to_string(),
+            data,
+        })
+    }
+}
+
+impl Drop for Objects {
+    fn drop(&mut self) {
+        // Closing its input ends `cat-file`; wait so that no zombie is left.
+        drop(self.input.take());
+        let _ = self.child.wait();
+    }
+}
+
+/// The lines of a file's bytes, line endings (`\n`, `\r\n`) removed.
+pub(crate) fn lines(data: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(data);
+    text.lines().map(str::to_string).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_past_its_time_limit_is_stopped() {
+        let started = Instant::now();
+        let mut sleep = Command::new("sleep");
+        sleep.arg("5");
+        let out = run(&mut sleep, Some(Duration::from_millis(200)));
+        assert!(out.is_err_and(|e| e.contains("longer than")));
+        assert!(started.elapsed() < Duration::from_secs(4));
+    }
+
+    #[test]
+    fn a_failure_is_its_last_line_of_errors() {
+        assert_eq!(
+            last_line(b"hint: x\nfatal: no such remote\n\n"),
+            "fatal: no such remote"
+        );
+        assert_eq!(last_line(b""), "git failed");
+    }
+}

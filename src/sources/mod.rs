@@ -1,0 +1,140 @@
+//! Provenance: every pinned source checked against its repository.
+//!
+//! A source with a `commit` pins a file's lines in a git repository. This module reads those
+//! repositories through `git` (never a hand-written reader), from a local cache of bare clones:
+//!
+//! - [`cache`]: where each repository's bare clone lives, cloning and fetching it, offline use,
+//!   `--repo URL=PATH` mappings.
+//! - [`verify`]: does the commit exist (a short hash naming exactly one commit), the path at
+//!   that commit, every line range within the file? Its findings are lint rules FN951–FN955,
+//!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache).
+//! - [`drift`]: does the default branch still hold the pinned lines — unchanged, moved (to
+//!   which lines, or which file), changed, or gone?
+//! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
+//! - [`report`]: the drift table and the re-verification queue, as text and JSON.
+//!
+//! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
+
+pub mod cache;
+pub mod drift;
+pub mod excerpt;
+mod git;
+pub mod pin;
+pub mod report;
+pub mod verify;
+
+use crate::index::{doc_id, SiteIndex};
+use crate::model::{text, SourceRef, Spanned};
+use crate::source::LineCol;
+use pin::{repository_url, split_path, LineRange};
+
+/// What holds a source: a research note, or one cell of a client's support map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Holder {
+    /// A note, by its position in `content.notes`.
+    Note(usize),
+    /// A support cell: the client's position in `content.clients`, the cell's in its map.
+    Cell { client: usize, cell: usize },
+}
+
+impl Holder {
+    /// `note <id>` or `client <id>, cell <capability>`, for messages.
+    pub fn describe(self, index: &SiteIndex) -> String {
+        let c = &index.content;
+        match self {
+            Holder::Note(n) => format!("note {}", doc_id(&c.notes[n].id, &c.notes[n].doc)),
+            Holder::Cell { client, cell } => {
+                let holder = &c.clients[client];
+                format!(
+                    "client {}, cell {}",
+                    doc_id(&holder.id, &holder.doc),
+                    holder.support[cell].capability.value
+                )
+            }
+        }
+    }
+
+    /// The holder's `lastVerified`.
+    pub fn last_verified(self, index: &SiteIndex) -> Option<&Spanned<String>> {
+        let c = &index.content;
+        match self {
+            Holder::Note(n) => c.notes[n].last_verified.as_ref(),
+            Holder::Cell { client, cell } => c.clients[client].support[cell].last_verified.as_ref(),
+        }
+    }
+
+    /// The holder's sources.
+    pub fn sources(self, index: &SiteIndex) -> &[SourceRef] {
+        let c = &index.content;
+        match self {
+            Holder::Note(n) => &c.notes[n].sources,
+            Holder::Cell { client, cell } => &c.clients[client].support[cell].sources,
+        }
+    }
+
+    /// Every note, then every support cell, in content order.
+    pub fn all(index: &SiteIndex) -> impl Iterator<Item = Holder> + '_ {
+        let notes = (0..index.content.notes.len()).map(Holder::Note);
+        let cells = index.content.clients.iter().enumerate().flat_map(|(i, c)| {
+            (0..c.support.len()).map(move |cell| Holder::Cell { client: i, cell })
+        });
+        notes.chain(cells)
+    }
+}
+
+/// A source pinned to a commit: what holds it, its repository, commit, file and lines.
+#[derive(Debug, Clone)]
+pub struct Pinned<'a> {
+    pub holder: Holder,
+    /// Its position in the holder's `sources`.
+    pub position: usize,
+    pub source: &'a SourceRef,
+    /// The repository's URL ([`repository_url`]); `None` when `url` is missing or not http(s).
+    pub repository: Option<String>,
+    pub commit: &'a Spanned<String>,
+    /// The file of `path` (empty when there is no path: the commit alone is pinned).
+    pub file: &'a str,
+    pub ranges: Vec<LineRange>,
+}
+
+impl Pinned<'_> {
+    /// The site file and line the source starts at, for reports.
+    pub fn place(&self, index: &SiteIndex) -> (String, usize) {
+        let file = &index.files[self.source.span.file];
+        let LineCol { line, .. } = file.line_col(self.source.span.start);
+        (file.display_path(), line)
+    }
+
+    /// The source's `path` as written.
+    pub fn path(&self) -> &str {
+        text(&self.source.path)
+    }
+}
+
+/// Every source that names a `commit`, notes' first, in content order.
+pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
+    let mut out = Vec::new();
+    for holder in Holder::all(index) {
+        for (position, source) in holder.sources(index).iter().enumerate() {
+            let Some(commit) = &source.commit else {
+                continue;
+            };
+            let (file, ranges) = split_path(text(&source.path));
+            out.push(Pinned {
+                holder,
+                position,
+                source,
+                repository: repository_url(text(&source.url)),
+                commit,
+                file,
+                ranges,
+            });
+        }
+    }
+    out
+}
+
+/// A commit's first seven characters.
+pub fn short(commit: &str) -> &str {
+    commit.get(..7).unwrap_or(commit)
+}

@@ -1,0 +1,312 @@
+//! Reports of drift, as a table for people and JSON for tools: every source's drift
+//! ([`drift_table`], [`drift_json`]), and the re-verification queue ([`queue`]): the notes and
+//! support cells to read again, most drifted first, then longest unverified first.
+
+use super::drift::{Drift, DriftReport, State};
+use super::pin::format_path;
+use super::{short, Holder};
+use crate::index::{doc_id, SiteIndex};
+use crate::lint::walk::parse_date;
+use crate::model::text;
+use chrono::NaiveDate;
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+/// Every drift state with how many sources are in it, in order.
+fn counts(states: impl Iterator<Item = State>) -> BTreeMap<State, usize> {
+    let mut counts: BTreeMap<State, usize> = [
+        State::Unchanged,
+        State::Moved,
+        State::Changed,
+        State::Gone,
+        State::Unchecked,
+    ]
+    .into_iter()
+    .map(|s| (s, 0))
+    .collect();
+    for state in states {
+        *counts.entry(state).or_default() += 1;
+    }
+    counts
+}
+
+/// `5 sources: 2 unchanged, 1 moved, …`.
+fn summary_line(report: &DriftReport<'_>) -> String {
+    let counts = counts(report.sources.iter().map(|d| d.state));
+    let parts: Vec<String> = counts
+        .iter()
+        .map(|(state, n)| format!("{n} {}", state.as_str()))
+        .collect();
+    format!(
+        "{} pinned source{}: {}",
+        report.sources.len(),
+        if report.sources.len() == 1 { "" } else { "s" },
+        parts.join(", ")
+    )
+}
+
+/// The source's pinned path and commit: `src/a.py:5-8 @ 3f4e5d6`.
+fn pinned_text(drift: &Drift<'_>) -> String {
+    let path = format_path(drift.pinned.file, &drift.pinned.ranges);
+    format!("{path} @ {}", short(&drift.pinned.commit.value))
+}
+
+/// Where the lines are on the default branch: `src/a.py:8-11 @ 1b2c3d4` (`?` for a range
+/// whose lines were not found), `(gone) @ …`, or why the source was not checked.
+fn now_text(drift: &Drift<'_>) -> String {
+    let head = drift.head.as_deref().map(short).unwrap_or_default();
+    match (drift.state, &drift.file_now) {
+        (State::Unchecked, _) => drift.reason.clone().unwrap_or_default(),
+        (_, None) => format!("(gone) @ {head}"),
+        (_, Some(file)) => {
+            let pieces: Vec<String> = drift
+                .ranges
+                .iter()
+                .map(|r| r.now.map_or("?".to_string(), |n| n.to_string()))
+                .collect();
+            match pieces.is_empty() {
+                true => format!("{file} @ {head}"),
+                false => format!("{file}:{} @ {head}", pieces.join(",")),
+            }
+        }
+    }
+}
+
+/// The drift of every source as an aligned table, a summary line and the notices.
+pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
+    let rows: Vec<[String; 4]> = report
+        .sources
+        .iter()
+        .map(|d| {
+            let (file, line) = d.pinned.place(index);
+            [
+                d.state.as_str().to_string(),
+                format!("{file}:{line}"),
+                pinned_text(d),
+                now_text(d),
+            ]
+        })
+        .collect();
+    let header = ["STATE", "SOURCE", "PINNED", "DEFAULT BRANCH"].map(str::to_string);
+    let mut out = table(&header, &rows);
+    out.push_str(&summary_line(report));
+    out.push('\n');
+    if report
+        .sources
+        .iter()
+        .any(|d| d.ranges.iter().any(|r| r.now.is_none()))
+    {
+        out.push_str("?: the pinned lines were not found in the file on the default branch\n");
+    }
+    for notice in &report.notices {
+        out.push_str(&format!(
+            "note: {notice}; default branches are as of its last fetch\n"
+        ));
+    }
+    out
+}
+
+/// The drift of every source as JSON: `{sources: [...], summary: {...}, notices: [...]}`.
+pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
+    let sources: Vec<Value> = report
+        .sources
+        .iter()
+        .map(|d| {
+            let (file, line) = d.pinned.place(index);
+            json!({
+                "file": file,
+                "line": line,
+                "holder": d.pinned.holder.describe(index),
+                "repository": d.pinned.repository,
+                "commit": d.pinned.commit.value,
+                "resolvedCommit": d.commit,
+                "path": d.pinned.path(),
+                "state": d.state,
+                "branch": d.branch,
+                "head": d.head,
+                "fileNow": d.file_now,
+                "ranges": d.ranges.iter().map(|r| json!({
+                    "pinned": r.pinned.to_string(),
+                    "state": r.state,
+                    "now": r.now.map(|n| n.to_string()),
+                })).collect::<Vec<_>>(),
+                "reason": d.reason,
+            })
+        })
+        .collect();
+    let summary: serde_json::Map<String, Value> = counts(report.sources.iter().map(|d| d.state))
+        .into_iter()
+        .map(|(state, n)| (state.as_str().to_string(), json!(n)))
+        .collect();
+    to_text(&json!({
+        "sources": sources,
+        "summary": summary,
+        "notices": report.notices,
+    }))
+}
+
+/// One note or support cell in the re-verification queue.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueEntry {
+    /// `note` or `cell`.
+    pub kind: &'static str,
+    /// The note's id, or the client's.
+    pub id: String,
+    /// The support cell's capability.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capability: Option<String>,
+    /// Where to update `lastVerified` once re-read: its line, or the holder's.
+    pub file: String,
+    pub line: usize,
+    pub last_verified: Option<String>,
+    /// Days from `lastVerified` to today (`None` when it is missing or not a date).
+    pub age_days: Option<i64>,
+    /// The most drifted of its sources (`None`: no source is pinned to a commit).
+    pub state: Option<State>,
+    /// Pinned sources, and how many of them moved, changed or are gone.
+    pub pinned: usize,
+    pub drifted: usize,
+}
+
+impl QueueEntry {
+    /// Queue order: gone, changed, moved, unchecked, then the rest; within each, the longest
+    /// unverified first (no date at all before any date).
+    fn order(&self) -> (u8, i64) {
+        let rank = match self.state {
+            Some(State::Gone) => 0,
+            Some(State::Changed) => 1,
+            Some(State::Moved) => 2,
+            Some(State::Unchecked) => 3,
+            Some(State::Unchanged) | None => 4,
+        };
+        (rank, -self.age_days.unwrap_or(i64::MAX))
+    }
+}
+
+/// The re-verification queue: every current note (superseded and retracted ones are not
+/// re-read) and every support cell. Gone, changed, moved, unchecked, then the rest; within
+/// each, the longest unverified first (no `lastVerified` at all before any date).
+pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> Vec<QueueEntry> {
+    let mut states: BTreeMap<Holder, Vec<State>> = BTreeMap::new();
+    for d in &report.sources {
+        states.entry(d.pinned.holder).or_default().push(d.state);
+    }
+    let content = &index.content;
+    let mut entries: Vec<QueueEntry> = Holder::all(index)
+        .filter(|h| match h {
+            Holder::Note(n) => {
+                !matches!(text(&content.notes[*n].status), "superseded" | "retracted")
+            }
+            Holder::Cell { .. } => true,
+        })
+        .map(|holder| {
+            let states = states.get(&holder).map(Vec::as_slice).unwrap_or_default();
+            let drifted = states.iter().filter(|s| s.drifted()).count();
+            let worst_drift = states.iter().copied().filter(|s| s.drifted()).max();
+            let unchecked = states
+                .contains(&State::Unchecked)
+                .then_some(State::Unchecked);
+            let state = worst_drift
+                .or(unchecked)
+                .or_else(|| (!states.is_empty()).then_some(State::Unchanged));
+            let verified = holder.last_verified(index);
+            let (kind, id, capability, span) = match holder {
+                Holder::Note(n) => {
+                    let note = &content.notes[n];
+                    let start = crate::source::Span::file_start(note.doc.file);
+                    ("note", doc_id(&note.id, &note.doc), None, start)
+                }
+                Holder::Cell { client, cell } => {
+                    let c = &content.clients[client];
+                    let cell = &c.support[cell];
+                    let capability = Some(cell.capability.value.clone());
+                    ("cell", doc_id(&c.id, &c.doc), capability, cell.span)
+                }
+            };
+            let span = verified.map_or(span, |v| v.span);
+            let file = &index.files[span.file];
+            QueueEntry {
+                kind,
+                id: id.to_string(),
+                capability,
+                file: file.display_path(),
+                line: file.line_col(span.start).line,
+                last_verified: verified.map(|v| v.value.clone()),
+                age_days: verified
+                    .and_then(|v| parse_date(&v.value))
+                    .map(|d| (today - d).num_days()),
+                state,
+                pinned: states.len(),
+                drifted,
+            }
+        })
+        .collect();
+    entries.sort_by_key(QueueEntry::order);
+    entries
+}
+
+/// The queue as an aligned table.
+pub fn queue_table(entries: &[QueueEntry]) -> String {
+    let rows: Vec<[String; 6]> = entries
+        .iter()
+        .map(|e| {
+            let what = match &e.capability {
+                Some(capability) => format!("cell {} / {capability}", e.id),
+                None => format!("note {}", e.id),
+            };
+            [
+                e.state.map_or("-", State::as_str).to_string(),
+                format!("{}/{}", e.drifted, e.pinned),
+                e.age_days.map_or("?".to_string(), |d| format!("{d} d")),
+                what,
+                format!("{}:{}", e.file, e.line),
+                e.last_verified.clone().unwrap_or_else(|| "-".to_string()),
+            ]
+        })
+        .collect();
+    let header = ["STATE", "DRIFTED", "AGE", "WHAT", "WHERE", "LAST VERIFIED"].map(str::to_string);
+    let mut out = table(&header, &rows);
+    let drifted = entries.iter().filter(|e| e.drifted > 0).count();
+    out.push_str(&format!(
+        "{} to re-verify ({drifted} with drifted sources)\n",
+        entries.len()
+    ));
+    out
+}
+
+/// The queue as JSON: `{queue: [...]}`.
+pub fn queue_json(entries: &[QueueEntry]) -> String {
+    to_text(&json!({ "queue": entries }))
+}
+
+/// Rows under a header, each column as wide as its widest cell, the last one not padded.
+fn table<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
+    let mut widths = [0; N];
+    for row in std::iter::once(header).chain(rows) {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(header).chain(rows) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            line.push_str(cell);
+            if i + 1 < N {
+                let pad = widths[i] - cell.chars().count() + 2;
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn to_text(value: &Value) -> String {
+    let mut text = serde_json::to_string_pretty(value).expect("JSON serializes");
+    text.push('\n');
+    text
+}

@@ -1,0 +1,237 @@
+//! Verify: for each pinned source, does its commit exist in the repository (a short hash
+//! naming exactly one commit), does its path exist at that commit, and does every line range
+//! lie within the file? The answers are [`Problem`]s, reported by rules FN951–FN955
+//! (`lint::rules::source_*`) through [`crate::lint::lint_sources`].
+//!
+//! [`resolve`] is the first half of that check, shared with drift and excerpts: the commit's
+//! full hash and the file's lines at it.
+
+use super::cache::{Cache, Repo};
+use super::git::{lines, Object};
+use super::pin::LineRange;
+use super::{pinned, short, Pinned};
+use crate::index::SiteIndex;
+use crate::lint::{RuleMeta, Sink};
+use crate::source::Span;
+
+/// Why a pinned source does not hold, or could not be checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// The source could not be checked; the text says why.
+    NotChecked(String),
+    /// The commit names no commit of the repository; the text says what was looked at.
+    CommitUnknown(String),
+    /// The short hash starts the names of several commits (full hashes, sorted).
+    CommitAmbiguous(Vec<String>),
+    /// No such file at the commit; `folder` when the path is a folder but lines were pinned.
+    PathMissing { commit: String, folder: bool },
+    /// A line range past the end of the file.
+    LinesOutOfRange {
+        range: LineRange,
+        lines: usize,
+        commit: String,
+    },
+}
+
+impl Problem {
+    /// The problem in a few words, as the reason a source could not be compared or read.
+    pub fn reason(&self) -> String {
+        match self {
+            Problem::NotChecked(why) => why.clone(),
+            Problem::CommitUnknown(why) => format!("unknown commit: {why}"),
+            Problem::CommitAmbiguous(commits) => {
+                format!("the short hash names {} commits", commits.len())
+            }
+            Problem::PathMissing { commit, folder } => {
+                let what = if *folder { "a folder" } else { "missing" };
+                format!("the path is {what} at commit {}", short(commit))
+            }
+            Problem::LinesOutOfRange { range, lines, .. } => {
+                format!("lines {range} are past the end of the file ({lines} lines)")
+            }
+        }
+    }
+}
+
+/// A source whose commit and path were found.
+#[derive(Debug, Clone)]
+pub struct Resolved {
+    /// The commit's full hash.
+    pub commit: String,
+    /// The file's lines at the commit; `None` for a folder or when no path is pinned.
+    pub lines: Option<Vec<String>>,
+}
+
+/// One pinned source and what verification found wrong with it (nothing: it holds).
+#[derive(Debug)]
+pub struct Checked<'a> {
+    pub pinned: Pinned<'a>,
+    pub problems: Vec<Problem>,
+}
+
+/// What `fieldnotes sources verify` found, for every pinned source of the site.
+#[derive(Debug, Default)]
+pub struct Verification<'a> {
+    pub sources: Vec<Checked<'a>>,
+}
+
+impl<'a> Verification<'a> {
+    /// Every problem, with its source.
+    pub fn problems(&self) -> impl Iterator<Item = (&Pinned<'a>, &Problem)> {
+        self.sources
+            .iter()
+            .flat_map(|c| c.problems.iter().map(move |p| (&c.pinned, p)))
+    }
+
+    /// Reports each problem that `finding` turns into a finding of `rule` (at a span, with a
+    /// message and help); `finding` returns `None` for the problems of other rules.
+    pub fn report(
+        &self,
+        sink: &mut Sink<'_>,
+        rule: &RuleMeta,
+        finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
+    ) {
+        for (pinned, problem) in self.problems() {
+            if let Some((span, message, help)) = finding(pinned, problem) {
+                sink.report(rule, span, message, Some(help));
+            }
+        }
+    }
+
+    /// How many sources hold: commit, path and lines all found.
+    pub fn verified(&self) -> usize {
+        self.sources
+            .iter()
+            .filter(|c| c.problems.is_empty())
+            .count()
+    }
+}
+
+/// Checks every pinned source of the site against its repository.
+pub fn verify<'a>(index: &'a SiteIndex, cache: &mut Cache) -> Verification<'a> {
+    let sources = pinned(index)
+        .into_iter()
+        .map(|pinned| {
+            let problems = match resolve(&pinned, cache) {
+                Ok(resolved) => out_of_range(&pinned, &resolved),
+                Err(problem) => vec![problem],
+            };
+            Checked { pinned, problems }
+        })
+        .collect();
+    Verification { sources }
+}
+
+/// The ranges of `pinned` that run past the end of the file.
+pub(crate) fn out_of_range(pinned: &Pinned<'_>, resolved: &Resolved) -> Vec<Problem> {
+    let Some(lines) = &resolved.lines else {
+        return Vec::new();
+    };
+    pinned
+        .ranges
+        .iter()
+        .filter(|r| r.end > lines.len() || r.start > lines.len())
+        .map(|&range| Problem::LinesOutOfRange {
+            range,
+            lines: lines.len(),
+            commit: resolved.commit.clone(),
+        })
+        .collect()
+}
+
+/// Finds the source's commit and file in its repository (fetching when the commit is not in
+/// the cache yet).
+pub fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Problem> {
+    let commit = pinned.commit.value.as_str();
+    let Some(url) = &pinned.repository else {
+        return Err(Problem::NotChecked(
+            "its `url` is not the http(s) URL of a repository".to_string(),
+        ));
+    };
+    if !((7..=40).contains(&commit.len()) && commit.bytes().all(|b| b.is_ascii_hexdigit())) {
+        return Err(Problem::NotChecked(format!(
+            "commit `{commit}` is not 7 to 40 hex digits (see FN402)"
+        )));
+    }
+    let repo = cache.repo(url).map_err(Problem::NotChecked)?;
+    let commit = resolve_commit(repo, &commit.to_ascii_lowercase())?;
+    if pinned.file.is_empty() {
+        return Ok(Resolved {
+            commit,
+            lines: None,
+        });
+    }
+    let at = format!("{commit}:{}", pinned.file.trim_start_matches('/'));
+    match repo.object(&at).map_err(Problem::NotChecked)? {
+        Object::Found { kind, data, .. } if kind == "blob" => Ok(Resolved {
+            commit,
+            lines: Some(lines(&data)),
+        }),
+        Object::Found { kind, .. } if kind == "tree" && pinned.ranges.is_empty() => Ok(Resolved {
+            commit,
+            lines: None,
+        }),
+        Object::Found { kind, .. } => Err(Problem::PathMissing {
+            commit,
+            folder: kind == "tree",
+        }),
+        Object::Missing | Object::Ambiguous => Err(Problem::PathMissing {
+            commit,
+            folder: false,
+        }),
+    }
+}
+
+/// The full hash of the one commit `hash` (7–40 lower-case hex digits) names.
+fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
+    let mut fetched_commit = false;
+    loop {
+        match repo.object(hash).map_err(Problem::NotChecked)? {
+            Object::Found { oid, kind, .. } if kind == "commit" => return Ok(oid),
+            Object::Found { kind, .. } => {
+                return Err(Problem::CommitUnknown(format!(
+                    "`{hash}` names a {kind}, not a commit"
+                )))
+            }
+            Object::Ambiguous => return disambiguate(repo, hash),
+            // Not in the cache: fetch once, then (a full hash only) the commit itself, which
+            // may be on no branch (a pull request's).
+            Object::Missing if repo.update() => continue,
+            Object::Missing if hash.len() == 40 && !fetched_commit => {
+                fetched_commit = true;
+                if repo.fetch_commit(hash) {
+                    continue;
+                }
+            }
+            Object::Missing => {}
+        }
+        return Err(match repo.staleness() {
+            Some(why) => Problem::NotChecked(format!(
+                "commit `{hash}` is not in the cache, which may be out of date: {why}"
+            )),
+            None => Problem::CommitUnknown(format!("no commit of the repository starts `{hash}`")),
+        });
+    }
+}
+
+/// A short hash that starts several objects' names: the one commit among them, or the problem.
+fn disambiguate(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
+    let mut commits = Vec::new();
+    for candidate in repo
+        .objects_starting_with(hash)
+        .map_err(Problem::NotChecked)?
+    {
+        if let Object::Found { kind, .. } = repo.object(&candidate).map_err(Problem::NotChecked)? {
+            if kind == "commit" {
+                commits.push(candidate);
+            }
+        }
+    }
+    match commits.len() {
+        1 => Ok(commits.remove(0)),
+        0 => Err(Problem::CommitUnknown(format!(
+            "`{hash}` starts the names of several objects, none of them a commit"
+        ))),
+        _ => Err(Problem::CommitAmbiguous(commits)),
+    }
+}

@@ -1,0 +1,176 @@
+//! Atomic, safe output: a build that fails or is killed leaves the previous output as it was;
+//! fieldnotes never clears a folder it did not write, one that holds the site, or one inside
+//! its content; no id can make it write outside the output folder.
+
+use super::{leftovers, site_with_notes, snapshot};
+use crate::support::{today, TestSite};
+use fieldnotes::{BuildOptions, Error};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Builds `site` into `out` as of the test day.
+fn build_into(site: &TestSite, out: &Path) -> fieldnotes::Result<fieldnotes::BuildReport> {
+    let mut options = BuildOptions::new(site.root().to_path_buf(), out.to_path_buf());
+    options.today = today();
+    fieldnotes::build(&options)
+}
+
+/// The staging folder of the build with process id `pid`, beside `out`.
+fn staging_of(out: &Path, pid: u32) -> PathBuf {
+    let name = out.file_name().expect("name").to_string_lossy();
+    out.with_file_name(format!(".{name}.tmp-{pid}"))
+}
+
+#[test]
+fn a_build_killed_mid_write_leaves_the_previous_output_and_the_next_one_cleans_up() {
+    let site = site_with_notes(1500);
+    assert!(site.build().written);
+    let before = snapshot(&site.out());
+    // Change every page, so a half-written output could not pass for the old one.
+    let config = fs::read_to_string(site.root().join("site.yaml")).expect("config");
+    site.write(
+        "site.yaml",
+        &config.replace("title: Bad input", "title: Changed"),
+    );
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .arg("--root")
+        .arg(site.root())
+        .args(["build", "--today", "2026-11-30"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start fieldnotes");
+    let staging = staging_of(&site.out(), child.id());
+    let started = Instant::now();
+    // Wait until the build is writing pages, then kill it (SIGKILL: no destructor runs).
+    loop {
+        let written = fs::read_dir(staging.join("research")).map_or(0, |d| d.count());
+        if written > 20 {
+            break;
+        }
+        if let Some(status) = child.try_wait().expect("poll") {
+            panic!("the build ended ({status}) before it could be killed mid-write");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the build never wrote"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().expect("kill -9");
+    child.wait().expect("reap");
+
+    assert_eq!(snapshot(&site.out()), before, "the previous output changed");
+    assert!(
+        staging.is_dir(),
+        "the killed build's staging folder should be there"
+    );
+    let report = site.build();
+    assert!(report.written, "{:?}", report.diagnostics);
+    assert!(site.output("index.html").contains("Changed"));
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
+
+/// Breaks a template, builds, and asserts that the build failed and the output is `before`.
+fn assert_a_failed_render_keeps(site: &TestSite, before: &BTreeMap<String, Vec<u8>>) {
+    site.write("templates/note.html", "{% if %}");
+    assert!(build_into(site, &site.out()).is_err(), "a broken template");
+    assert!(
+        snapshot(&site.out()) == *before,
+        "the previous output changed"
+    );
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
+
+#[test]
+fn a_build_that_fails_while_rendering_leaves_the_previous_output() {
+    let site = TestSite::fixture("bad/_base");
+    assert!(site.build().written);
+    let before = snapshot(&site.out());
+    assert_a_failed_render_keeps(&site, &before);
+}
+
+#[test]
+fn a_build_killed_between_the_renames_gets_its_previous_output_back() {
+    let site = TestSite::fixture("bad/_base");
+    assert!(site.build().written);
+    let before = snapshot(&site.out());
+    // What a build killed after moving the output aside leaves: no output, and the old one
+    // under the name of a process that no longer runs (above the largest pid Linux hands out).
+    fs::rename(site.out(), site.root().join(".public.old-4194305")).expect("move aside");
+    assert_a_failed_render_keeps(&site, &before);
+}
+
+/// Asserts that building into `out` is refused before anything is touched.
+fn assert_refused(site: &TestSite, out: &Path) {
+    let before = snapshot(site.root());
+    match build_into(site, out) {
+        Err(Error::Usage { message }) => assert!(message.contains("refusing"), "{message}"),
+        other => panic!("{}: expected a refusal, got {other:?}", out.display()),
+    }
+    assert_eq!(snapshot(site.root()), before, "{}", out.display());
+}
+
+#[test]
+fn output_that_holds_the_site_or_lies_inside_its_content_is_refused() {
+    let site = TestSite::fixture("bad/_base");
+    let root = site.root();
+    // A marker planted by a pull request does not make the content folder fair game.
+    site.write("content/.fieldnotes-output", "");
+    for out in [
+        root.to_path_buf(),
+        root.join(".."),
+        root.join("content"),
+        root.join("content/research"),
+        root.join("content/research/new-folder"),
+        root.join("templates/out"),
+        root.join("themes/default"),
+        root.join("public/../content/x"),
+    ] {
+        assert_refused(&site, &out);
+    }
+}
+
+#[test]
+fn a_folder_fieldnotes_did_not_write_is_never_cleared() {
+    let site = TestSite::fixture("bad/_base");
+    let out = site.root().join("docs");
+    site.write("docs/index.md", "someone's documentation\n");
+    assert_refused(&site, &out);
+    site.write("not-a-folder", "a file\n");
+    assert_refused(&site, &site.root().join("not-a-folder"));
+    // An empty folder, or one with the marker, is replaced.
+    fs::remove_file(out.join("index.md")).expect("empty it");
+    assert!(build_into(&site, &out).expect("builds").written);
+    assert!(out.join(".fieldnotes-output").is_file());
+    assert!(build_into(&site, &out).expect("builds again").written);
+}
+
+#[test]
+fn no_id_writes_outside_the_output_even_with_its_rules_off() {
+    let site = TestSite::fixture("bad/_base");
+    let note = fs::read_to_string(site.root().join("content/research/a-note.md")).expect("note");
+    site.write(
+        "content/research/escape.md",
+        &note.replace("id: a-note", "id: ../../../escaped"),
+    );
+    let config = fs::read_to_string(site.root().join("site.yaml")).expect("config");
+    site.write(
+        "site.yaml",
+        &format!("{config}lint:\n  rules:\n    FN101: off\n    FN102: off\n"),
+    );
+    let result = build_into(&site, &site.out());
+    assert!(
+        matches!(&result, Err(Error::Io { .. })),
+        "the write must be refused: {result:?}"
+    );
+    let parent = site.root().parent().expect("parent");
+    assert!(!parent.join("escaped.html").exists());
+    assert!(!site.root().join("escaped.html").exists());
+    assert!(!site.out().exists());
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
