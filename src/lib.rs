@@ -137,7 +137,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             sources::excerpt::excerpts(&index, &mut cache)
         });
         let mut out = write::StagedDir::create(&options.out, &options.root)?;
-        let stats = render::render(&index, &mut out)?;
+        let stats = render::render(&index, report.excerpts.as_ref(), &mut out)?;
         out.commit()?;
         report.pages = stats.pages;
         report.files_written = stats.files;

@@ -30,6 +30,7 @@ use crate::index::routes::{output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
 use crate::source::Section;
+use crate::sources::excerpt::Excerpts;
 use crate::write::Output;
 use chrono::NaiveDate;
 use rayon::prelude::*;
@@ -48,10 +49,16 @@ pub struct RenderStats {
 }
 
 /// Renders every page of the site into `out`.
-pub fn render(index: &SiteIndex, out: &mut dyn Output) -> Result<RenderStats> {
+/// `excerpts`: each source's pinned lines, shown under its link (`build --excerpts`).
+pub fn render(
+    index: &SiteIndex,
+    excerpts: Option<&Excerpts>,
+    out: &mut dyn Output,
+) -> Result<RenderStats> {
     let theme = theme::load(index)?;
     let (today, from_epoch) = reference_day(index)?;
-    let ctx = Ctx::new(index, today);
+    let mut ctx = Ctx::new(index, today);
+    ctx.excerpts = excerpts;
     let pages = Pages {
         tera: &theme.tera,
         site: ctx.site(),

@@ -1,7 +1,7 @@
 //! Research note and guide pages.
 
 use super::body::BodyView;
-use super::sources::{source_view, SourceView};
+use super::sources::{source_view_with, SourceView};
 use super::views::{Ctx, DateView, LinkView, NoteCard};
 use crate::index::doc_id;
 use crate::index::routes::Page;
@@ -110,7 +110,11 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
                     .map(|i| ctx.link_as(Page::Spec(i), &s.value))
             })
             .collect(),
-        sources: note.sources.iter().map(source_view).collect(),
+        sources: note
+            .sources
+            .iter()
+            .map(|s| source_view_with(s, ctx.excerpts))
+            .collect(),
         related,
         backlinks,
         body,

@@ -1,6 +1,8 @@
 //! Sources as links pinned to a commit and line ranges (`…/blob/<commit>/<file>#L3-L5`).
 
+use super::highlight;
 use crate::model::{text, SourceRef};
+use crate::sources::excerpt::{Excerpt, Excerpts};
 use serde::Serialize;
 
 /// A source as templates see it.
@@ -22,6 +24,69 @@ pub struct SourceView<'a> {
     pub date: Option<&'a str>,
     /// Whether `href` points at the pinned commit (a forge we know how to link into).
     pub pinned: bool,
+    /// The pinned lines, read from the repository (`build --excerpts`).
+    pub excerpt: Option<ExcerptView>,
+}
+
+/// The pinned lines of a source, highlighted, one block per line range.
+#[derive(Debug, Serialize)]
+pub struct ExcerptView {
+    pub language: String,
+    /// Cut at the excerpt limit; the rest is behind the source link.
+    pub truncated: bool,
+    pub blocks: Vec<ExcerptBlockView>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ExcerptBlockView {
+    pub start: usize,
+    /// The line numbers, one a line, for the gutter.
+    pub numbers: String,
+    /// The lines as highlighted HTML (`<pre><code>`).
+    pub html: String,
+    /// The lines as text (for the Markdown rendition).
+    pub text: String,
+    /// A code fence longer than any run of backticks in `text`.
+    pub fence: String,
+}
+
+impl ExcerptView {
+    pub fn new(excerpt: &Excerpt) -> ExcerptView {
+        let blocks = excerpt
+            .blocks
+            .iter()
+            .map(|block| {
+                let numbers: Vec<String> =
+                    block.lines.iter().map(|l| l.number.to_string()).collect();
+                let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
+                let text = lines.join("\n");
+                let longest = longest_backtick_run(&text);
+                ExcerptBlockView {
+                    start: block.start,
+                    numbers: numbers.join("\n"),
+                    html: highlight::code_block(&excerpt.language, &text),
+                    fence: "`".repeat((longest + 1).max(3)),
+                    text,
+                }
+            })
+            .collect();
+        ExcerptView {
+            language: excerpt.language.clone(),
+            truncated: excerpt.truncated,
+            blocks,
+        }
+    }
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+}
+
+/// The view of one source, with its excerpt when the build read one.
+pub fn source_view_with<'a>(source: &'a SourceRef, excerpts: Option<&Excerpts>) -> SourceView<'a> {
+    let mut view = source_view(source);
+    view.excerpt = excerpts.and_then(|e| e.get(source)).map(ExcerptView::new);
+    view
 }
 
 /// A link to one line range of a pinned file.
@@ -88,6 +153,7 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
         short_commit: commit.map(|c| c.get(..7).unwrap_or(c)),
         date: Some(text(&source.date)).filter(|d| !d.is_empty()),
         pinned,
+        excerpt: None,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Client and capability pages: profiles, and support cells with their evidence.
 
 use super::body::BodyView;
-use super::sources::{source_view, SourceView};
+use super::sources::{source_view_with, SourceView};
 use super::views::{status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView};
 use crate::index::doc_id;
 use crate::index::routes::Page;
@@ -118,7 +118,12 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
                 .map(|n| ctx.link(Page::Note(n)))
                 .collect()
         }),
-        sources: cell.map_or_else(Vec::new, |c| c.sources.iter().map(source_view).collect()),
+        sources: cell.map_or_else(Vec::new, |c| {
+            c.sources
+                .iter()
+                .map(|s| source_view_with(s, ctx.excerpts))
+                .collect()
+        }),
         verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),
         version: cell.and_then(|c| some(&c.version)),
     }

@@ -10,6 +10,7 @@ use crate::index::routes::{output_stem, Page};
 use crate::index::{doc_id, SiteIndex};
 use crate::model::{text, Tally};
 use crate::source::Section;
+use crate::sources::excerpt::Excerpts;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -150,6 +151,8 @@ pub struct Ctx<'a> {
     base_path: String,
     /// The resolved body links of each page, in body order.
     pub(super) links: HashMap<Page, Vec<&'a LinkTarget>>,
+    /// Each source's pinned lines, when the build read them (`build --excerpts`).
+    pub excerpts: Option<&'a Excerpts>,
 }
 
 impl<'a> Ctx<'a> {
@@ -173,6 +176,7 @@ impl<'a> Ctx<'a> {
             today,
             base_path,
             links,
+            excerpts: None,
         }
     }
 

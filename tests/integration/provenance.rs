@@ -321,7 +321,22 @@ fn build_with_excerpts_reads_them_before_render() {
     assert!(report.written);
     let read = report.excerpts.expect("excerpts were read");
     assert_eq!((read.len(), read.missing.len()), (6, 5));
+    // The note page shows the pinned lines under the source link, numbered as in the file.
+    let html = site.output("research/widget-picks-streamable-http.html");
+    assert!(html.contains("class=\"excerpt\""), "{html}");
+    assert!(html.contains(">5\n6\n7\n8</pre>"), "{html}");
+    assert!(html.contains("pick_transport"), "{html}");
+    let md = site.output("research/widget-picks-streamable-http.md");
+    assert!(
+        md.contains("  ```py\n  def pick_transport(config):"),
+        "{md}"
+    );
     assert!(site.build().excerpts.is_none(), "none unless asked for");
+    let plain = site.output("research/widget-picks-streamable-http.html");
+    assert!(
+        !plain.contains("class=\"excerpt\""),
+        "no excerpts unless asked for"
+    );
 }
 
 /// Runs the binary in `dir` with `args` and the environment `env` adds.
