@@ -213,3 +213,32 @@ fn bundled_example_site_lints_clean_and_builds() {
         .join("public/research/hermes-defaults-a-url-server-to-streamable-http.html")
         .is_file());
 }
+
+#[test]
+fn a_new_note_lints_clean_but_for_the_placeholders_it_marks() {
+    let site = small_site();
+    let config = fieldnotes::config::SiteConfig::load(site.root()).expect("config");
+    let file = fieldnotes::scaffold::NewFile::Note {
+        id: "fresh-note".into(),
+        clients: vec!["client-a".into()],
+        capabilities: vec!["transports.sse".into()],
+    };
+    let path = fieldnotes::scaffold::create(site.root(), &file, &config, crate::support::today())
+        .expect("written");
+    let text = std::fs::read_to_string(site.root().join(&path)).expect("readable");
+    let lines: Vec<&str> = text.lines().collect();
+    let findings: Vec<_> = site
+        .lint()
+        .into_iter()
+        .filter(|d| d.file == "content/research/fresh-note.md")
+        .collect();
+    assert!(!findings.is_empty(), "the placeholders are reported");
+    for d in &findings {
+        assert!(
+            lines[d.line - 1].contains(fieldnotes::scaffold::PLACEHOLDER),
+            "{d:?} is not at a placeholder"
+        );
+    }
+    let again = fieldnotes::scaffold::create(site.root(), &file, &config, crate::support::today());
+    assert!(again.is_err(), "never overwrites");
+}

@@ -29,6 +29,7 @@ mod missing_anchor;
 mod missing_field;
 mod missing_front_matter;
 mod page_url_scheme;
+mod placeholder_left;
 mod raw_html;
 mod revisions_out_of_order;
 mod self_related;
@@ -128,6 +129,7 @@ pub const ALL: &[Rule] = &[
     rule!(summary_length),
     rule!(duplicate_title),
     rule!(page_url_scheme),
+    rule!(placeholder_left),
     rule!(support_unknown_capability),
     rule!(support_invalid_status),
     rule!(support_without_evidence),
