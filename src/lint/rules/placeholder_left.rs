@@ -72,7 +72,7 @@ fn find_marker(line: &str) -> Option<usize> {
         if bytes[i] == b'`' {
             in_code = !in_code;
         } else if !in_code
-            && line[i..].starts_with(PLACEHOLDER)
+            && bytes[i..].starts_with(PLACEHOLDER.as_bytes())
             && (i == 0 || !word(bytes[i - 1]))
             && bytes.get(i + PLACEHOLDER.len()).is_none_or(|&b| !word(b))
         {
@@ -93,5 +93,7 @@ mod tests {
         assert_eq!(find_marker("see `TODO` here"), None);
         assert_eq!(find_marker("TODOS and XTODO"), None);
         assert_eq!(find_marker("  - TODO\n"), Some(4));
+        // Found by fuzzing: a line with a character of several bytes.
+        assert_eq!(find_marker("naïve caTODOti ͢ TODO"), Some(19));
     }
 }

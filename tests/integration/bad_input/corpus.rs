@@ -45,7 +45,9 @@ fn corpus() -> std::path::PathBuf {
 fn cases() -> Vec<String> {
     let mut names: Vec<String> = fs::read_dir(corpus())
         .expect("tests/fixtures/bad")
-        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .map(|e| e.expect("entry"))
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| !name.starts_with('_'))
         .collect();
     names.sort();
