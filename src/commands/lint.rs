@@ -13,7 +13,8 @@ use std::path::{Component, Path};
 
 pub fn lint(root: &Path, args: LintArgs) -> Result<u8> {
     if let Some(code) = &args.explain {
-        println!("{}", explain(code)?);
+        // A closed pipe (`| head`) is not an error worth a panic.
+        let _ = writeln!(std::io::stdout().lock(), "{}", explain(code)?);
         return Ok(0);
     }
     let today = today::today(args.today.as_deref())?;
