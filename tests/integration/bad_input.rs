@@ -15,7 +15,6 @@ mod properties;
 mod xss;
 
 use crate::support::TestSite;
-use std::collections::BTreeMap;
 use std::fs;
 use std::path::Path;
 
@@ -37,21 +36,6 @@ fn site_with_notes(notes: usize) -> TestSite {
         site.write(&format!("content/research/{id}.md"), &text);
     }
     site
-}
-
-/// Every file under `dir`, by path relative to it, with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|e| e.expect("walk output"))
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let path = e.path().strip_prefix(dir).expect("under dir");
-            let bytes = fs::read(e.path()).expect("read output");
-            (fieldnotes::source::display_path(path), bytes)
-        })
-        .collect()
 }
 
 /// Names in `dir` that a build's staging or swap left behind.

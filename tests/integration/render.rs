@@ -5,10 +5,8 @@
 //! Ages ("50 days ago") count to the fixture's newest date, 2026-11-21; the tests assume
 //! `SOURCE_DATE_EPOCH` is not set in their environment.
 
-use crate::support::TestSite;
-use std::collections::BTreeMap;
+use crate::support::{files_under, TestSite};
 use std::fs;
-use std::path::Path;
 
 const ALPHA: &str = "research/alpha-defaults-to-sse.html";
 
@@ -18,23 +16,6 @@ fn built() -> TestSite {
     let report = site.build();
     assert!(report.written, "{:#?}", report.diagnostics);
     site
-}
-
-/// Every file of a built site, by relative path.
-fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .map(|e| e.expect("walk output"))
-        .filter(|e| e.file_type().is_file())
-        .map(|e| {
-            let path = e.path().strip_prefix(dir).expect("under out");
-            (
-                path.to_string_lossy().replace('\\', "/"),
-                fs::read(e.path()).expect("read"),
-            )
-        })
-        .collect()
 }
 
 fn count(haystack: &str, needle: &str) -> usize {
@@ -66,7 +47,7 @@ fn every_page_has_a_canonical_link_and_both_renditions() {
     assert!(site
         .output("index.html")
         .contains(r#"<link rel="canonical" href="https://example.org/">"#));
-    let files = tree(&site.out());
+    let files = files_under(&site.out());
     for path in files
         .keys()
         .filter(|p| p.ends_with(".html") && *p != "404.html")
@@ -370,9 +351,9 @@ fn llms_txt_lists_every_markdown_rendition() {
 #[test]
 fn output_is_byte_identical_across_builds() {
     let site = built();
-    let first = tree(&site.out());
+    let first = files_under(&site.out());
     assert!(site.build().written);
-    let second = tree(&site.out());
+    let second = files_under(&site.out());
     assert_eq!(
         first.keys().collect::<Vec<_>>(),
         second.keys().collect::<Vec<_>>()

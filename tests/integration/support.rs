@@ -97,3 +97,18 @@ pub fn copy_dir(from: &Path, to: &Path) {
 pub fn codes_and_lines(findings: &[Diagnostic]) -> Vec<(&'static str, usize)> {
     findings.iter().map(|d| (d.code, d.line)).collect()
 }
+
+/// Every file under `dir`, by `/`-separated path relative to it, with its bytes.
+pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .map(|e| e.expect("walk output"))
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            let path = e.path().strip_prefix(dir).expect("under dir");
+            let bytes = fs::read(e.path()).expect("read output");
+            (fieldnotes::source::display_path(path), bytes)
+        })
+        .collect()
+}

@@ -2,7 +2,8 @@
 //! is in or the order its files were created in, and no wall-clock time reaches the output
 //! unless `SOURCE_DATE_EPOCH` gives one.
 
-use super::{site_with_notes, snapshot};
+use super::site_with_notes;
+use crate::support::files_under;
 use crate::support::{copy_dir, TestSite};
 use std::collections::BTreeMap;
 use std::fs;
@@ -28,7 +29,7 @@ fn build(root: &Path, out: &Path, epoch: Option<&str>) -> BTreeMap<String, Vec<u
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    snapshot(out)
+    files_under(out)
 }
 
 /// Copies `from` into `to`, creating files in reverse path order (so the folders list them in

@@ -2,7 +2,8 @@
 //! fieldnotes never clears a folder it did not write, one that holds the site, or one inside
 //! its content; no id can make it write outside the output folder.
 
-use super::{leftovers, site_with_notes, snapshot};
+use super::{leftovers, site_with_notes};
+use crate::support::files_under;
 use crate::support::{today, TestSite};
 use fieldnotes::{BuildOptions, Error};
 use std::collections::BTreeMap;
@@ -28,7 +29,7 @@ fn staging_of(out: &Path, pid: u32) -> PathBuf {
 fn a_build_killed_mid_write_leaves_the_previous_output_and_the_next_one_cleans_up() {
     let site = site_with_notes(1500);
     assert!(site.build().written);
-    let before = snapshot(&site.out());
+    let before = files_under(&site.out());
     // Change every page, so a half-written output could not pass for the old one.
     let config = fs::read_to_string(site.root().join("site.yaml")).expect("config");
     site.write(
@@ -64,7 +65,11 @@ fn a_build_killed_mid_write_leaves_the_previous_output_and_the_next_one_cleans_u
     child.kill().expect("kill -9");
     child.wait().expect("reap");
 
-    assert_eq!(snapshot(&site.out()), before, "the previous output changed");
+    assert_eq!(
+        files_under(&site.out()),
+        before,
+        "the previous output changed"
+    );
     assert!(
         staging.is_dir(),
         "the killed build's staging folder should be there"
@@ -80,7 +85,7 @@ fn assert_a_failed_render_keeps(site: &TestSite, before: &BTreeMap<String, Vec<u
     site.write("templates/note.html", "{% if %}");
     assert!(build_into(site, &site.out()).is_err(), "a broken template");
     assert!(
-        snapshot(&site.out()) == *before,
+        files_under(&site.out()) == *before,
         "the previous output changed"
     );
     assert_eq!(leftovers(site.root()), Vec::<String>::new());
@@ -90,7 +95,7 @@ fn assert_a_failed_render_keeps(site: &TestSite, before: &BTreeMap<String, Vec<u
 fn a_build_that_fails_while_rendering_leaves_the_previous_output() {
     let site = TestSite::fixture("bad/_base");
     assert!(site.build().written);
-    let before = snapshot(&site.out());
+    let before = files_under(&site.out());
     assert_a_failed_render_keeps(&site, &before);
 }
 
@@ -98,7 +103,7 @@ fn a_build_that_fails_while_rendering_leaves_the_previous_output() {
 fn a_build_killed_between_the_renames_gets_its_previous_output_back() {
     let site = TestSite::fixture("bad/_base");
     assert!(site.build().written);
-    let before = snapshot(&site.out());
+    let before = files_under(&site.out());
     // What a build killed after moving the output aside leaves: no output, and the old one
     // under the name of a process that no longer runs (above the largest pid Linux hands out).
     fs::rename(site.out(), site.root().join(".public.old-4194305")).expect("move aside");
@@ -107,12 +112,12 @@ fn a_build_killed_between_the_renames_gets_its_previous_output_back() {
 
 /// Asserts that building into `out` is refused before anything is touched.
 fn assert_refused(site: &TestSite, out: &Path) {
-    let before = snapshot(site.root());
+    let before = files_under(site.root());
     match build_into(site, out) {
         Err(Error::Usage { message }) => assert!(message.contains("refusing"), "{message}"),
         other => panic!("{}: expected a refusal, got {other:?}", out.display()),
     }
-    assert_eq!(snapshot(site.root()), before, "{}", out.display());
+    assert_eq!(files_under(site.root()), before, "{}", out.display());
 }
 
 #[test]
