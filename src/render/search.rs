@@ -1,6 +1,17 @@
-//! Search: a Pagefind index of every note, client, capability, guide and spec revision,
-//! built in memory and written under `/pagefind/`; the browser loads it on first use, one
-//! chunk at a time, so a query at 10,000 notes fetches a few hundred kilobytes.
+//! Search: a small inverted index of every note, client, capability, guide and spec revision,
+//! written as JSON under `/search/` in chunks the browser fetches on demand.
+//!
+//! Layout (read by the theme's `site.js`):
+//! - `search/meta.json`: `{"version", "docs", "chunk", "shards"}`, the number of pages, how
+//!   many page records each `docs` file holds, and the term shards that exist.
+//! - `search/terms/<shard>.json`: `{"term": [page, weight, page, weight, …], …}` for every
+//!   term whose first two characters give `<shard>` (see [`shard_of`]), terms sorted.
+//! - `search/docs/<n>.json`: `[[url, title, kind, summary], …]`, pages `n·chunk ..`.
+//!
+//! A query fetches `meta.json`, one shard per word and one docs file per eight results: a few
+//! hundred kilobytes at 10,000 notes. Terms are lowercased runs of letters and digits, the
+//! same split in Rust ([`terms`]) and JavaScript (`/[\p{L}\p{N}]+/gu`). A word in a title
+//! weighs more than one in the text.
 
 use super::markdown::plain_text;
 use super::support::texts;
@@ -8,80 +19,136 @@ use super::views::Ctx;
 use crate::error::{Error, Result};
 use crate::index::routes::Page;
 use crate::model::text;
-use std::collections::BTreeMap;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
-pub const SEARCH_DIR: &str = "pagefind";
+pub const SEARCH_DIR: &str = "search";
 
-/// One searchable page: where it is, what it is called, the words it holds.
+/// Page records per `docs/<n>.json` file.
+const DOC_CHUNK: usize = 256;
+
+/// Terms longer than this are not indexed (hashes, long identifiers).
+const MAX_TERM_CHARS: usize = 40;
+
+/// A word in a page's title counts this many times a word in its text.
+const TITLE_WEIGHT: u32 = 8;
+
+/// One searchable page, before indexing.
 struct Record {
     url: String,
     title: String,
     /// What kind of page it is (`Research note`, `Client`, …), shown beside each result.
     kind: &'static str,
-    content: String,
+    summary: String,
+    /// Every word of the page beside its title, as plain text.
+    text: String,
 }
 
-/// The index files, as (path under the output root, contents), in Pagefind's order.
+#[derive(Serialize)]
+struct Meta {
+    version: u32,
+    docs: usize,
+    chunk: usize,
+    shards: Vec<String>,
+}
+
+/// The index files, as (path under the output root, contents), in a fixed order.
 pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
     let records = records(ctx);
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .build()
-        .map_err(|e| search_error(&e))?;
-    let files = runtime.block_on(async {
-        let options = pagefind::options::PagefindServiceConfig::builder()
-            .keep_index_url(true)
-            .force_language("en".to_string())
-            .build();
-        let mut index = pagefind::api::PagefindIndex::new(Some(options))?;
-        for r in records {
-            let meta = BTreeMap::from([
-                ("title".to_string(), r.title),
-                ("kind".to_string(), r.kind.to_string()),
-            ]);
-            index
-                .add_custom_record(r.url, r.content, "en".into(), Some(meta), None, None)
-                .await?;
+    let weighted: Vec<Vec<(String, u32)>> = records.par_iter().map(page_terms).collect();
+    let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+    for (page, terms) in weighted.into_iter().enumerate() {
+        for (term, weight) in terms {
+            let list = postings.entry(term).or_default();
+            list.extend([page as u32, weight]);
         }
-        index.get_files().await
-    });
-    let files = files.map_err(|e| search_error(&*e))?;
-    Ok(files
-        .into_iter()
-        .filter_map(|f| {
-            let name = f.filename.to_string_lossy().replace('\\', "/");
-            is_needed(&name).then(|| (format!("{SEARCH_DIR}/{name}"), f.contents))
+    }
+    let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
+    for (term, list) in postings {
+        shards.entry(shard_of(&term)).or_default().insert(term, list);
+    }
+    let mut files = Vec::with_capacity(shards.len() + records.len() / DOC_CHUNK + 2);
+    let meta = Meta {
+        version: 1,
+        docs: records.len(),
+        chunk: DOC_CHUNK,
+        shards: shards.keys().cloned().collect(),
+    };
+    files.push((format!("{SEARCH_DIR}/meta.json"), json(&meta)?));
+    for (shard, terms) in &shards {
+        files.push((format!("{SEARCH_DIR}/terms/{shard}.json"), json(terms)?));
+    }
+    for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
+        let docs: Vec<[&str; 4]> = chunk
+            .iter()
+            .map(|r| [r.url.as_str(), r.title.as_str(), r.kind, r.summary.as_str()])
+            .collect();
+        files.push((format!("{SEARCH_DIR}/docs/{n}.json"), json(&docs)?));
+    }
+    Ok(files)
+}
+
+/// A page's distinct terms with their weights: occurrences in the text, plus
+/// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
+fn page_terms(record: &Record) -> Vec<(String, u32)> {
+    let mut counts: HashMap<String, u32> = HashMap::new();
+    for term in terms(&record.title) {
+        *counts.entry(term).or_default() += TITLE_WEIGHT;
+    }
+    for term in terms(&record.text) {
+        *counts.entry(term).or_default() += 1;
+    }
+    let mut terms: Vec<(String, u32)> = counts.into_iter().collect();
+    terms.sort_unstable();
+    terms
+}
+
+/// The terms of `text`: lowercased runs of letters and digits of two characters or more, at
+/// most [`MAX_TERM_CHARS`] long.
+fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| {
+            let chars = word.chars().count();
+            (2..=MAX_TERM_CHARS).contains(&chars)
         })
-        .collect())
+        .map(str::to_lowercase)
 }
 
-/// Pagefind also writes its own search interfaces; the theme has one, so only the index,
-/// the search library and its WebAssembly are kept.
-fn is_needed(name: &str) -> bool {
-    ![
-        "pagefind-ui",
-        "pagefind-component-ui",
-        "pagefind-modular-ui",
-        "pagefind-highlight",
-    ]
-    .iter()
-    .any(|ui| name.starts_with(ui))
+/// The shard a term lives in: its first two characters when they are ASCII letters or
+/// digits, else `u` and their code points in hex (`u4e2d6587`), so file names stay plain.
+/// `site.js` computes the same.
+fn shard_of(term: &str) -> String {
+    let head: Vec<char> = term.chars().take(2).collect();
+    if head.iter().all(|c| c.is_ascii_alphanumeric()) {
+        head.into_iter().collect()
+    } else {
+        let mut key = String::from("u");
+        for c in head {
+            key.push_str(&format!("{:x}", c as u32));
+        }
+        key
+    }
 }
 
-fn search_error(e: &dyn std::fmt::Display) -> Error {
-    Error::io(
-        SEARCH_DIR,
-        "build the search index",
-        std::io::Error::other(e.to_string()),
-    )
+fn json<V: Serialize + ?Sized>(value: &V) -> Result<Vec<u8>> {
+    let mut bytes = serde_json::to_vec(value).map_err(|e| {
+        Error::io(
+            SEARCH_DIR,
+            "build the search index",
+            std::io::Error::other(e.to_string()),
+        )
+    })?;
+    bytes.push(b'\n');
+    Ok(bytes)
 }
 
 /// Every page worth finding, in page order.
 fn records(ctx: &Ctx<'_>) -> Vec<Record> {
     let index = ctx.index;
     let content = &index.content;
-    let mut records = Vec::new();
-    let mut record = |page: Page, kind: &'static str, parts: &[&str], body: bool| {
+    let record = |page: Page, kind: &'static str, summary: &str, parts: &[&str], body: bool| {
         let mut words = parts.join(" ");
         if let Some(doc) = body.then(|| index.document(page)).flatten() {
             let markdown = index
@@ -92,35 +159,64 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             words.push(' ');
             plain_text(markdown, &mut words);
         }
-        records.push(Record {
+        Record {
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
             kind,
-            content: words,
-        });
+            summary: summary.to_string(),
+            text: words,
+        }
     };
-    for (i, n) in content.notes.iter().enumerate() {
-        let summary = text(&n.summary);
-        record(Page::Note(i), "Research note", &[summary], true);
-    }
+    let notes = (0..content.notes.len()).into_par_iter().map(|i| {
+        let summary = text(&content.notes[i].summary);
+        record(Page::Note(i), "Research note", summary, &[summary], true)
+    });
+    let mut records: Vec<Record> = notes.collect();
     for (i, c) in content.clients.iter().enumerate() {
         let mut parts = vec![text(&c.vendor)];
         parts.extend(texts(&c.client_info_names));
         parts.extend(texts(&c.platforms));
         parts.extend(c.support.iter().map(|cell| text(&cell.notes)));
-        record(Page::Client(i), "Client", &parts, true);
+        let summary = format!("{} client", text(&c.vendor));
+        records.push(record(Page::Client(i), "Client", summary.trim(), &parts, true));
     }
     for (i, c) in content.capabilities.iter().enumerate() {
         let mut parts = vec![text(&c.id)];
         parts.extend(texts(&c.aliases));
-        record(Page::Capability(i), "Capability", &parts, true);
+        let summary = match text(&c.introduced) {
+            "" => format!("Group {}", text(&c.group)),
+            since => format!("Group {}, since {since}", text(&c.group)),
+        };
+        records.push(record(Page::Capability(i), "Capability", &summary, &parts, true));
     }
     for (i, g) in content.guides.iter().enumerate() {
-        record(Page::Guide(i), "Guide", &[text(&g.summary)], true);
+        let summary = text(&g.summary);
+        records.push(record(Page::Guide(i), "Guide", summary, &[summary], true));
     }
     for (i, v) in index.config.spec_versions.iter().enumerate() {
         let title = v.title.as_deref().unwrap_or("");
-        record(Page::Spec(i), "Spec revision", &[&v.id, title], false);
+        records.push(record(Page::Spec(i), "Spec revision", title, &[&v.id, title], false));
     }
     records
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{shard_of, terms};
+
+    #[test]
+    fn terms_are_lowercased_words_of_two_chars_or_more() {
+        let found: Vec<String> = terms("Streamable HTTP, a SSE-only client; 2025-03-26 é Ünïcode").collect();
+        assert_eq!(
+            found,
+            ["streamable", "http", "sse", "only", "client", "2025", "03", "26", "ünïcode"]
+        );
+    }
+
+    #[test]
+    fn shards_are_plain_file_names() {
+        assert_eq!(shard_of("streamable"), "st");
+        assert_eq!(shard_of("ünïcode"), "ufc6e");
+        assert_eq!(shard_of("中文"), "u4e2d6587");
+    }
 }

@@ -253,7 +253,7 @@ impl<'a> Ctx<'a> {
             home: self.href(Page::Home),
             stylesheet: self.href_route("/style.css"),
             script: self.href_route("/site.js"),
-            search_index: self.href_route(&format!("/{SEARCH_DIR}/pagefind.js")),
+            search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),

@@ -5,7 +5,6 @@
 
 use crate::support::TestSite;
 use std::collections::BTreeSet;
-use std::io::Read;
 use std::path::Path;
 
 const NOTES: [&str; 3] = [
@@ -271,35 +270,42 @@ fn the_data_api_validates_against_its_schemas() {
 #[test]
 fn the_search_index_holds_every_note() {
     let site = fixture();
-    for file in ["pagefind/pagefind.js", "pagefind/pagefind-entry.json"] {
-        assert!(site.out().join(file).is_file(), "{file}");
-    }
-    assert!(
-        !site.out().join("pagefind/pagefind-ui.js").exists(),
-        "the theme has its own UI"
-    );
-    let entry: serde_json::Value =
-        serde_json::from_str(&site.output("pagefind/pagefind-entry.json")).expect("entry");
+    let json = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&site.output(&format!("search/{path}"))).expect(path)
+    };
+    let meta = json("meta.json");
     // 3 notes, 3 clients, 3 capabilities, 1 guide, 2 spec revisions.
-    assert_eq!(entry["languages"]["en"]["page_count"], 12);
+    assert_eq!(meta["docs"], 12);
+    let chunk = meta["chunk"].as_u64().expect("chunk") as usize;
+    let page = |n: usize| json(&format!("docs/{}.json", n / chunk))[n % chunk].clone();
     let mut urls = BTreeSet::new();
-    for fragment in std::fs::read_dir(site.out().join("pagefind/fragment")).expect("fragments") {
-        let bytes = std::fs::read(fragment.expect("entry").path()).expect("read");
-        let mut text = String::new();
-        flate2::read::GzDecoder::new(&bytes[..])
-            .read_to_string(&mut text)
-            .expect("gzip");
-        let json = text
-            .strip_prefix("pagefind_dcd")
-            .expect("a Pagefind fragment");
-        let data: serde_json::Value = serde_json::from_str(json).expect("JSON");
-        if data["meta"]["kind"] == "Research note" {
-            assert!(data["content"].as_str().expect("content").contains(' '));
-            urls.insert(data["url"].as_str().expect("url").to_string());
+    for n in 0..12 {
+        let record = page(n);
+        let (url, kind) = (&record[0], &record[2]);
+        assert_eq!(record.as_array().map(Vec::len), Some(4), "{record}");
+        if kind == "Research note" {
+            urls.insert(url.as_str().expect("url").to_string());
         }
     }
     let expected: BTreeSet<String> = NOTES.iter().map(|n| format!("/research/{n}")).collect();
     assert_eq!(urls, expected);
+    // Every shard listed exists, and a word of a note's body finds that note.
+    let shards: Vec<String> = meta["shards"]
+        .as_array()
+        .expect("shards")
+        .iter()
+        .map(|s| s.as_str().expect("a shard").to_string())
+        .collect();
+    for shard in &shards {
+        assert!(site.out().join(format!("search/terms/{shard}.json")).is_file());
+    }
+    let terms = json("terms/ss.json");
+    let postings = terms["sse"].as_array().expect("the term sse");
+    let found: BTreeSet<String> = postings
+        .chunks(2)
+        .map(|p| page(p[0].as_u64().expect("page") as usize)[0].as_str().unwrap().to_string())
+        .collect();
+    assert!(found.contains("/research/alpha-defaults-to-sse"), "{found:?}");
 }
 
 /// The fixture with its site.yaml's lint section replaced.

@@ -1,7 +1,7 @@
 /* fieldnotes default theme: search (press /), matrix filters and cell details.
    Every page works without it; it only adds to what the HTML already holds.
-   Search uses Pagefind (MIT, https://pagefind.app), whose library the build writes
-   under /pagefind/ and which this script imports on first use. */
+   Search reads the index the build writes under /search/ (see src/render/search.rs):
+   meta.json, then one terms file per query word and one docs file per page of results. */
 "use strict";
 
 (function () {
@@ -11,6 +11,80 @@
 
   /* ---------- Search ---------- */
 
+  /* The same split as the build's: lowercased runs of letters and digits, 2 to 40 long. */
+  function terms(text) {
+    return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) || []).filter((w) => {
+      const n = Array.from(w).length;
+      return n >= 2 && n <= 40;
+    });
+  }
+
+  /* The terms file a word's terms live in: its first two characters, or their code points. */
+  function shardOf(word) {
+    const head = Array.from(word).slice(0, 2);
+    if (head.every((c) => /^[a-z0-9]$/.test(c))) return head.join("");
+    return "u" + head.map((c) => c.codePointAt(0).toString(16)).join("");
+  }
+
+  /* A search index: fetches each file once, on first need. */
+  function searchIndex(metaUrl) {
+    const base = metaUrl.replace(/meta\.json$/, "");
+    const files = new Map();
+    const fetchJson = (path) => {
+      if (!files.has(path)) {
+        files.set(
+          path,
+          fetch(base + path).then((r) => {
+            if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+            return r.json();
+          })
+        );
+      }
+      return files.get(path);
+    };
+    const meta = fetchJson("meta.json");
+
+    /* Pages holding every word (each word matches the terms it begins), best first. */
+    async function search(query) {
+      const words = [...new Set(terms(query))];
+      if (!words.length) return [];
+      const { shards } = await meta;
+      const known = new Set(shards);
+      let scores = null;
+      for (const word of words) {
+        const shard = shardOf(word);
+        const table = known.has(shard) ? await fetchJson(`terms/${shard}.json`) : {};
+        const found = new Map();
+        for (const [term, postings] of Object.entries(table)) {
+          if (!term.startsWith(word)) continue;
+          const exact = term === word ? 2 : 1;
+          for (let i = 0; i < postings.length; i += 2) {
+            const page = postings[i];
+            found.set(page, (found.get(page) || 0) + postings[i + 1] * exact);
+          }
+        }
+        if (scores === null) scores = found;
+        else {
+          for (const [page, score] of scores) {
+            if (found.has(page)) scores.set(page, score + found.get(page));
+            else scores.delete(page);
+          }
+        }
+      }
+      return [...scores].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([page]) => page);
+    }
+
+    /* A page's record: { url, title, kind, summary }. */
+    async function page(n) {
+      const { chunk } = await meta;
+      const docs = await fetchJson(`docs/${Math.floor(n / chunk)}.json`);
+      const [url, title, kind, summary] = docs[n % chunk];
+      return { url, title, kind, summary };
+    }
+
+    return { ready: meta, search, page };
+  }
+
   function setUpSearch() {
     const box = $("#site-search");
     if (!box) return;
@@ -19,67 +93,59 @@
     const status = $("#search-status", box);
     const list = $("#search-list", box);
     box.hidden = false;
-    let pagefind = null;
-    let loading = null;
+    let index = null;
     let latest = "";
 
     function load() {
-      if (!loading) {
-        loading = import(box.dataset.index).then(async (module) => {
-          await module.options({ excerptLength: 24 });
-          module.init();
-          pagefind = module;
-          return module;
-        });
-      }
-      return loading;
+      if (!index) index = searchIndex(box.dataset.index);
+      return index.ready.then(() => index);
     }
 
     function close() {
       results.hidden = true;
     }
 
-    /* An excerpt is text with <mark> around matches: build it as nodes, never as HTML. */
-    function excerpt(text) {
+    /* A summary with each query word's matches marked: built as text nodes, never as HTML. */
+    function excerpt(text, words) {
       const p = document.createElement("p");
       p.className = "search-excerpt";
-      text.split(/(<mark>|<\/mark>)/).reduce((marked, part) => {
-        if (part === "<mark>") return true;
-        if (part === "</mark>") return false;
-        if (part) {
-          const node = document.createTextNode(decode(part));
-          if (marked) {
-            const mark = document.createElement("mark");
-            mark.appendChild(node);
-            p.appendChild(mark);
-          } else {
-            p.appendChild(node);
-          }
+      for (const part of text.split(/([\p{L}\p{N}]+)/u)) {
+        const lower = part.toLowerCase();
+        if (part && words.some((w) => lower.startsWith(w))) {
+          const mark = document.createElement("mark");
+          mark.textContent = part;
+          p.appendChild(mark);
+        } else if (part) {
+          p.appendChild(document.createTextNode(part));
         }
-        return marked;
-      }, false);
+      }
       return p;
     }
 
-    const decoder = document.createElement("textarea");
-    function decode(text) {
-      decoder.innerHTML = text;
-      return decoder.value;
-    }
-
-    async function run(query) {
+    let timer = null;
+    function schedule(query) {
       latest = query;
+      clearTimeout(timer);
       if (!query.trim()) {
         close();
         return;
       }
       results.hidden = false;
-      if (!pagefind) status.textContent = "Loading the search index…";
-      const module = await load();
-      const search = await module.debouncedSearch(query, {}, 120);
-      if (search === null || query !== latest) return;
-      const shown = await Promise.all(search.results.slice(0, 8).map((r) => r.data()));
+      timer = setTimeout(() => {
+        run(query).catch((error) => {
+          status.textContent = "Search is unavailable: " + error.message;
+        });
+      }, 80);
+    }
+
+    async function run(query) {
+      if (!index) status.textContent = "Loading the search index…";
+      const loaded = await load();
+      const pages = await loaded.search(query);
       if (query !== latest) return;
+      const shown = await Promise.all(pages.slice(0, 8).map((n) => loaded.page(n)));
+      if (query !== latest) return;
+      const words = terms(query);
       list.replaceChildren(
         ...shown.map((data) => {
           const li = document.createElement("li");
@@ -87,16 +153,16 @@
           a.href = data.url;
           const kind = document.createElement("span");
           kind.className = "search-kind";
-          kind.textContent = data.meta.kind || "";
+          kind.textContent = data.kind || "";
           const title = document.createElement("span");
           title.className = "search-title";
-          title.textContent = data.meta.title || data.url;
+          title.textContent = data.title || data.url;
           a.append(title, kind);
-          li.append(a, excerpt(data.excerpt || ""));
+          li.append(a, excerpt(data.summary || "", words));
           return li;
         })
       );
-      const count = search.results.length;
+      const count = pages.length;
       status.textContent =
         count === 0
           ? `No results for “${query}”.`
@@ -107,11 +173,7 @@
       load().catch(() => {});
       if (input.value.trim()) results.hidden = false;
     });
-    input.addEventListener("input", () => {
-      run(input.value).catch((error) => {
-        status.textContent = "Search is unavailable: " + error.message;
-      });
-    });
+    input.addEventListener("input", () => schedule(input.value));
     box.addEventListener("keydown", (event) => {
       const links = $$("a", list);
       const at = links.indexOf(document.activeElement);
