@@ -169,13 +169,15 @@ fn sources(list: &[SourceRef]) -> Vec<ApiSource<'_>> {
     list.iter()
         .map(|s| {
             let view = source_view(s);
+            let url = text(&s.url);
             ApiSource {
-                url: view.url,
+                url,
                 title: some(&s.title),
                 commit: view.commit,
                 path: some(&s.path),
                 date: view.date,
-                href: view.href,
+                // Data as written: a URL no page may link to is left out of pages, not here.
+                href: view.href.unwrap_or_else(|| url.to_string()),
                 ranges: view.ranges,
             }
         })

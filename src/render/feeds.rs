@@ -2,6 +2,7 @@
 //! client and per capability (`/feeds/clients/<id>.xml`, `/feeds/capabilities/<id>.xml`).
 //! Dates come from the notes (`last-updated`, `lastVerified`), never from the clock.
 
+use super::highlight::escape;
 use super::views::{parse_day, Ctx};
 use crate::index::routes::Page;
 use crate::model::{text, Note};
@@ -33,8 +34,11 @@ pub struct FeedEntry<'a> {
     /// The note's canonical URL (also its Atom id).
     pub url: String,
     pub updated: String,
-    /// The summary rendered from Markdown: the template escapes it into `type="html"`.
+    /// The summary as HTML: rendered from Markdown, then the note's status when it is not
+    /// `current`, every value escaped. The template escapes it once more into
+    /// `type="html"`, and puts nothing else there.
     pub summary_html: String,
+    /// The note's status, as text: escape it twice to put it in HTML in a feed.
     pub status: &'a str,
     /// Clients and capabilities the note is about, as Atom categories.
     pub categories: Vec<&'a str>,
@@ -106,7 +110,7 @@ fn entry<'a>(ctx: &Ctx<'a>, n: usize, day: Option<NaiveDate>) -> FeedEntry<'a> {
         title: xml_safe(card.title),
         url: ctx.index.canonical_url(Page::Note(n)),
         updated: timestamp(day),
-        summary_html: xml_safe(&card.summary_html).into_owned(),
+        summary_html: xml_safe(&summary_html(&card.summary_html, card.status)).into_owned(),
         status: card.status,
         categories: note
             .clients
@@ -115,6 +119,18 @@ fn entry<'a>(ctx: &Ctx<'a>, n: usize, day: Option<NaiveDate>) -> FeedEntry<'a> {
             .map(|v| v.value.as_str())
             .collect(),
     }
+}
+
+/// The HTML of an entry's summary: `summary_html` (already HTML), then ` (<status>)`
+/// escaped unless the note is current.
+fn summary_html(summary_html: &str, status: &str) -> String {
+    let mut html = summary_html.to_string();
+    if status != "current" {
+        html.push_str(" (");
+        escape(status, &mut html);
+        html.push(')');
+    }
+    html
 }
 
 /// Midnight UTC of a day, as Atom writes dates (`1970-01-01` without one).
@@ -142,5 +158,14 @@ mod tests {
         assert_eq!(xml_safe("a\u{1}b\tc\u{ffff}"), "ab\tc");
         assert!(matches!(xml_safe("plain"), Cow::Borrowed(_)));
         assert_eq!(timestamp(None), "1970-01-01T00:00:00Z");
+    }
+
+    #[test]
+    fn a_status_is_escaped_into_the_summary() {
+        assert_eq!(summary_html("<p>A</p>", "current"), "<p>A</p>");
+        assert_eq!(
+            summary_html("<em>A</em>", "<img src=x onerror=alert(1)>"),
+            "<em>A</em> (&lt;img src=x onerror=alert(1)&gt;)"
+        );
     }
 }

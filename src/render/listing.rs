@@ -2,7 +2,7 @@
 //! revision pages and `/llms.txt`.
 
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{tally, Ctx, LinkView, NoteCard};
+use super::views::{safe_href, tally, Ctx, LinkView, NoteCard};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::source::Section;
@@ -41,6 +41,7 @@ pub struct SpecView<'a> {
     pub id: &'a str,
     pub title: Option<&'a str>,
     pub date: Option<&'a str>,
+    /// The revision's specification, when it is a URL a page may link to (see [`safe_href`]).
     pub url: Option<&'a str>,
     pub introduced: Vec<LinkView<'a>>,
     pub deprecated: Vec<LinkView<'a>>,
@@ -293,7 +294,7 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         id: &v.id,
         title: v.title.as_deref(),
         date: v.date.as_deref(),
-        url: v.url.as_deref(),
+        url: v.url.as_deref().and_then(safe_href),
         introduced: with(|c| &c.introduced),
         deprecated: with(|c| &c.deprecated),
         removed: with(|c| &c.removed),

@@ -1,6 +1,7 @@
 //! Sources as links pinned to a commit and line ranges (`…/blob/<commit>/<file>#L3-L5`).
 
 use super::highlight;
+use super::views::safe_href;
 use crate::model::{text, SourceRef};
 use crate::sources::excerpt::{Excerpt, Excerpts};
 use serde::Serialize;
@@ -10,10 +11,11 @@ use serde::Serialize;
 pub struct SourceView<'a> {
     /// The source's title, or its URL when it has none.
     pub title: &'a str,
-    /// The file at the pinned commit when it can be pinned, else the URL as written.
-    pub href: String,
-    /// The URL as the author wrote it.
-    pub url: &'a str,
+    /// The file at the pinned commit when it can be pinned, else the URL as written; `None`
+    /// when that is not a URL a page may link to (see [`safe_href`]).
+    pub href: Option<String>,
+    /// The URL as the author wrote it, when a page may link to it.
+    pub url: Option<&'a str>,
     /// The file part of `path` (`tools/x.py` of `tools/x.py:3-5`).
     pub file: Option<&'a str>,
     /// One link per line range of `path`, pinned to the commit.
@@ -145,8 +147,8 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
     };
     SourceView {
         title,
-        href,
-        url,
+        href: safe_href(&href).is_some().then_some(href),
+        url: safe_href(url),
         file,
         ranges,
         commit,
@@ -295,7 +297,10 @@ mod tests {
             "a/b.py:532-560,600-668",
         );
         let v = source_view(&s);
-        assert_eq!(v.href, "https://github.com/o/r/blob/9dcf7714/a/b.py");
+        assert_eq!(
+            v.href.as_deref(),
+            Some("https://github.com/o/r/blob/9dcf7714/a/b.py")
+        );
         assert_eq!(
             hrefs(&v),
             [
@@ -314,7 +319,10 @@ mod tests {
         let s = source("https://github.com/o/r", "0123abc", "x.rs");
         let v = source_view(&s);
         assert!(v.ranges.is_empty());
-        assert_eq!(v.href, "https://github.com/o/r/blob/0123abc/x.rs");
+        assert_eq!(
+            v.href.as_deref(),
+            Some("https://github.com/o/r/blob/0123abc/x.rs")
+        );
     }
 
     #[test]
@@ -331,13 +339,30 @@ mod tests {
     fn other_urls_and_unpinned_sources_link_as_written() {
         let s = source("https://docs.example/x", "0123abc", "a.py:1-2");
         let v = source_view(&s);
-        assert_eq!(v.href, "https://docs.example/x");
+        assert_eq!(v.href.as_deref(), Some("https://docs.example/x"));
         assert!(v.ranges.is_empty() && !v.pinned);
         let s = source("https://github.com/o/r", "", "a.py:1-2");
         let v = source_view(&s);
-        assert_eq!(v.href, "https://github.com/o/r");
+        assert_eq!(v.href.as_deref(), Some("https://github.com/o/r"));
         let s = source("https://github.com/o/r", "0123abc", "");
         let v = source_view(&s);
-        assert_eq!(v.href, "https://github.com/o/r/tree/0123abc");
+        assert_eq!(
+            v.href.as_deref(),
+            Some("https://github.com/o/r/tree/0123abc")
+        );
+    }
+
+    #[test]
+    fn script_urls_link_nowhere() {
+        for url in [
+            "javascript:alert(1)",
+            " data:text/html,x",
+            "java\tscript:alert(1)",
+        ] {
+            let s = source(url, "0123abc", "a.py:1");
+            let v = source_view(&s);
+            assert_eq!((v.href, v.url), (None, None), "{url:?}");
+            assert!(v.ranges.is_empty());
+        }
     }
 }

@@ -2,7 +2,9 @@
 
 use super::body::BodyView;
 use super::sources::{source_view_with, SourceView};
-use super::views::{status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView};
+use super::views::{
+    safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
+};
 use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, Spanned};
@@ -43,7 +45,9 @@ pub struct ClientView<'a> {
     pub id: &'a str,
     pub title: &'a str,
     pub vendor: Option<&'a str>,
+    /// `None` when absent or not a URL a page may link to (see [`safe_href`]).
     pub homepage: Option<&'a str>,
+    /// `None` when absent or not a URL a page may link to.
     pub repository: Option<&'a str>,
     pub client_info_names: Vec<&'a str>,
     pub platforms: Vec<&'a str>,
@@ -67,6 +71,7 @@ pub struct CapabilityView<'a> {
     pub id: &'a str,
     pub title: &'a str,
     pub group: Option<&'a str>,
+    /// `None` when absent or not a URL a page may link to (see [`safe_href`]).
     pub spec_url: Option<&'a str>,
     pub introduced: Option<RevisionView<'a>>,
     pub deprecated: Option<RevisionView<'a>>,
@@ -151,8 +156,8 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
             t => t,
         },
         vendor: some(&client.vendor),
-        homepage: some(&client.homepage),
-        repository: some(&client.repository),
+        homepage: some(&client.homepage).and_then(safe_href),
+        repository: some(&client.repository).and_then(safe_href),
         client_info_names: texts(&client.client_info_names),
         platforms: texts(&client.platforms),
         tally: tally(index.matrix.tallies.get(i)),
@@ -203,7 +208,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
             .group(text(&cap.group))
             .map(|g| g.title.as_str())
             .or(some(&cap.group)),
-        spec_url: some(&cap.spec_url),
+        spec_url: some(&cap.spec_url).and_then(safe_href),
         introduced: revision(ctx, &cap.introduced),
         deprecated: revision(ctx, &cap.deprecated),
         removed: revision(ctx, &cap.removed),

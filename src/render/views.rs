@@ -33,6 +33,7 @@ pub struct SiteView<'a> {
     /// `/api/matrix.json`, the whole matrix as data.
     pub api: String,
     pub llms_txt: String,
+    /// The site's repository, when it is a URL a page may link to (see [`safe_href`]).
     pub repository: Option<&'a str>,
     pub nav: Vec<NavItem>,
     /// The link of each section index by name (`research`, `clients`, `capabilities`,
@@ -61,6 +62,7 @@ pub struct PageView<'a> {
     pub md_url: Option<String>,
     /// The navigation entry this page belongs to.
     pub section: &'static str,
+    /// "Edit this page", on the site's repository when that is a safe URL.
     pub edit_url: Option<String>,
     /// The page's own feed (client and capability pages).
     pub feed: Option<FeedLink>,
@@ -257,7 +259,7 @@ impl<'a> Ctx<'a> {
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),
-            repository: config.repository.as_deref(),
+            repository: config.repository.as_deref().and_then(safe_href),
             nav,
             sections,
         }
@@ -293,14 +295,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// "Edit this page" on the site's repository, for pages made from a file.
+    /// "Edit this page" on the site's repository, for pages made from a file (none when
+    /// the repository is no URL a page may link to: see [`safe_href`]).
     fn edit_url(&self, page: Page) -> Option<String> {
-        let repo = self
-            .index
-            .config
-            .repository
-            .as_deref()?
-            .trim_end_matches('/');
+        let repo = safe_href(self.index.config.repository.as_deref()?)?.trim_end_matches('/');
         let doc = self.index.document(page)?;
         let path = self.index.files.get(doc.file)?.display_path();
         let branch = &self.index.config.branch;
@@ -491,6 +489,19 @@ pub fn is_allowed_external(dest: &str) -> bool {
         })
 }
 
+/// `url` if a page may link to it, else `None` (the template then leaves the link out): only
+/// http, https and mailto URLs (see [`is_allowed_external`]) and relative ones survive. A
+/// URL is relative when no scheme can hide before its first `/`, `?` or `#`: no `:` there
+/// (whatever whitespace or control characters a browser would drop around it, as in
+/// `java\tscript:`) and no `&` (an entity such as `&#58;`). Every URL-valued field of a
+/// view passes through here when the view is built.
+pub fn safe_href(url: &str) -> Option<&str> {
+    let trimmed = url.trim_matches(|c: char| c.is_whitespace() || c.is_control());
+    let head = &trimmed[..trimmed.find(['/', '?', '#']).unwrap_or(trimmed.len())];
+    let relative = !head.contains([':', '&']);
+    (!trimmed.is_empty() && (relative || is_allowed_external(trimmed))).then_some(url)
+}
+
 /// The status a cell shows.
 pub fn status(value: &'static str) -> StatusView {
     let mark = match value {
@@ -514,7 +525,7 @@ pub fn tally(tally: Option<&Tally>) -> TallyView {
 
 #[cfg(test)]
 mod tests {
-    use super::is_allowed_external;
+    use super::{is_allowed_external, safe_href};
 
     #[test]
     fn only_web_and_mail_links_leave_the_site() {
@@ -528,6 +539,42 @@ mod tests {
             "tel:123",
         ] {
             assert!(!is_allowed_external(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn only_safe_urls_become_links() {
+        for ok in [
+            "https://x.io/a?b#c",
+            " http://x.io ",
+            "mailto:a@b.c",
+            "//x.io",
+            "/research/a.html",
+            "a/b:c",
+            "page?x=1&y=2:3",
+            "my notes.html",
+            "#top",
+        ] {
+            assert_eq!(safe_href(ok), Some(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            " \t",
+            "javascript:alert(1)",
+            "JaVaScRiPt:alert(1)",
+            " javascript:alert(1)",
+            "\u{1}javascript:alert(1)",
+            "java\tscript:alert(1)",
+            "java\nscript:alert(1)",
+            "jav&#x09;ascript:alert(1)",
+            "&#106;avascript:alert(1)",
+            "javascript&#58;alert(1)",
+            "javascript&colon;alert(1)",
+            "vbscript:msgbox(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "ftp://x.io",
+        ] {
+            assert_eq!(safe_href(bad), None, "{bad:?}");
         }
     }
 }
