@@ -67,7 +67,10 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
     }
     let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     for (term, list) in postings {
-        shards.entry(shard_of(&term)).or_default().insert(term, list);
+        shards
+            .entry(shard_of(&term))
+            .or_default()
+            .insert(term, list);
     }
     let mut files = Vec::with_capacity(shards.len() + records.len() / DOC_CHUNK + 2);
     let meta = Meta {
@@ -178,7 +181,13 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
         parts.extend(texts(&c.platforms));
         parts.extend(c.support.iter().map(|cell| text(&cell.notes)));
         let summary = format!("{} client", text(&c.vendor));
-        records.push(record(Page::Client(i), "Client", summary.trim(), &parts, true));
+        records.push(record(
+            Page::Client(i),
+            "Client",
+            summary.trim(),
+            &parts,
+            true,
+        ));
     }
     for (i, c) in content.capabilities.iter().enumerate() {
         let mut parts = vec![text(&c.id)];
@@ -187,7 +196,13 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             "" => format!("Group {}", text(&c.group)),
             since => format!("Group {}, since {since}", text(&c.group)),
         };
-        records.push(record(Page::Capability(i), "Capability", &summary, &parts, true));
+        records.push(record(
+            Page::Capability(i),
+            "Capability",
+            &summary,
+            &parts,
+            true,
+        ));
     }
     for (i, g) in content.guides.iter().enumerate() {
         let summary = text(&g.summary);
@@ -195,7 +210,13 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
     }
     for (i, v) in index.config.spec_versions.iter().enumerate() {
         let title = v.title.as_deref().unwrap_or("");
-        records.push(record(Page::Spec(i), "Spec revision", title, &[&v.id, title], false));
+        records.push(record(
+            Page::Spec(i),
+            "Spec revision",
+            title,
+            &[&v.id, title],
+            false,
+        ));
     }
     records
 }
@@ -206,10 +227,21 @@ mod tests {
 
     #[test]
     fn terms_are_lowercased_words_of_two_chars_or_more() {
-        let found: Vec<String> = terms("Streamable HTTP, a SSE-only client; 2025-03-26 é Ünïcode").collect();
+        let found: Vec<String> =
+            terms("Streamable HTTP, a SSE-only client; 2025-03-26 é Ünïcode").collect();
         assert_eq!(
             found,
-            ["streamable", "http", "sse", "only", "client", "2025", "03", "26", "ünïcode"]
+            [
+                "streamable",
+                "http",
+                "sse",
+                "only",
+                "client",
+                "2025",
+                "03",
+                "26",
+                "ünïcode"
+            ]
         );
     }
 

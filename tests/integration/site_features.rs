@@ -297,15 +297,26 @@ fn the_search_index_holds_every_note() {
         .map(|s| s.as_str().expect("a shard").to_string())
         .collect();
     for shard in &shards {
-        assert!(site.out().join(format!("search/terms/{shard}.json")).is_file());
+        assert!(site
+            .out()
+            .join(format!("search/terms/{shard}.json"))
+            .is_file());
     }
     let terms = json("terms/ss.json");
     let postings = terms["sse"].as_array().expect("the term sse");
     let found: BTreeSet<String> = postings
         .chunks(2)
-        .map(|p| page(p[0].as_u64().expect("page") as usize)[0].as_str().unwrap().to_string())
+        .map(|p| {
+            page(p[0].as_u64().expect("page") as usize)[0]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
         .collect();
-    assert!(found.contains("/research/alpha-defaults-to-sse"), "{found:?}");
+    assert!(
+        found.contains("/research/alpha-defaults-to-sse"),
+        "{found:?}"
+    );
 }
 
 /// The fixture with its site.yaml's lint section replaced.
