@@ -29,19 +29,26 @@ for n in "${sizes[@]}"; do
     target/release/examples/gen_corpus --notes "$n" --hugo "$hugo_src" --zola "$zola_src" "$src"
   fi
   echo "== $n notes in $dir"
-  cmds=(-n fieldnotes "$fieldnotes --root $src build --out $dir/out-fn-$n --today 2026-11-30")
+  # Every run is a clean build: its output folder is removed first (not timed).
+  cmds=(--prepare "rm -rf $dir/out-fn-$n" -n fieldnotes "$fieldnotes --root $src build --quiet --out $dir/out-fn-$n --today 2026-11-30")
   if command -v hugo >/dev/null; then
-    cmds+=(-n hugo "hugo --quiet -s $hugo_src -d $dir/out-hugo-$n")
+    cmds+=(--prepare "rm -rf $dir/out-hugo-$n" -n hugo "hugo --quiet -s $hugo_src -d $dir/out-hugo-$n")
   fi
   if command -v zola >/dev/null; then
-    cmds+=(-n zola "zola --root $zola_src build -o $dir/out-zola-$n --force")
+    cmds+=(--prepare "rm -rf $dir/out-zola-$n" -n zola "zola --root $zola_src build -o $dir/out-zola-$n --force")
   fi
   # the floor: read every source file, then copy fieldnotes' output tree
-  cmds+=(-n floor "sh -c 'cat \$(find $src/content -type f) >/dev/null && rm -rf $dir/floor-$n && cp -r $dir/out-fn-$n $dir/floor-$n'")
-  hyperfine -N -w 1 -r "$runs" --export-markdown "$dir/result-$n.md" "${cmds[@]}" >/dev/null
+  if [ ! -d "$dir/out-fn-$n" ]; then
+    "$fieldnotes" --root "$src" build --quiet --out "$dir/out-fn-$n" --today 2026-11-30
+  fi
+  cp -r "$dir/out-fn-$n" "$dir/ref-fn-$n.tmp" && rm -rf "$dir/ref-fn-$n" && mv "$dir/ref-fn-$n.tmp" "$dir/ref-fn-$n"
+  cmds+=(--prepare "rm -rf $dir/floor-$n" -n floor "sh -c 'find $src/content -type f -exec cat {} + >/dev/null && cp -r $dir/ref-fn-$n $dir/floor-$n'")
+  hyperfine -N -w 1 -r "$runs" --export-markdown "$dir/result-$n.md" --export-json "$dir/result-$n.json" "${cmds[@]}" >/dev/null
   cat "$dir/result-$n.md"
-  echo "peak RSS: fieldnotes $(measure "$fieldnotes" --root "$src" build --out "$dir/out-fn-$n" --today 2026-11-30)"
+  rm -rf "$dir/out-fn-$n"
+  echo "peak RSS: fieldnotes $(measure "$fieldnotes" --root "$src" build --quiet --out "$dir/out-fn-$n" --today 2026-11-30)"
   if command -v hugo >/dev/null; then
+    rm -rf "$dir/out-hugo-$n"
     echo "peak RSS: hugo $(measure hugo --quiet -s "$hugo_src" -d "$dir/out-hugo-$n")"
   fi
   echo "lint: fieldnotes $(measure "$fieldnotes" --root "$src" lint --today 2026-11-30)"

@@ -35,15 +35,18 @@ const MAX_TERM_CHARS: usize = 40;
 /// A word in a page's title counts this many times a word in its text.
 const TITLE_WEIGHT: u32 = 8;
 
-/// One searchable page, before indexing.
+/// One searchable page, before indexing: its record in `docs/`, and where its words are.
 struct Record {
+    page: Page,
     url: String,
     title: String,
     /// What kind of page it is (`Research note`, `Client`, …), shown beside each result.
     kind: &'static str,
     summary: String,
-    /// Every word of the page beside its title, as plain text.
-    text: String,
+    /// Words from front matter searched beside the title and body.
+    fields: String,
+    /// Whether the page's Markdown body is searched too.
+    body: bool,
 }
 
 #[derive(Serialize)]
@@ -54,24 +57,54 @@ struct Meta {
     shards: Vec<String>,
 }
 
-/// The index files, as (path under the output root, contents), in a fixed order.
-pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
-    let records = records(ctx);
-    let weighted: Vec<Vec<(String, u32)>> = records.par_iter().map(page_terms).collect();
-    let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
-    for (page, terms) in weighted.into_iter().enumerate() {
+/// Every term's postings: `[page, weight, page, weight, …]`, by term.
+#[derive(Default)]
+struct Postings {
+    ids: HashMap<String, usize>,
+    lists: Vec<Vec<u32>>,
+}
+
+impl Postings {
+    fn add(&mut self, page: usize, terms: Vec<(String, u32)>) {
         for (term, weight) in terms {
-            let list = postings.entry(term).or_default();
-            list.extend([page as u32, weight]);
+            let id = match self.ids.get(&term) {
+                Some(&id) => id,
+                None => {
+                    self.lists.push(Vec::new());
+                    self.ids.insert(term, self.lists.len() - 1);
+                    self.lists.len() - 1
+                }
+            };
+            self.lists[id].extend([page as u32, weight]);
         }
     }
-    let mut shards: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
-    for (term, list) in postings {
+
+    /// The postings grouped by shard, terms sorted.
+    fn shards(&self) -> BTreeMap<String, BTreeMap<&str, &[u32]>> {
+        let mut shards: BTreeMap<String, BTreeMap<&str, &[u32]>> = BTreeMap::new();
+        for (term, &id) in &self.ids {
+            let list = self.lists[id].as_slice();
+            shards.entry(shard_of(term)).or_default().insert(term, list);
+        }
         shards
-            .entry(shard_of(&term))
-            .or_default()
-            .insert(term, list);
     }
+}
+
+/// The index files, as (path under the output root, contents), in a fixed order.
+///
+/// Pages are read [`DOC_CHUNK`] at a time in parallel and their terms folded into the
+/// postings before the next chunk, so no more than one chunk's words are held at once.
+pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
+    let records = records(ctx);
+    let mut postings = Postings::default();
+    for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
+        let terms: Vec<Vec<(String, u32)>> =
+            chunk.par_iter().map(|r| page_terms(ctx, r)).collect();
+        for (offset, terms) in terms.into_iter().enumerate() {
+            postings.add(n * DOC_CHUNK + offset, terms);
+        }
+    }
+    let shards = postings.shards();
     let mut files = Vec::with_capacity(shards.len() + records.len() / DOC_CHUNK + 2);
     let meta = Meta {
         version: 1,
@@ -93,30 +126,46 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
     Ok(files)
 }
 
-/// A page's distinct terms with their weights: occurrences in the text, plus
+/// A page's distinct terms with their weights: occurrences in its fields and body, plus
 /// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
-fn page_terms(record: &Record) -> Vec<(String, u32)> {
-    let mut counts: HashMap<String, u32> = HashMap::new();
-    for term in terms(&record.title) {
-        *counts.entry(term).or_default() += TITLE_WEIGHT;
+fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
+    let mut text = String::new();
+    if let Some(doc) = record.body.then(|| ctx.index.document(record.page)).flatten() {
+        let markdown = ctx
+            .index
+            .files
+            .get(doc.file)
+            .and_then(|f| f.text.get(doc.body.range.clone()))
+            .unwrap_or("");
+        plain_text(markdown, &mut text);
     }
-    for term in terms(&record.text) {
-        *counts.entry(term).or_default() += 1;
+    let title = terms(&record.title).map(|t| (t, TITLE_WEIGHT));
+    let words = terms(&record.fields).chain(terms(&text)).map(|t| (t, 1));
+    let mut all: Vec<(String, u32)> = title.chain(words).collect();
+    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let mut merged: Vec<(String, u32)> = Vec::with_capacity(all.len() / 2);
+    for (term, weight) in all {
+        match merged.last_mut() {
+            Some(last) if last.0 == term => last.1 += weight,
+            _ => merged.push((term, weight)),
+        }
     }
-    let mut terms: Vec<(String, u32)> = counts.into_iter().collect();
-    terms.sort_unstable();
-    terms
+    merged.shrink_to_fit();
+    merged
 }
 
 /// The terms of `text`: lowercased runs of letters and digits of two characters or more, at
 /// most [`MAX_TERM_CHARS`] long.
 fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
-        .filter(|word| {
-            let chars = word.chars().count();
-            (2..=MAX_TERM_CHARS).contains(&chars)
+        .filter(|word| match word.is_ascii() {
+            true => (2..=MAX_TERM_CHARS).contains(&word.len()),
+            false => (2..=MAX_TERM_CHARS).contains(&word.chars().count()),
         })
-        .map(str::to_lowercase)
+        .map(|word| match word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
+            true => word.to_lowercase(),
+            false => word.to_string(),
+        })
 }
 
 /// The shard a term lives in: its first two characters when they are ASCII letters or
@@ -151,30 +200,22 @@ fn json<V: Serialize + ?Sized>(value: &V) -> Result<Vec<u8>> {
 fn records(ctx: &Ctx<'_>) -> Vec<Record> {
     let index = ctx.index;
     let content = &index.content;
-    let record = |page: Page, kind: &'static str, summary: &str, parts: &[&str], body: bool| {
-        let mut words = parts.join(" ");
-        if let Some(doc) = body.then(|| index.document(page)).flatten() {
-            let markdown = index
-                .files
-                .get(doc.file)
-                .and_then(|f| f.text.get(doc.body.range.clone()))
-                .unwrap_or("");
-            words.push(' ');
-            plain_text(markdown, &mut words);
-        }
+    let record = |page: Page, kind: &'static str, summary: &str, fields: &[&str], body: bool| {
         Record {
+            page,
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
             kind,
             summary: summary.to_string(),
-            text: words,
+            fields: fields.join(" "),
+            body,
         }
     };
-    let notes = (0..content.notes.len()).into_par_iter().map(|i| {
-        let summary = text(&content.notes[i].summary);
-        record(Page::Note(i), "Research note", summary, &[summary], true)
-    });
-    let mut records: Vec<Record> = notes.collect();
+    let mut records: Vec<Record> = Vec::with_capacity(content.notes.len() + 100);
+    for (i, n) in content.notes.iter().enumerate() {
+        let summary = text(&n.summary);
+        records.push(record(Page::Note(i), "Research note", summary, &[summary], true));
+    }
     for (i, c) in content.clients.iter().enumerate() {
         let mut parts = vec![text(&c.vendor)];
         parts.extend(texts(&c.client_info_names));
