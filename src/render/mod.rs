@@ -23,6 +23,7 @@ mod sitemap;
 mod sources;
 mod support;
 mod theme;
+mod urls;
 mod views;
 
 use crate::error::Result;

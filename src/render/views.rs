@@ -4,6 +4,7 @@
 use super::feeds::{feed_route, FeedLink};
 use super::markdown;
 use super::search::SEARCH_DIR;
+pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
 use crate::index::links::{self, LinkTarget};
 use crate::index::routes::{output_stem, Page};
@@ -155,6 +156,9 @@ pub struct Ctx<'a> {
     pub(super) links: HashMap<Page, Vec<&'a LinkTarget>>,
     /// Each source's pinned lines, when the build read them (`build --excerpts`).
     pub excerpts: Option<&'a Excerpts>,
+    /// Each note's link and Markdown link, made once: notes are linked from every listing,
+    /// card, feed and related list.
+    note_hrefs: Vec<(String, String)>,
 }
 
 impl<'a> Ctx<'a> {
@@ -173,12 +177,20 @@ impl<'a> Ctx<'a> {
                 list.push(&link.target);
             }
         }
+        let note_hrefs = (0..index.content.notes.len())
+            .map(|i| {
+                let route = index.route(Page::Note(i));
+                let md = format!("{base_path}/{}.md", output_stem(&route));
+                (format!("{base_path}{route}"), md)
+            })
+            .collect();
         Ctx {
             index,
             today,
             base_path,
             links,
             excerpts: None,
+            note_hrefs,
         }
     }
 
@@ -188,11 +200,21 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn href(&self, page: Page) -> String {
+        if let Page::Note(i) = page {
+            if let Some((href, _)) = self.note_hrefs.get(i) {
+                return href.clone();
+            }
+        }
         self.href_route(&self.index.route(page))
     }
 
     /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
     pub fn md_href(&self, page: Page) -> String {
+        if let Page::Note(i) = page {
+            if let Some((_, md)) = self.note_hrefs.get(i) {
+                return md.clone();
+            }
+        }
         let stem = output_stem(&self.index.route(page));
         format!("{}/{stem}.md", self.base_path)
     }
@@ -477,31 +499,6 @@ pub fn parse_day(date: &str) -> Option<NaiveDate> {
     NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()
 }
 
-/// Only http, https and mailto links to other sites survive into pages (and `//host` links,
-/// which browsers read as the page's own scheme).
-pub fn is_allowed_external(dest: &str) -> bool {
-    let dest = dest.trim_start();
-    dest.starts_with("//")
-        || links::scheme(dest).is_some_and(|s| {
-            ["http", "https", "mailto"]
-                .iter()
-                .any(|allowed| s.eq_ignore_ascii_case(allowed))
-        })
-}
-
-/// `url` if a page may link to it, else `None` (the template then leaves the link out): only
-/// http, https and mailto URLs (see [`is_allowed_external`]) and relative ones survive. A
-/// URL is relative when no scheme can hide before its first `/`, `?` or `#`: no `:` there
-/// (whatever whitespace or control characters a browser would drop around it, as in
-/// `java\tscript:`) and no `&` (an entity such as `&#58;`). Every URL-valued field of a
-/// view passes through here when the view is built.
-pub fn safe_href(url: &str) -> Option<&str> {
-    let trimmed = url.trim_matches(|c: char| c.is_whitespace() || c.is_control());
-    let head = &trimmed[..trimmed.find(['/', '?', '#']).unwrap_or(trimmed.len())];
-    let relative = !head.contains([':', '&']);
-    (!trimmed.is_empty() && (relative || is_allowed_external(trimmed))).then_some(url)
-}
-
 /// The status a cell shows.
 pub fn status(value: &'static str) -> StatusView {
     let mark = match value {
@@ -520,61 +517,5 @@ pub fn tally(tally: Option<&Tally>) -> TallyView {
         partial: get("partial"),
         no: get("no"),
         unknown: get("unknown"),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{is_allowed_external, safe_href};
-
-    #[test]
-    fn only_web_and_mail_links_leave_the_site() {
-        for ok in ["https://x.io", "HTTP://x.io", "mailto:a@b.c", "//x.io/a"] {
-            assert!(is_allowed_external(ok), "{ok}");
-        }
-        for bad in [
-            "ftp://x",
-            "file:///etc/passwd",
-            "javascript:alert(1)",
-            "tel:123",
-        ] {
-            assert!(!is_allowed_external(bad), "{bad}");
-        }
-    }
-
-    #[test]
-    fn only_safe_urls_become_links() {
-        for ok in [
-            "https://x.io/a?b#c",
-            " http://x.io ",
-            "mailto:a@b.c",
-            "//x.io",
-            "/research/a.html",
-            "a/b:c",
-            "page?x=1&y=2:3",
-            "my notes.html",
-            "#top",
-        ] {
-            assert_eq!(safe_href(ok), Some(ok), "{ok}");
-        }
-        for bad in [
-            "",
-            " \t",
-            "javascript:alert(1)",
-            "JaVaScRiPt:alert(1)",
-            " javascript:alert(1)",
-            "\u{1}javascript:alert(1)",
-            "java\tscript:alert(1)",
-            "java\nscript:alert(1)",
-            "jav&#x09;ascript:alert(1)",
-            "&#106;avascript:alert(1)",
-            "javascript&#58;alert(1)",
-            "javascript&colon;alert(1)",
-            "vbscript:msgbox(1)",
-            "data:text/html,<script>alert(1)</script>",
-            "ftp://x.io",
-        ] {
-            assert_eq!(safe_href(bad), None, "{bad:?}");
-        }
     }
 }
