@@ -98,8 +98,7 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
     let records = records(ctx);
     let mut postings = Postings::default();
     for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
-        let terms: Vec<Vec<(String, u32)>> =
-            chunk.par_iter().map(|r| page_terms(ctx, r)).collect();
+        let terms: Vec<Vec<(String, u32)>> = chunk.par_iter().map(|r| page_terms(ctx, r)).collect();
         for (offset, terms) in terms.into_iter().enumerate() {
             postings.add(n * DOC_CHUNK + offset, terms);
         }
@@ -130,7 +129,11 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
 /// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
 fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
     let mut text = String::new();
-    if let Some(doc) = record.body.then(|| ctx.index.document(record.page)).flatten() {
+    if let Some(doc) = record
+        .body
+        .then(|| ctx.index.document(record.page))
+        .flatten()
+    {
         let markdown = ctx
             .index
             .files
@@ -162,10 +165,12 @@ fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
             true => (2..=MAX_TERM_CHARS).contains(&word.len()),
             false => (2..=MAX_TERM_CHARS).contains(&word.chars().count()),
         })
-        .map(|word| match word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-            true => word.to_lowercase(),
-            false => word.to_string(),
-        })
+        .map(
+            |word| match word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
+                true => word.to_lowercase(),
+                false => word.to_string(),
+            },
+        )
 }
 
 /// The shard a term lives in: its first two characters when they are ASCII letters or
@@ -200,8 +205,8 @@ fn json<V: Serialize + ?Sized>(value: &V) -> Result<Vec<u8>> {
 fn records(ctx: &Ctx<'_>) -> Vec<Record> {
     let index = ctx.index;
     let content = &index.content;
-    let record = |page: Page, kind: &'static str, summary: &str, fields: &[&str], body: bool| {
-        Record {
+    let record =
+        |page: Page, kind: &'static str, summary: &str, fields: &[&str], body: bool| Record {
             page,
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
@@ -209,12 +214,17 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             summary: summary.to_string(),
             fields: fields.join(" "),
             body,
-        }
-    };
+        };
     let mut records: Vec<Record> = Vec::with_capacity(content.notes.len() + 100);
     for (i, n) in content.notes.iter().enumerate() {
         let summary = text(&n.summary);
-        records.push(record(Page::Note(i), "Research note", summary, &[summary], true));
+        records.push(record(
+            Page::Note(i),
+            "Research note",
+            summary,
+            &[summary],
+            true,
+        ));
     }
     for (i, c) in content.clients.iter().enumerate() {
         let mut parts = vec![text(&c.vendor)];
