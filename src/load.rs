@@ -164,6 +164,13 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
     site
 }
 
+/// Reads one content file again (`fieldnotes serve`, after an edit): `relative` is its path
+/// under the site root. The same caps and checks as [`load`] apply, but for the walk's (the
+/// caller makes sure the file is a regular Markdown file of a section).
+pub fn read_one(root: &Path, relative: &Path, limits: &Limits) -> (SourceFile, Option<Problem>) {
+    read_file(root, &root.join(relative), limits)
+}
+
 impl LoadedSite {
     fn new(root: &Path, config: SiteConfig) -> LoadedSite {
         LoadedSite {

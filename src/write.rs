@@ -17,12 +17,37 @@ use std::path::{Component, Path, PathBuf};
 pub trait Output {
     /// Writes `contents` at `path` (relative, `/`-separated, e.g. `research/x.html`).
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()>;
+
+    /// Writes `contents` at `path`, where the caller keeps them shared (a page reused from an
+    /// earlier render); outputs that can hold shared bytes take them without a copy.
+    fn put_shared(&mut self, path: &str, contents: &std::sync::Arc<[u8]>) -> Result<()> {
+        self.put(path, contents)
+    }
 }
 
 /// Rendered files kept in memory, sorted by path.
 #[derive(Debug, Default)]
 pub struct MemoryOutput {
     pub files: std::collections::BTreeMap<String, Vec<u8>>,
+}
+
+/// Rendered files kept in memory as shared bytes, so a page reused from an earlier render
+/// is not copied (`fieldnotes serve`).
+#[derive(Debug, Default, Clone)]
+pub struct SharedOutput {
+    pub files: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
+}
+
+impl Output for SharedOutput {
+    fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+        self.put_shared(path, &std::sync::Arc::from(contents))
+    }
+
+    fn put_shared(&mut self, path: &str, contents: &std::sync::Arc<[u8]>) -> Result<()> {
+        check_output_path(path)?;
+        self.files.insert(path.to_string(), contents.clone());
+        Ok(())
+    }
 }
 
 impl Output for MemoryOutput {

@@ -19,7 +19,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
 /// Every id of the site, resolved to its position in [`Content`].
-#[derive(Debug, Default)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct Ids {
     pub notes: HashMap<String, usize>,
     pub clients: HashMap<String, usize>,
@@ -96,31 +96,190 @@ pub fn index(site: ParsedSite) -> SiteIndex {
     let ids = collect_ids(&site.content, &site.config);
     let links = resolve_links(&site.content, &ids);
     let backlinks = backlinks(&links);
-    let content = &site.content;
-    let related = content
-        .notes
-        .iter()
-        .map(|n| dedup(n.related.iter().filter_map(|r| ids.note(&r.value))))
-        .collect();
-    let mut notes_by_client = vec![Vec::new(); content.clients.len()];
-    let mut notes_by_capability = vec![Vec::new(); content.capabilities.len()];
-    let mut notes_by_spec = vec![Vec::new(); site.config.spec_versions.len()];
-    for (n, note) in content.notes.iter().enumerate() {
-        for i in dedup(note.clients.iter().filter_map(|c| ids.client(&c.value))) {
-            notes_by_client[i].push(n);
+    let refs = NoteRefs::of(&site.content, &site.config, &ids);
+    assemble(site, ids, links, backlinks, refs)
+}
+
+/// Indexes `site` again after the documents of `changed` pages were replaced in place
+/// (`fieldnotes serve`, after an edit), reusing `previous`'s resolved links of every other
+/// page when no id changed; otherwise indexes it all. The result equals [`index`]'s.
+pub fn reindex(site: ParsedSite, previous: Resolved, changed: &[Page]) -> SiteIndex {
+    let ids = collect_ids(&site.content, &site.config);
+    if ids != previous.ids {
+        let links = resolve_links(&site.content, &ids);
+        let backlinks = backlinks(&links);
+        let refs = NoteRefs::of(&site.content, &site.config, &ids);
+        return assemble(site, ids, links, backlinks, refs);
+    }
+    let Resolved {
+        mut links,
+        mut backlinks,
+        mut refs,
+        ..
+    } = previous;
+    for page in changed {
+        if let Page::Note(n) = page {
+            refs.update(*n, &site.content, &ids);
         }
-        for i in dedup(
+    }
+    let unlink = |backlinks: &mut BTreeMap<Page, Vec<Page>>, link: &ResolvedLink| {
+        if let LinkTarget::Page { page, .. } = link.target {
+            if let Some(from) = backlinks.get_mut(&page) {
+                from.retain(|p| *p != link.from);
+                if from.is_empty() {
+                    backlinks.remove(&page);
+                }
+            }
+        }
+    };
+    // Links are in `Page` order (section order is `Page` order) and, within a page, in body
+    // order: each changed page's run is found by binary search and replaced.
+    for &page in changed {
+        let start = links.partition_point(|l| l.from < page);
+        let end = start + links[start..].partition_point(|l| l.from == page);
+        for link in &links[start..end] {
+            unlink(&mut backlinks, link);
+        }
+        let Some((section, i)) = section_index(page) else {
+            continue;
+        };
+        let Some(doc) = site
+            .content
+            .documents()
+            .filter(|d| d.section == section)
+            .nth(i)
+        else {
+            continue;
+        };
+        let fresh = doc
+            .body
+            .links
+            .iter()
+            .enumerate()
+            .map(|(link, l)| ResolvedLink {
+                from: page,
+                link,
+                target: links::resolve(&l.dest, doc.section, page, &ids),
+            });
+        links.splice(start..end, fresh);
+    }
+    for link in links.iter().filter(|l| changed.contains(&l.from)) {
+        if let LinkTarget::Page { page, .. } = link.target {
+            if page != link.from {
+                let from = backlinks.entry(page).or_default();
+                if let Err(at) = from.binary_search(&link.from) {
+                    from.insert(at, link.from);
+                }
+            }
+        }
+    }
+    assemble(site, ids, links, backlinks, refs)
+}
+
+/// What [`reindex`] reuses of the previous index: its ids, resolved links and references.
+pub struct Resolved {
+    pub ids: Ids,
+    pub links: Vec<ResolvedLink>,
+    pub backlinks: BTreeMap<Page, Vec<Page>>,
+    pub refs: NoteRefs,
+}
+
+/// The section and position of a page made from a document.
+fn section_index(page: Page) -> Option<(Section, usize)> {
+    match page {
+        Page::Note(i) => Some((Section::Research, i)),
+        Page::Client(i) => Some((Section::Clients, i)),
+        Page::Capability(i) => Some((Section::Capabilities, i)),
+        Page::Guide(i) => Some((Section::Guides, i)),
+        _ => None,
+    }
+}
+
+/// What follows from the notes' front matter: each note's related notes, and the notes
+/// about each client, capability and spec revision.
+pub struct NoteRefs {
+    pub related: Vec<Vec<usize>>,
+    pub notes_by_client: Vec<Vec<usize>>,
+    pub notes_by_capability: Vec<Vec<usize>>,
+    pub notes_by_spec: Vec<Vec<usize>>,
+}
+
+/// A note's related notes, clients, capabilities and spec revisions, resolved.
+fn refs_of(note: &crate::model::Note, ids: &Ids) -> [Vec<usize>; 4] {
+    [
+        dedup(note.related.iter().filter_map(|r| ids.note(&r.value))),
+        dedup(note.clients.iter().filter_map(|c| ids.client(&c.value))),
+        dedup(
             note.capabilities
                 .iter()
                 .filter_map(|c| ids.capability(&c.value).map(|x| x.0)),
-        ) {
-            notes_by_capability[i].push(n);
+        ),
+        dedup(note.spec_versions.iter().filter_map(|s| ids.spec(&s.value))),
+    ]
+}
+
+impl NoteRefs {
+    fn of(content: &Content, config: &SiteConfig, ids: &Ids) -> NoteRefs {
+        let mut refs = NoteRefs {
+            related: Vec::with_capacity(content.notes.len()),
+            notes_by_client: vec![Vec::new(); content.clients.len()],
+            notes_by_capability: vec![Vec::new(); content.capabilities.len()],
+            notes_by_spec: vec![Vec::new(); config.spec_versions.len()],
+        };
+        for (n, note) in content.notes.iter().enumerate() {
+            let [related, clients, capabilities, specs] = refs_of(note, ids);
+            refs.related.push(related);
+            for (lists, of) in refs.lists().into_iter().zip([clients, capabilities, specs]) {
+                for i in of {
+                    lists[i].push(n);
+                }
+            }
         }
-        for i in dedup(note.spec_versions.iter().filter_map(|s| ids.spec(&s.value))) {
-            notes_by_spec[i].push(n);
+        refs
+    }
+
+    /// The lists of notes per client, capability and spec revision.
+    fn lists(&mut self) -> [&mut Vec<Vec<usize>>; 3] {
+        [
+            &mut self.notes_by_client,
+            &mut self.notes_by_capability,
+            &mut self.notes_by_spec,
+        ]
+    }
+
+    /// The references again after note `n`'s front matter changed (the ids did not).
+    fn update(&mut self, n: usize, content: &Content, ids: &Ids) {
+        let Some(note) = content.notes.get(n) else {
+            return;
+        };
+        let [related, clients, capabilities, specs] = refs_of(note, ids);
+        if let Some(slot) = self.related.get_mut(n) {
+            *slot = related;
+        }
+        for (lists, of) in self.lists().into_iter().zip([clients, capabilities, specs]) {
+            for (i, list) in lists.iter_mut().enumerate() {
+                let wanted = of.contains(&i);
+                match list.binary_search(&n) {
+                    Ok(at) if !wanted => {
+                        list.remove(at);
+                    }
+                    Err(at) if wanted => list.insert(at, n),
+                    _ => {}
+                }
+            }
         }
     }
-    let matrix = Matrix::build(content, &site.config, &ids);
+}
+
+/// The index from its resolved parts, with what follows from them.
+fn assemble(
+    site: ParsedSite,
+    ids: Ids,
+    links: Vec<ResolvedLink>,
+    backlinks: BTreeMap<Page, Vec<Page>>,
+    refs: NoteRefs,
+) -> SiteIndex {
+    let matrix = Matrix::build(&site.content, &site.config, &ids);
     SiteIndex {
         root: site.root,
         config: site.config,
@@ -130,10 +289,10 @@ pub fn index(site: ParsedSite) -> SiteIndex {
         ids,
         links,
         backlinks,
-        related,
-        notes_by_client,
-        notes_by_capability,
-        notes_by_spec,
+        related: refs.related,
+        notes_by_client: refs.notes_by_client,
+        notes_by_capability: refs.notes_by_capability,
+        notes_by_spec: refs.notes_by_spec,
         matrix,
     }
 }

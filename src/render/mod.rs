@@ -8,6 +8,10 @@
 //! pins source links to commits and lines. Beside the pages: Atom feeds (`feeds`),
 //! `sitemap.xml` and `robots.txt` (`sitemap`), the JSON data API (`api`) and the search
 //! index (`search`).
+//!
+//! [`render`] makes everything. [`render_with`] can also reuse what an earlier render made
+//! ([`Memo`]): a [`Fingerprint`] hashes each page's inputs, and a page whose hash is
+//! unchanged is not rendered again (`fieldnotes serve` re-renders one edited note this way).
 
 mod api;
 mod body;
@@ -35,8 +39,12 @@ use crate::sources::excerpt::Excerpts;
 use crate::write::Output;
 use chrono::NaiveDate;
 use rayon::prelude::*;
+pub use search::SEARCH_DIR;
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use views::{Ctx, PageView, SiteView};
 
 /// How much a render wrote.
@@ -47,6 +55,8 @@ pub struct RenderStats {
     /// Every file written: pages in both forms, `404.html`, `llms.txt`, feeds, the sitemap,
     /// `robots.txt`, the data API, the search index, static files.
     pub files: usize,
+    /// Pages reused from an earlier render, unchanged (see [`render_with`]).
+    pub reused: usize,
 }
 
 /// Renders every page of the site into `out`.
@@ -56,41 +66,147 @@ pub fn render(
     excerpts: Option<&Excerpts>,
     out: &mut dyn Output,
 ) -> Result<RenderStats> {
-    let theme = theme::load(index)?;
+    let options = RenderOptions {
+        excerpts,
+        ..RenderOptions::default()
+    };
+    render_with(index, &options, out, None)
+}
+
+/// How [`render_with`] renders.
+#[derive(Default)]
+pub struct RenderOptions<'o> {
+    /// Each source's pinned lines, shown under its link (`build --excerpts`).
+    pub excerpts: Option<&'o Excerpts>,
+    /// Leave out the search index (`fieldnotes serve` builds it after the pages are served:
+    /// see [`search_files`]).
+    pub skip_search: bool,
+    /// Counts the pages as they are written, for a progress bar.
+    pub progress: Option<&'o AtomicUsize>,
+}
+
+/// A hash of everything an output is made from, so that an unchanged one can be reused.
+/// `None` renders it anew.
+pub trait Fingerprint: Sync {
+    /// The inputs of `page` (its document, the pages it links to and lists, the settings).
+    fn page(&self, page: Page) -> Option<u64>;
+    /// The inputs of the files beside the pages: `404.html`, `llms.txt`, feeds, sitemap,
+    /// `robots.txt`, the data API.
+    fn files(&self) -> Option<u64>;
+}
+
+/// What a render made, kept for the next one: the theme, and each output with the
+/// fingerprint of its inputs.
+#[derive(Default)]
+pub struct Memo {
+    theme: Option<Arc<theme::Theme>>,
+    /// Output stem (`research/x`) → the page's fingerprint, HTML and Markdown.
+    pages: HashMap<String, MemoPage>,
+    /// The files beside the pages, with their shared fingerprint.
+    files: Option<(u64, SharedFiles)>,
+}
+
+/// A page as an earlier render made it.
+struct MemoPage {
+    key: u64,
+    html: Arc<[u8]>,
+    md: Arc<[u8]>,
+}
+
+/// Files by output path, their bytes shared.
+type SharedFiles = Vec<(String, Arc<[u8]>)>;
+
+impl Memo {
+    /// Forgets the compiled theme, so the next render reads templates and static files
+    /// again (after one of them changed).
+    pub fn forget_theme(&mut self) {
+        self.theme = None;
+    }
+}
+
+/// Renders the site into `out`, reusing from `memo` each output whose fingerprint is
+/// unchanged and remembering the rest there. Without a memo, renders everything.
+pub fn render_with(
+    index: &SiteIndex,
+    options: &RenderOptions<'_>,
+    out: &mut dyn Output,
+    memo: Option<(&mut Memo, &dyn Fingerprint)>,
+) -> Result<RenderStats> {
+    let (mut memo, fingerprint) = match memo {
+        Some((memo, fingerprint)) => (Some(memo), Some(fingerprint)),
+        None => (None, None),
+    };
+    let theme = match memo.as_ref().and_then(|m| m.theme.clone()) {
+        Some(theme) => theme,
+        None => Arc::new(theme::load(index)?),
+    };
+    if let Some(memo) = memo.as_deref_mut() {
+        memo.theme = Some(theme.clone());
+    }
     let (today, from_epoch) = reference_day(index)?;
-    let mut ctx = Ctx::new(index, today);
-    ctx.excerpts = excerpts;
     let pages = Pages {
         tera: &theme.tera,
-        site: ctx.site(),
-        ctx: &ctx,
+        index,
+        today,
+        excerpts: options.excerpts,
+        ctx: OnceLock::new(),
+        site: OnceLock::new(),
     };
+    let previous = memo.as_deref_mut().map(std::mem::take).unwrap_or_default();
     let mut r = Renderer {
         pages: &pages,
         out,
         stats: RenderStats::default(),
         written: Vec::new(),
+        progress: options.progress,
+        fingerprint,
+        previous,
+        next: memo.is_some().then(Memo::default),
+        recording: None,
     };
     // The search index takes about as long as the pages: it is built meanwhile.
-    std::thread::scope(|scope| {
-        let search = scope.spawn(|| search::index_files(&ctx));
+    let stats = std::thread::scope(|scope| {
+        let search =
+            (!options.skip_search).then(|| scope.spawn(|| search::index_files(pages.ctx())));
         r.pages(from_epoch)?;
-        r.not_found()?;
-        r.llms_txt()?;
-        r.feeds()?;
-        r.sitemap()?;
-        r.api()?;
-        let search = search
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        for (path, bytes) in search? {
-            r.put(&path, &bytes)?;
+        r.files()?;
+        if let Some(search) = search {
+            let search = search
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (path, bytes) in search? {
+                r.put(&path, &bytes)?;
+            }
         }
         for (path, bytes) in &theme.static_files {
             r.put(path, bytes)?;
         }
-        Ok(r.stats)
-    })
+        Ok::<_, crate::error::Error>(r.stats)
+    })?;
+    if let (Some(memo), Some(mut next)) = (memo, r.next.take()) {
+        next.theme = Some(theme);
+        *memo = next;
+    }
+    Ok(stats)
+}
+
+/// How many pages a render of `index` writes (each as HTML and Markdown).
+pub fn page_count(index: &SiteIndex) -> usize {
+    let content = &index.content;
+    // Home, each section's index, the index of spec revisions.
+    2 + Section::ALL.len()
+        + content.notes.len()
+        + content.clients.len()
+        + content.capabilities.len()
+        + content.guides.len()
+        + index.config.spec_versions.len()
+}
+
+/// The search index alone, as (path, contents): what [`RenderOptions::skip_search`] leaves
+/// out.
+pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
+    let (today, _) = reference_day(index)?;
+    search::index_files(&Ctx::new(index, today))
 }
 
 /// The day "verified N days ago" counts to, and whether it came from `SOURCE_DATE_EPOCH`.
@@ -129,16 +245,24 @@ const NOTE_CHUNK: usize = 256;
 /// Renders pages from templates; shared by the threads that render notes.
 struct Pages<'r, 'a> {
     tera: &'r tera::Tera,
-    ctx: &'r Ctx<'a>,
-    site: SiteView<'a>,
+    index: &'a SiteIndex,
+    today: Option<NaiveDate>,
+    excerpts: Option<&'a Excerpts>,
+    /// Made on first use: a rebuild that reuses every page needs neither.
+    ctx: OnceLock<Ctx<'a>>,
+    site: OnceLock<SiteView<'a>>,
 }
 
-/// A page rendered as HTML and Markdown, not yet written.
+/// A page rendered as HTML and Markdown (or reused), not yet written.
 struct Rendered {
     page: Page,
     stem: String,
-    html: String,
-    md: String,
+    html: Arc<[u8]>,
+    md: Arc<[u8]>,
+    /// Its fingerprint, when it has one: to remember it by.
+    key: Option<u64>,
+    /// Taken from the previous render.
+    reused: bool,
 }
 
 impl<'a> Pages<'_, 'a> {
@@ -152,17 +276,54 @@ impl<'a> Pages<'_, 'a> {
         view: &V,
         description: Cow<'a, str>,
     ) -> Result<Rendered> {
-        let meta = self.ctx.page(page, self.ctx.title(page), description);
+        let ctx = self.ctx();
+        let meta = ctx.page(page, ctx.title(page), description);
         let mut context = tera::Context::new();
-        context.insert("site", &self.site);
+        context.insert("site", self.site());
         context.insert("page", &meta);
         context.insert(key, view);
         Ok(Rendered {
             page,
             stem: output_stem(&meta.route),
-            html: self.template(&format!("{template}.html"), &context)?,
-            md: self.template(&format!("{template}.md"), &context)?,
+            html: self
+                .template(&format!("{template}.html"), &context)?
+                .into_bytes()
+                .into(),
+            md: self
+                .template(&format!("{template}.md"), &context)?
+                .into_bytes()
+                .into(),
+            key: None,
+            reused: false,
         })
+    }
+
+    /// `page` as the previous render made it, when its fingerprint is unchanged.
+    fn reuse(&self, page: Page, key: Option<u64>, previous: &Memo) -> Option<Rendered> {
+        let key = key?;
+        let stem = output_stem(&self.index.route(page));
+        let old = previous.pages.get(&stem)?;
+        (old.key == key).then(|| Rendered {
+            page,
+            stem,
+            html: old.html.clone(),
+            md: old.md.clone(),
+            key: Some(key),
+            reused: true,
+        })
+    }
+
+    /// The context views are built from.
+    fn ctx(&self) -> &Ctx<'a> {
+        self.ctx.get_or_init(|| {
+            let mut ctx = Ctx::new(self.index, self.today);
+            ctx.excerpts = self.excerpts;
+            ctx
+        })
+    }
+
+    fn site(&self) -> &SiteView<'a> {
+        self.site.get_or_init(|| self.ctx().site())
     }
 
     fn template(&self, template: &str, context: &tera::Context) -> Result<String> {
@@ -179,102 +340,164 @@ struct Renderer<'r, 'a> {
     stats: RenderStats,
     /// The pages written so far, for the sitemap.
     written: Vec<Page>,
+    progress: Option<&'r AtomicUsize>,
+    fingerprint: Option<&'r dyn Fingerprint>,
+    /// What the previous render made (empty without a memo).
+    previous: Memo,
+    /// What this render makes, to remember (with a memo).
+    next: Option<Memo>,
+    /// The files put meanwhile, while the files beside the pages are being made.
+    recording: Option<SharedFiles>,
 }
 
 impl<'a> Renderer<'_, 'a> {
     /// Every page: home, section indexes, notes, clients, capabilities, spec revisions,
     /// guides.
     fn pages(&mut self, from_epoch: bool) -> Result<()> {
-        let ctx = self.pages.ctx;
-        let index = ctx.index;
+        let pages = self.pages;
+        let index = pages.index;
         let content = &index.content;
         let description = Cow::Borrowed(index.config.description.as_str());
         let summary = |s: &'a str| -> Cow<'a, str> { Cow::Borrowed(s) };
-        let home = home::home_view(ctx, from_epoch);
-        self.page(Page::Home, "home", "home", &home, description.clone())?;
-        for section in Section::ALL {
-            let list = listing::section_view(ctx, section);
-            self.page(
-                Page::Index(section),
-                "list",
-                "list",
-                &list,
+        self.page(Page::Home, "home", || {
+            (
+                home::home_view(pages.ctx(), from_epoch),
                 description.clone(),
-            )?;
+            )
+        })?;
+        for section in Section::ALL {
+            self.page(Page::Index(section), "list", || {
+                (
+                    listing::section_view(pages.ctx(), section),
+                    description.clone(),
+                )
+            })?;
         }
-        let specs = listing::spec_index_view(ctx);
-        self.page(Page::SpecIndex, "list", "list", &specs, description.clone())?;
+        self.page(Page::SpecIndex, "list", || {
+            (listing::spec_index_view(pages.ctx()), description.clone())
+        })?;
         let notes: Vec<usize> = (0..content.notes.len()).collect();
         for chunk in notes.chunks(NOTE_CHUNK) {
-            let pages = self.pages;
+            let (pages, previous, fingerprint) = (self.pages, &self.previous, self.fingerprint);
             let rendered: Vec<Result<Rendered>> = chunk
                 .par_iter()
                 .map(|&i| {
-                    let view = note::note_view(ctx, i);
+                    let page = Page::Note(i);
+                    let key = fingerprint.and_then(|f| f.page(page));
+                    if let Some(reused) = pages.reuse(page, key, previous) {
+                        return Ok(reused);
+                    }
+                    let view = note::note_view(pages.ctx(), i);
                     let about = summary(text(&content.notes[i].summary));
-                    pages.render(Page::Note(i), "note", "note", &view, about)
+                    let rendered = pages.render(page, "note", "note", &view, about)?;
+                    Ok(Rendered { key, ..rendered })
                 })
                 .collect();
             for page in rendered {
-                self.write(page?)?;
+                let page = page?;
+                self.stats.reused += usize::from(page.reused);
+                self.write(page)?;
             }
         }
         for i in 0..content.clients.len() {
-            let view = support::client_view(ctx, i);
-            let about = format!(
-                "Which protocol capabilities {} supports, with the evidence for each.",
-                view.title
-            );
-            self.page(
-                Page::Client(i),
-                "client",
-                "client",
-                &view,
-                Cow::Owned(about),
-            )?;
+            self.page(Page::Client(i), "client", || {
+                let view = support::client_view(pages.ctx(), i);
+                let about = format!(
+                    "Which protocol capabilities {} supports, with the evidence for each.",
+                    view.title
+                );
+                (view, Cow::Owned(about))
+            })?;
         }
         for i in 0..content.capabilities.len() {
-            let view = support::capability_view(ctx, i);
-            let about = format!(
-                "Which clients support {}, with the evidence for each.",
-                view.title
-            );
-            let page = Page::Capability(i);
-            self.page(page, "capability", "capability", &view, Cow::Owned(about))?;
+            self.page(Page::Capability(i), "capability", || {
+                let view = support::capability_view(pages.ctx(), i);
+                let about = format!(
+                    "Which clients support {}, with the evidence for each.",
+                    view.title
+                );
+                (view, Cow::Owned(about))
+            })?;
         }
         for i in 0..index.config.spec_versions.len() {
-            let view = listing::spec_view(ctx, i);
-            let about = index.config.spec_versions[i].title.as_deref().map(summary);
-            let about = about.unwrap_or(description.clone());
-            self.page(Page::Spec(i), "spec", "spec", &view, about)?;
+            self.page(Page::Spec(i), "spec", || {
+                let about = index.config.spec_versions[i].title.as_deref().map(summary);
+                (
+                    listing::spec_view(pages.ctx(), i),
+                    about.unwrap_or(description.clone()),
+                )
+            })?;
         }
         for i in 0..content.guides.len() {
-            let view = note::guide_view(ctx, i);
-            let about = summary(text(&content.guides[i].summary));
-            self.page(Page::Guide(i), "guide", "guide", &view, about)?;
+            self.page(Page::Guide(i), "guide", || {
+                let about = summary(text(&content.guides[i].summary));
+                (note::guide_view(pages.ctx(), i), about)
+            })?;
         }
         Ok(())
     }
 
-    /// Renders and writes one page.
+    /// Renders and writes one page from `<template>.html` and `<template>.md`, with the view
+    /// `view()` makes under the template's name (or reuses it, when its inputs are unchanged).
     fn page<V: Serialize>(
         &mut self,
         page: Page,
-        template: &str,
-        key: &'static str,
-        view: &V,
-        description: Cow<'a, str>,
+        template: &'static str,
+        view: impl FnOnce() -> (V, Cow<'a, str>),
     ) -> Result<()> {
-        let rendered = self.pages.render(page, template, key, view, description)?;
-        self.write(rendered)
+        let key = self.fingerprint.and_then(|f| f.page(page));
+        if let Some(reused) = self.pages.reuse(page, key, &self.previous) {
+            self.stats.reused += 1;
+            return self.write(reused);
+        }
+        let (view, description) = view();
+        let rendered = self
+            .pages
+            .render(page, template, template, &view, description)?;
+        self.write(Rendered { key, ..rendered })
     }
 
     /// Writes a rendered page as `<stem>.html` and `<stem>.md`.
     fn write(&mut self, page: Rendered) -> Result<()> {
-        self.put(&format!("{}.html", page.stem), page.html.as_bytes())?;
-        self.put(&format!("{}.md", page.stem), page.md.as_bytes())?;
+        self.put_shared(&format!("{}.html", page.stem), &page.html)?;
+        self.put_shared(&format!("{}.md", page.stem), &page.md)?;
         self.stats.pages += 1;
+        if let Some(progress) = self.progress {
+            progress.fetch_add(1, Ordering::Relaxed);
+        }
         self.written.push(page.page);
+        if let (Some(next), Some(key)) = (self.next.as_mut(), page.key) {
+            let (html, md) = (page.html, page.md);
+            next.pages.insert(page.stem, MemoPage { key, html, md });
+        }
+        Ok(())
+    }
+
+    /// The files beside the pages (404, `llms.txt`, feeds, sitemap, data API), or the
+    /// previous render's when their fingerprint is unchanged.
+    fn files(&mut self) -> Result<()> {
+        let key = self.fingerprint.and_then(|f| f.files());
+        if let (Some(key), Some((old, files))) = (key, self.previous.files.take()) {
+            if old == key {
+                for (path, bytes) in &files {
+                    self.put_shared(path, bytes)?;
+                }
+                if let Some(next) = self.next.as_mut() {
+                    next.files = Some((key, files));
+                }
+                return Ok(());
+            }
+        }
+        self.recording = Some(Vec::new());
+        self.not_found()?;
+        self.llms_txt()?;
+        self.feeds()?;
+        self.sitemap()?;
+        self.api()?;
+        let recorded = self.recording.take().unwrap_or_default();
+        if let (Some(next), Some(key)) = (self.next.as_mut(), key) {
+            next.files = Some((key, recorded));
+        }
         Ok(())
     }
 
@@ -284,7 +507,7 @@ impl<'a> Renderer<'_, 'a> {
             title: Cow::Borrowed("Page not found"),
             description: Cow::Borrowed(""),
             route: "/404".to_string(),
-            url: self.pages.ctx.href_route("/404"),
+            url: self.pages.ctx().href_route("/404"),
             canonical: None,
             md_url: None,
             section: "",
@@ -292,7 +515,7 @@ impl<'a> Renderer<'_, 'a> {
             feed: None,
         };
         let mut context = tera::Context::new();
-        context.insert("site", &self.pages.site);
+        context.insert("site", self.pages.site());
         context.insert("page", &meta);
         let html = self.render("404.html", &context)?;
         self.put("404.html", html.as_bytes())
@@ -301,15 +524,15 @@ impl<'a> Renderer<'_, 'a> {
     /// `/llms.txt`: the site for language models, every page's Markdown rendition listed.
     fn llms_txt(&mut self) -> Result<()> {
         let mut context = tera::Context::new();
-        context.insert("site", &self.pages.site);
-        context.insert("llms", &listing::llms_view(self.pages.ctx));
+        context.insert("site", self.pages.site());
+        context.insert("llms", &listing::llms_view(self.pages.ctx()));
         let text = self.render("llms.txt", &context)?;
         self.put("llms.txt", text.as_bytes())
     }
 
     /// Atom feeds: the site's, then one per client and per capability.
     fn feeds(&mut self) -> Result<()> {
-        let ctx = self.pages.ctx;
+        let ctx = self.pages.ctx();
         let index = ctx.index;
         let all: Vec<usize> = (0..index.content.notes.len()).collect();
         let pages = std::iter::once((Page::Home, all.as_slice()))
@@ -329,7 +552,7 @@ impl<'a> Renderer<'_, 'a> {
             );
         for (page, notes) in pages {
             let mut context = tera::Context::new();
-            context.insert("site", &self.pages.site);
+            context.insert("site", self.pages.site());
             context.insert("feed", &feeds::feed_view(ctx, page, notes));
             let xml = self.render("feed.xml", &context)?;
             let route = feeds::feed_route(ctx, page).unwrap_or_default();
@@ -341,10 +564,10 @@ impl<'a> Renderer<'_, 'a> {
     /// `/sitemap.xml` of every page written, and `/robots.txt` pointing at it.
     fn sitemap(&mut self) -> Result<()> {
         let mut context = tera::Context::new();
-        context.insert("site", &self.pages.site);
+        context.insert("site", self.pages.site());
         context.insert(
             "sitemap",
-            &sitemap::sitemap_view(self.pages.ctx, &self.written),
+            &sitemap::sitemap_view(self.pages.ctx(), &self.written),
         );
         let xml = self.render("sitemap.xml", &context)?;
         self.put("sitemap.xml", xml.as_bytes())?;
@@ -354,7 +577,7 @@ impl<'a> Renderer<'_, 'a> {
 
     /// The JSON data API and its schemas, under `/api/`.
     fn api(&mut self) -> Result<()> {
-        let ctx = self.pages.ctx;
+        let ctx = self.pages.ctx();
         self.json("api/notes.json", &api::notes_doc(ctx))?;
         self.json("api/clients.json", &api::clients_doc(ctx))?;
         self.json("api/matrix.json", &api::matrix_doc(ctx))?;
@@ -377,7 +600,16 @@ impl<'a> Renderer<'_, 'a> {
     }
 
     fn put(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
+        if let Some(recording) = self.recording.as_mut() {
+            recording.push((path.to_string(), Arc::from(bytes)));
+        }
         self.out.put(path, bytes)?;
+        self.stats.files += 1;
+        Ok(())
+    }
+
+    fn put_shared(&mut self, path: &str, bytes: &Arc<[u8]>) -> Result<()> {
+        self.out.put_shared(path, bytes)?;
         self.stats.files += 1;
         Ok(())
     }
