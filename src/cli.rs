@@ -23,6 +23,8 @@ pub enum Command {
     Build(BuildArgs),
     /// Check notes, clients and capabilities and report every problem.
     Lint(LintArgs),
+    /// Build the site in memory, serve it, and rebuild and reload pages on every save.
+    Serve(ServeArgs),
     /// Print JSON Schema for note, client and capability front matter.
     Schema(SchemaArgs),
     /// Check pinned sources against their git repositories: verify, drift, queue.
@@ -81,8 +83,27 @@ pub struct BuildArgs {
     /// Read each source's pinned lines from its repository, to show under the source link.
     #[arg(long)]
     pub excerpts: bool,
+    /// Print only errors: no warnings, no summary line, no progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The port to listen on; 0 picks a free one (the URL is printed).
+    #[arg(long, default_value_t = 1111)]
+    pub port: u16,
+    /// The address to listen on; the default serves this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// Open the site in the browser once it is served.
+    #[arg(long)]
+    pub open: bool,
+    /// The day "future" and "stale" are measured from (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -20,7 +20,9 @@
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
 //! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
-//! a cache of clones that plain `lint` and `build` do without.
+//! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
+//! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
+//! save changed (`fieldnotes serve`).
 //!
 //! ```no_run
 //! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());
@@ -43,6 +45,7 @@ pub mod parse;
 pub mod render;
 pub mod scaffold;
 pub mod schema;
+pub mod serve;
 pub mod source;
 pub mod sources;
 pub mod today;
@@ -81,6 +84,16 @@ pub struct BuildOptions {
     /// Read each source's pinned lines from these repositories, for note pages
     /// (`build --excerpts`); `None`: no excerpts.
     pub excerpts: Option<sources::cache::CacheConfig>,
+    /// Counts pages as they are rendered, for a progress bar; `None`: not counted.
+    pub progress: Option<std::sync::Arc<Progress>>,
+}
+
+/// How far a build's render has come: pages rendered, out of how many (known once the site
+/// is indexed; 0 before).
+#[derive(Debug, Default)]
+pub struct Progress {
+    pub done: std::sync::atomic::AtomicUsize,
+    pub total: std::sync::atomic::AtomicUsize,
 }
 
 impl BuildOptions {
@@ -91,6 +104,7 @@ impl BuildOptions {
             base_url: None,
             today: today::today(None).unwrap_or_default(),
             excerpts: None,
+            progress: None,
         }
     }
 }
@@ -137,7 +151,18 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
             sources::excerpt::excerpts(&index, &mut cache)
         });
         let mut out = write::StagedDir::create(&options.out, &options.root)?;
-        let stats = render::render(&index, report.excerpts.as_ref(), &mut out)?;
+        if let Some(progress) = &options.progress {
+            let total = render::page_count(&index);
+            progress
+                .total
+                .store(total, std::sync::atomic::Ordering::Relaxed);
+        }
+        let render_options = render::RenderOptions {
+            excerpts: report.excerpts.as_ref(),
+            progress: options.progress.as_deref().map(|p| &p.done),
+            ..render::RenderOptions::default()
+        };
+        let stats = render::render_with(&index, &render_options, &mut out, None)?;
         out.commit()?;
         report.pages = stats.pages;
         report.files_written = stats.files;

@@ -9,6 +9,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Build(args) => fieldnotes::commands::build(&cli.root, args),
         Command::Lint(args) => fieldnotes::commands::lint(&cli.root, args),
+        Command::Serve(args) => fieldnotes::commands::serve(&cli.root, args),
         Command::Schema(args) => fieldnotes::commands::schema(&cli.root, args),
         Command::Sources(args) => fieldnotes::commands::sources(&cli.root, args),
         Command::New(what) => fieldnotes::commands::new(&cli.root, what),

@@ -1,13 +1,21 @@
 //! `fieldnotes build`: lint, then write the site.
 
 use crate::cli::{BuildArgs, Format};
-use crate::diagnostic::Summary;
+use crate::diagnostic::{Severity, Summary};
 use crate::error::Result;
 use crate::lint::format::{self, Report};
-use crate::{today, BuildOptions};
+use crate::{today, BuildOptions, Progress};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Sites with more pages than this get a progress bar (on a terminal).
+const PROGRESS_MIN_PAGES: usize = 500;
 
 pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
+    let show_progress = !args.quiet && std::io::stderr().is_terminal();
     let options = BuildOptions {
         root: root.to_path_buf(),
         out: if args.out.is_absolute() {
@@ -21,14 +29,25 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,
         },
+        progress: show_progress.then(|| Arc::new(Progress::default())),
     };
-    let report = crate::build(&options)?;
+    let bar = options.progress.clone().map(ProgressBar::start);
+    let report = crate::build(&options);
+    drop(bar);
+    let report = report?;
     let content_files = report.files.len();
-    if !report.diagnostics.is_empty() {
+    // --quiet: errors only.
+    let shown: Vec<_> = report
+        .diagnostics
+        .iter()
+        .filter(|d| !args.quiet || d.severity == Severity::Error)
+        .cloned()
+        .collect();
+    if !shown.is_empty() {
         let printed = Report {
-            diagnostics: &report.diagnostics,
+            diagnostics: &shown,
             files: &report.files,
-            summary: Summary::of(&report.diagnostics, content_files),
+            summary: Summary::of(&shown, content_files),
         };
         eprint!(
             "{}",
@@ -38,6 +57,9 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
     if !report.written {
         eprintln!("error: the site has errors; nothing was written");
         return Ok(1);
+    }
+    if args.quiet {
+        return Ok(0);
     }
     if let Some(excerpts) = &report.excerpts {
         eprintln!(
@@ -60,4 +82,55 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
         report.elapsed
     );
     Ok(0)
+}
+
+/// A one-line bar on standard error, redrawn while pages render; cleared when dropped.
+struct ProgressBar {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl ProgressBar {
+    fn start(progress: Arc<Progress>) -> ProgressBar {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut drawn = false;
+            while !stopped.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let total = progress.total.load(Ordering::Relaxed);
+                if total > PROGRESS_MIN_PAGES {
+                    let done = progress.done.load(Ordering::Relaxed).min(total);
+                    draw(done, total);
+                    drawn = true;
+                }
+            }
+            if drawn {
+                let _ = write!(std::io::stderr(), "\r\x1b[K");
+            }
+        });
+        ProgressBar {
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for ProgressBar {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// `\r[#########           ] 4211/10075 pages`
+fn draw(done: usize, total: usize) {
+    const WIDTH: usize = 30;
+    let filled = done * WIDTH / total.max(1);
+    let bar = format!("{}{}", "#".repeat(filled), " ".repeat(WIDTH - filled));
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\r[{bar}] {done}/{total} pages");
+    let _ = err.flush();
 }

@@ -6,6 +6,7 @@ mod generated;
 mod lint;
 mod new;
 mod schema;
+mod serve;
 mod sources;
 
 pub use build::build;
@@ -13,6 +14,7 @@ pub use generated::{completions, man};
 pub use lint::lint;
 pub use new::new;
 pub use schema::schema;
+pub use serve::serve;
 pub use sources::sources;
 
 use std::io::IsTerminal;

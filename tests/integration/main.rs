@@ -9,4 +9,5 @@ mod lint_formats;
 mod lint_rules;
 mod provenance;
 mod render;
+mod serve;
 mod site_features;

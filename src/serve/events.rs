@@ -1,0 +1,92 @@
+//! Live reload: the Server-Sent Events hub that tells open pages the site was rebuilt.
+
+use std::io::Write;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How often an idle stream sends a comment, so a closed tab is noticed and dropped.
+const KEEPALIVE: Duration = Duration::from_secs(15);
+
+/// The open event streams; each rebuild is sent to all of them.
+#[derive(Default)]
+pub struct Hub {
+    subscribers: Mutex<Vec<Sender<String>>>,
+}
+
+impl Hub {
+    /// A new stream that receives every event sent from now on.
+    pub fn subscribe(&self) -> Receiver<String> {
+        let (tx, rx) = mpsc::channel();
+        self.lock().push(tx);
+        rx
+    }
+
+    /// Sends `event` (an SSE event name) with `data` (one line) to every open stream,
+    /// dropping those whose page has gone.
+    pub fn send(&self, event: &str, data: &str) {
+        let message = format!("event: {event}\ndata: {}\n\n", data.replace('\n', " "));
+        self.lock().retain(|tx| tx.send(message.clone()).is_ok());
+    }
+
+    /// How many streams are open.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Sender<String>>> {
+        // A panic while holding the lock leaves a plain list behind: still usable.
+        self.subscribers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// Writes an event stream to `writer` (the raw connection) until the page goes away or the
+/// hub is dropped: the response head, then each event as it comes, flushed at once.
+pub fn stream(mut writer: impl Write, events: &Receiver<String>) {
+    let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                Cache-Control: no-store\r\nConnection: close\r\n\
+                X-Content-Type-Options: nosniff\r\n\r\nretry: 1000\n\n";
+    if writer
+        .write_all(head.as_bytes())
+        .and_then(|_| writer.flush())
+        .is_err()
+    {
+        return;
+    }
+    loop {
+        let chunk = match events.recv_timeout(KEEPALIVE) {
+            Ok(message) => message,
+            Err(RecvTimeoutError::Timeout) => ": keepalive\n\n".to_string(),
+            Err(RecvTimeoutError::Disconnected) => return,
+        };
+        if writer
+            .write_all(chunk.as_bytes())
+            .and_then(|_| writer.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_reach_every_open_stream_and_closed_ones_go() {
+        let hub = Hub::default();
+        let a = hub.subscribe();
+        let b = hub.subscribe();
+        drop(b);
+        hub.send("reload", "1");
+        assert_eq!(hub.len(), 1);
+        assert_eq!(a.try_recv().as_deref(), Ok("event: reload\ndata: 1\n\n"));
+    }
+}

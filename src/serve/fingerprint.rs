@@ -1,0 +1,168 @@
+//! Fingerprints: a hash of what each output is made from, so a rebuild renders again only
+//! the pages an edit changed (see [`crate::render::Fingerprint`]).
+//!
+//! A note page is made from its own file, the titles and cards of the pages it lists or links
+//! to (related notes, backlinks, body link targets, its successor), the clients',
+//! capabilities' and guides' files (their titles and ids), the settings and the theme. Every
+//! other output (index pages, client, capability, spec and guide pages, feeds, sitemap, API)
+//! is made from front matter and the non-note files only: one fingerprint covers them all, so
+//! an edit to a note's body re-renders that note and the notes whose links or backlinks it
+//! changed, and nothing else. The search index is built apart (it reads every body).
+
+use crate::index::links::LinkTarget;
+use crate::index::routes::Page;
+use crate::index::SiteIndex;
+use crate::model::text;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+
+/// The hashes of one content file: all of it, and what comes before its body (its front
+/// matter), each with its path.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FileHash {
+    pub full: u64,
+    pub front: u64,
+}
+
+/// Hashes every content file of `index` (by file id).
+pub fn file_hashes(index: &SiteIndex) -> Vec<FileHash> {
+    use rayon::prelude::*;
+    let mut hashes: Vec<FileHash> = index
+        .files
+        .par_iter()
+        .map(|f| FileHash {
+            full: hash(&(&f.path, &f.text)),
+            front: 0,
+        })
+        .collect();
+    for doc in index.content.documents() {
+        set_front(index, doc, &mut hashes);
+    }
+    hashes
+}
+
+/// Hashes one file again, after it changed.
+pub fn rehash_file(index: &SiteIndex, file: usize, hashes: &mut [FileHash]) {
+    if let Some(f) = index.files.get(file) {
+        hashes[file].full = hash(&(&f.path, &f.text));
+    }
+    if let Some(doc) = index.content.documents().find(|d| d.file == file) {
+        set_front(index, doc, hashes);
+    }
+}
+
+fn set_front(index: &SiteIndex, doc: &crate::model::Document, hashes: &mut [FileHash]) {
+    if let (Some(f), Some(h)) = (index.files.get(doc.file), hashes.get_mut(doc.file)) {
+        let front = f.text.get(..doc.body.range.start).unwrap_or(&f.text);
+        h.front = hash(&(&f.path, front));
+    }
+}
+
+/// The fingerprint of every output of one render.
+pub struct Fingerprints {
+    notes: Vec<u64>,
+    others: u64,
+}
+
+impl Fingerprints {
+    /// Fingerprints of `index`'s outputs; `hashes` are its files' ([`file_hashes`]), `theme` a
+    /// number that changes whenever a template or static file does.
+    pub fn new(index: &SiteIndex, hashes: &[FileHash], theme: u64) -> Fingerprints {
+        let content = &index.content;
+        let file = |doc: &crate::model::Document| hashes.get(doc.file).copied().unwrap_or_default();
+        let reference = crate::render::reference_day(index).ok();
+        let shared = hash(&(format!("{:?}", index.config), reference, theme));
+        let fronts: Vec<u64> = content.notes.iter().map(|n| file(&n.doc).front).collect();
+        let non_notes = hash(
+            &(content.clients.iter().map(|c| file(&c.doc).full))
+                .chain(content.capabilities.iter().map(|c| file(&c.doc).full))
+                .chain(content.guides.iter().map(|g| file(&g.doc).full))
+                .collect::<Vec<u64>>(),
+        );
+        // Ids, and so every link's resolution, follow from front matter and non-note files.
+        let ids = hash(&(&fronts, non_notes));
+        let page_key = |page: Page| match page {
+            Page::Note(n) => fronts.get(n).copied().unwrap_or_default(),
+            _ => 0,
+        };
+        let other_backlinks: Vec<(&Page, &Vec<Page>)> = index
+            .backlinks
+            .iter()
+            .filter(|(page, _)| !matches!(page, Page::Note(_)))
+            .collect();
+        let others = hash(&(shared, ids, other_backlinks));
+        // Each note's body link targets, in one hasher per note (links come page by page).
+        // A link to a page renders as that page's route and anchor; any other link renders
+        // from its destination, which is in the note's text, and its kind.
+        let mut links = vec![0u64; content.notes.len()];
+        let mut current: Option<(usize, DefaultHasher)> = None;
+        for link in &index.links {
+            let Page::Note(i) = link.from else { continue };
+            if current.as_ref().is_some_and(|(n, _)| *n != i) {
+                if let Some((n, hasher)) = current.take() {
+                    links[n] = hash(&(links[n], hasher.finish()));
+                }
+            }
+            let (_, hasher) = current.get_or_insert_with(|| (i, DefaultHasher::new()));
+            std::mem::discriminant(&link.target).hash(hasher);
+            if let LinkTarget::Page { page, anchor } = &link.target {
+                (page, page_key(*page), anchor).hash(hasher);
+            }
+        }
+        if let Some((n, hasher)) = current {
+            links[n] = hash(&(links[n], hasher.finish()));
+        }
+        let has_link = |n: usize| text(&content.notes[n].summary).contains(['[', '<']);
+        let notes = content
+            .notes
+            .iter()
+            .enumerate()
+            .map(|(i, note)| {
+                let related: Vec<(usize, u64)> =
+                    index.related[i].iter().map(|&n| (n, fronts[n])).collect();
+                let backlinks: Vec<(Page, u64)> = index
+                    .backlinks
+                    .get(&Page::Note(i))
+                    .map(|pages| pages.iter().map(|&p| (p, page_key(p))).collect())
+                    .unwrap_or_default();
+                let successor = note
+                    .superseded_by
+                    .as_ref()
+                    .and_then(|s| index.ids.note(&s.value))
+                    .map(|n| (n, fronts[n]));
+                let summary_links =
+                    (has_link(i) || index.related[i].iter().any(|&n| has_link(n))).then_some(ids);
+                hash(&(
+                    shared,
+                    non_notes,
+                    file(&note.doc).full,
+                    related,
+                    backlinks,
+                    links[i],
+                    successor,
+                    summary_links,
+                ))
+            })
+            .collect();
+        Fingerprints { notes, others }
+    }
+}
+
+impl crate::render::Fingerprint for Fingerprints {
+    fn page(&self, page: Page) -> Option<u64> {
+        match page {
+            Page::Note(i) => self.notes.get(i).copied(),
+            _ => Some(self.others),
+        }
+    }
+
+    fn files(&self) -> Option<u64> {
+        Some(self.others)
+    }
+}
+
+fn hash(value: &impl Hash) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    value.hash(&mut hasher);
+    hasher.finish()
+}

@@ -1,0 +1,191 @@
+//! Answers one HTTP request: a file of the site (HTML pages with the live-reload script),
+//! the site's `404.html`, or one of the server's own endpoints under `/__fieldnotes/`.
+
+use super::events;
+use super::paths::{self, content_type};
+use super::state::State;
+use std::sync::Arc;
+use tiny_http::{Header, Method, Request, Response, StatusCode};
+
+/// The prefix of the server's own endpoints.
+pub const PREFIX: &str = "/__fieldnotes/";
+/// The live-reload and overlay script.
+const CLIENT_JS: &str = include_str!("client.js");
+/// What is put before `</body>` of every HTML page served.
+const SCRIPT_TAG: &str = "<script src=\"/__fieldnotes/client.js\" defer></script>\n";
+
+/// The hosts the server answers its own endpoints for: `host:port` as bound, `localhost` and
+/// `127.0.0.1` (a page on another site cannot read them through DNS rebinding).
+pub struct Hosts {
+    allowed: Vec<String>,
+}
+
+impl Hosts {
+    pub fn new(bind: &str, port: u16) -> Hosts {
+        let bound = if bind.contains(':') {
+            format!("[{bind}]:{port}")
+        } else {
+            format!("{bind}:{port}")
+        };
+        let mut allowed = vec![
+            bound,
+            format!("localhost:{port}"),
+            format!("127.0.0.1:{port}"),
+        ];
+        allowed.dedup();
+        Hosts { allowed }
+    }
+
+    /// Whether a request with these `Host` and `Origin` headers may read the endpoints.
+    fn allow(&self, host: Option<&str>, origin: Option<&str>) -> bool {
+        let Some(host) = host else { return false };
+        let host_ok = self.allowed.iter().any(|h| h.eq_ignore_ascii_case(host));
+        let origin_ok = origin.is_none_or(|o| {
+            self.allowed
+                .iter()
+                .any(|h| o.eq_ignore_ascii_case(&format!("http://{h}")))
+        });
+        host_ok && origin_ok
+    }
+}
+
+/// Answers `request` (in its own thread: an event stream lasts as long as the page).
+pub fn handle(request: Request, state: &State, hosts: &Hosts) {
+    if !matches!(request.method(), Method::Get | Method::Head) {
+        let _ = request.respond(text(405, "only GET and HEAD are served\n"));
+        return;
+    }
+    let url = request.url().to_string();
+    if let Some(endpoint) = url.strip_prefix(PREFIX) {
+        let endpoint = endpoint.split(['?', '#']).next().unwrap_or("");
+        return endpoints(request, endpoint, state, hosts);
+    }
+    let path = match paths::clean(&url) {
+        Ok(path) => path,
+        Err(bad) => {
+            let _ = request.respond(text(400, &format!("bad request: {}\n", bad.reason)));
+            return;
+        }
+    };
+    let Some(files) = state.site() else {
+        let page = format!(
+            "<!doctype html><title>Building…</title><p>The site has not built yet.</p>\n{SCRIPT_TAG}"
+        );
+        let _ = request.respond(bytes(503, "text/html; charset=utf-8", page.into_bytes()));
+        return;
+    };
+    let path = state.strip_base(&path);
+    let (status, name, body) = match paths::resolve(&files, path) {
+        Some((name, body)) => (200, name, body.clone()),
+        None => match files.get_key_value("404.html") {
+            Some((name, body)) => (404, name.as_str(), body.clone()),
+            None => {
+                let _ = request.respond(text(404, "not found\n"));
+                return;
+            }
+        },
+    };
+    let kind = content_type(name);
+    let body = if kind.starts_with("text/html") {
+        inject(&body)
+    } else {
+        body.to_vec()
+    };
+    let _ = request.respond(bytes(status, kind, body));
+}
+
+/// `/__fieldnotes/…`: the event stream, the status, the script.
+fn endpoints(request: Request, endpoint: &str, state: &State, hosts: &Hosts) {
+    if endpoint == "client.js" {
+        let body = CLIENT_JS.as_bytes().to_vec();
+        let _ = request.respond(bytes(200, "text/javascript; charset=utf-8", body));
+        return;
+    }
+    if !matches!(endpoint, "events" | "status") {
+        let _ = request.respond(text(404, "not found\n"));
+        return;
+    }
+    let header = |name: &'static str| {
+        request
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv(name))
+            .map(|h| h.value.as_str().to_string())
+    };
+    if !hosts.allow(header("Host").as_deref(), header("Origin").as_deref()) {
+        let _ = request.respond(text(403, "forbidden: unexpected Host or Origin\n"));
+        return;
+    }
+    if endpoint == "status" {
+        let json = serde_json::to_vec(&*state.status()).unwrap_or_default();
+        let _ = request.respond(bytes(200, "application/json", json));
+        return;
+    }
+    let receiver = state.hub.subscribe();
+    events::stream(request.into_writer(), &receiver);
+}
+
+/// An HTML page with the live-reload script before its last `</body>` (or at its end).
+fn inject(html: &Arc<[u8]>) -> Vec<u8> {
+    let at = find_last_ci(html, b"</body>").unwrap_or(html.len());
+    let mut out = Vec::with_capacity(html.len() + SCRIPT_TAG.len());
+    out.extend_from_slice(&html[..at]);
+    out.extend_from_slice(SCRIPT_TAG.as_bytes());
+    out.extend_from_slice(&html[at..]);
+    out
+}
+
+/// Where the last `needle` (ASCII, any case) starts in `haystack`.
+fn find_last_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    (0..=haystack.len().checked_sub(needle.len())?)
+        .rev()
+        .find(|&i| haystack[i..i + needle.len()].eq_ignore_ascii_case(needle))
+}
+
+/// A response with `body` (tiny_http leaves the body out for HEAD).
+fn bytes(status: u16, kind: &str, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
+    let mut response = Response::from_data(body).with_status_code(StatusCode(status));
+    for (name, value) in [
+        ("Content-Type", kind),
+        ("Cache-Control", "no-store"),
+        ("X-Content-Type-Options", "nosniff"),
+    ] {
+        if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
+            response.add_header(header);
+        }
+    }
+    response
+}
+
+fn text(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    bytes(
+        status,
+        "text/plain; charset=utf-8",
+        message.as_bytes().to_vec(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_script_goes_before_the_last_body_end() {
+        let page: Arc<[u8]> = Arc::from(&b"<html><body><p>x</p></BODY></html>"[..]);
+        let out = String::from_utf8(inject(&page)).expect("utf-8");
+        assert_eq!(
+            out,
+            format!("<html><body><p>x</p>{SCRIPT_TAG}</BODY></html>")
+        );
+    }
+
+    #[test]
+    fn endpoints_answer_only_their_own_host_and_origin() {
+        let hosts = Hosts::new("127.0.0.1", 4000);
+        assert!(hosts.allow(Some("127.0.0.1:4000"), None));
+        assert!(hosts.allow(Some("localhost:4000"), Some("http://localhost:4000")));
+        assert!(!hosts.allow(Some("evil.example:4000"), None));
+        assert!(!hosts.allow(Some("127.0.0.1:4000"), Some("http://evil.example")));
+        assert!(!hosts.allow(None, None));
+    }
+}

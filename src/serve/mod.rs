@@ -1,0 +1,211 @@
+//! `fieldnotes serve`: build the site in memory, serve it, rebuild what an edit changed and
+//! tell open pages to reload.
+//!
+//! [`rebuild`] builds incrementally (with [`fingerprint`] deciding which pages to render
+//! again), [`watch`] reports changed files, [`http`] answers requests ([`paths`] refuses
+//! traversal and maps routes to files), [`events`] streams reloads to open pages, and
+//! [`state`] holds the site being served and the last build's status. An edit that breaks the
+//! site leaves the last good build served, and its errors are printed and shown on the page.
+
+pub mod events;
+pub mod fingerprint;
+pub mod http;
+pub mod paths;
+pub mod rebuild;
+pub mod state;
+pub mod watch;
+
+use crate::error::{Error, Result};
+use crate::lint::format::{self, Report};
+use crate::Summary;
+use rebuild::{Rebuilder, Rebuilt};
+use state::{Files, State, Status};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What `serve` is asked to do.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    pub root: PathBuf,
+    /// The address to listen on (loopback by default).
+    pub bind: String,
+    /// The port; 0 picks a free one.
+    pub port: u16,
+    /// Open the site in a browser once it is served.
+    pub open: bool,
+    /// The day lint measures "future" and "stale" from.
+    pub today: chrono::NaiveDate,
+    /// Colour in printed findings.
+    pub color: bool,
+}
+
+/// Serves the site until the process is stopped.
+pub fn serve(options: &ServeOptions) -> Result<()> {
+    let server = tiny_http::Server::http((options.bind.as_str(), options.port)).map_err(|e| {
+        Error::Usage {
+            message: format!(
+                "could not listen on {}:{}: {e}; choose another --port or --bind",
+                options.bind, options.port
+            ),
+        }
+    })?;
+    let port = server
+        .server_addr()
+        .to_ip()
+        .map_or(options.port, |a| a.port());
+    let host = match options.bind.contains(':') {
+        true => format!("[{}]", options.bind),
+        false => options.bind.clone(),
+    };
+    let url = format!("http://{host}:{port}/");
+    let watch = watch::watch(&options.root)?;
+    let state = Arc::new(State::default());
+    // Links are root-relative (under `baseUrl`'s path): the site's own `baseUrl` stays, so
+    // canonical URLs lint as they do in `build`.
+    let mut rebuilder = Rebuilder::new(&options.root, None, options.today);
+    let mut server_side = Serving {
+        state: state.clone(),
+        options,
+        builds: 0,
+    };
+    let started = Instant::now();
+    let first = rebuilder.build();
+    server_side.publish(&mut rebuilder, first, started);
+    let hosts = Arc::new(http::Hosts::new(&options.bind, port));
+    let accept_state = state.clone();
+    std::thread::spawn(move || {
+        for request in server.incoming_requests() {
+            let (state, hosts) = (accept_state.clone(), hosts.clone());
+            std::thread::spawn(move || http::handle(request, &state, &hosts));
+        }
+    });
+    eprintln!("serving {url} (Ctrl-C stops)");
+    if options.open {
+        open_browser(&url);
+    }
+    let mut watch = watch;
+    while let Ok(mut changed) = watch.changes.recv() {
+        // Changes that came in meanwhile go into the same rebuild.
+        while let Ok(more) = watch.changes.try_recv() {
+            changed.extend(more);
+        }
+        watch.refresh(&options.root);
+        if !rebuilder.affects(&changed) {
+            continue;
+        }
+        let started = Instant::now();
+        let result = rebuilder.update(&changed);
+        server_side.publish(&mut rebuilder, result, started);
+    }
+    Ok(())
+}
+
+/// Publishes builds: swaps the served site, sets the status, prints, tells pages.
+struct Serving<'o> {
+    state: Arc<State>,
+    options: &'o ServeOptions,
+    builds: u64,
+}
+
+impl Serving<'_> {
+    fn publish(&mut self, rebuilder: &mut Rebuilder, result: Result<Rebuilt>, started: Instant) {
+        self.builds += 1;
+        let build = self.builds;
+        let rebuilt = match result {
+            Ok(rebuilt) => rebuilt,
+            Err(error) => {
+                eprintln!("error: {error}");
+                self.state.set_status(Status::failed(build, &error));
+                self.state.hub.send("status", &build.to_string());
+                return;
+            }
+        };
+        self.print_findings(rebuilder, &rebuilt);
+        self.state.set_base_path(rebuilder.base_path());
+        self.state
+            .set_status(Status::of(build, &rebuilt.diagnostics));
+        let Some(site) = rebuilt.site else {
+            eprintln!("error: the site has errors; still serving the last good build");
+            self.state.hub.send("status", &build.to_string());
+            return;
+        };
+        // The pages go out at once, with the previous search index until the new one is made.
+        let previous = self.state.site();
+        let mut files: Files = site.files;
+        if let Some(previous) = &previous {
+            for (path, bytes) in previous.range(search_prefix()..) {
+                if !path.starts_with(&search_prefix()) {
+                    break;
+                }
+                files.entry(path.clone()).or_insert_with(|| bytes.clone());
+            }
+        }
+        let files = Arc::new(files);
+        self.state.set_site(files.clone());
+        self.state.hub.send("reload", &build.to_string());
+        eprintln!(
+            "built {} of {} pages in {:.0?}",
+            rebuilt.rendered,
+            rebuilt.pages,
+            started.elapsed()
+        );
+        match rebuilder.search() {
+            Ok(search) => {
+                let mut files = Files::clone(&files);
+                files.retain(|path, _| !path.starts_with(&search_prefix()));
+                for (path, bytes) in search {
+                    files.insert(path, Arc::from(bytes));
+                }
+                self.state.set_site(Arc::new(files));
+            }
+            Err(error) => eprintln!("warning: the search index was not rebuilt: {error}"),
+        }
+    }
+
+    /// Prints findings as `lint` does, code frames and all.
+    fn print_findings(&self, rebuilder: &Rebuilder, rebuilt: &Rebuilt) {
+        if rebuilt.diagnostics.is_empty() {
+            return;
+        }
+        let files = rebuilder.files();
+        let report = Report {
+            diagnostics: &rebuilt.diagnostics,
+            files,
+            summary: Summary::of(&rebuilt.diagnostics, files.len()),
+        };
+        eprint!(
+            "{}",
+            format::render(&report, crate::cli::Format::Human, self.options.color)
+        );
+    }
+}
+
+/// The folder the search index is served from, with a trailing `/`.
+fn search_prefix() -> String {
+    format!("{}/", crate::render::SEARCH_DIR)
+}
+
+/// Opens `url` in the desktop's browser; failing is only a warning.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    let spawned = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match spawned {
+        // Waited for in the background, so it leaves no zombie behind.
+        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
+        Err(e) => {
+            eprintln!("warning: could not open a browser ({opener}): {e}; open {url} yourself")
+        }
+    }
+}

@@ -1,0 +1,394 @@
+//! Rebuilds in memory, incrementally: after an edit to one content file only that file is
+//! read and parsed again, and only the outputs whose inputs changed are rendered again.
+//!
+//! A [`Rebuilder`] keeps the last index, a hash of each file, and the last render's outputs
+//! ([`Memo`]). An edit to an existing Markdown file is re-read and re-parsed alone; anything
+//! else (a file added, removed or renamed, `site.yaml`, an unreadable file) loads the whole
+//! site again, still rendering only what changed. A change to templates, themes or static
+//! files compiles the theme again and renders every page.
+
+use super::fingerprint::{file_hashes, rehash_file, FileHash, Fingerprints};
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::error::Result;
+use crate::index::routes::Page;
+use crate::index::{NoteRefs, Resolved, SiteIndex};
+use crate::load::{self, CONTENT_DIR};
+use crate::parse::{self, Parsed, ParsedSite};
+use crate::render::{self, Memo, RenderOptions};
+use crate::source::{Section, SourceFile};
+use crate::write::SharedOutput;
+use chrono::NaiveDate;
+use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Folders and files of the site whose changes call for a rebuild, beside `content/`.
+pub const WATCHED: [&str; 4] = ["templates", "themes", "static", "site.yaml"];
+
+/// What a rebuild made.
+#[derive(Debug)]
+pub struct Rebuilt {
+    /// Every lint finding.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The site's files (without the search index: see [`Rebuilder::search`]); `None` when
+    /// lint found errors.
+    pub site: Option<SharedOutput>,
+    /// Pages rendered anew (the rest were reused).
+    pub rendered: usize,
+    /// Pages in the site.
+    pub pages: usize,
+    /// How long the steps took: read and parse (with the index), lint, render.
+    pub timings: Timings,
+}
+
+/// How long each step of a rebuild took.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Timings {
+    /// Reading, parsing and indexing what changed.
+    pub load: Duration,
+    pub lint: Duration,
+    pub render: Duration,
+}
+
+impl Rebuilt {
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+}
+
+/// How a set of changed paths is rebuilt.
+#[derive(Debug, PartialEq, Eq)]
+enum Plan {
+    /// Nothing the site is made of changed.
+    Nothing,
+    /// These content files (relative paths) changed in place.
+    Edit(Vec<PathBuf>),
+    /// Templates, themes or static files changed.
+    Theme,
+    /// Load the whole site again; `theme`: templates, static files or settings changed too.
+    Reload { theme: bool },
+}
+
+/// Builds a site in memory and rebuilds it after changes, reusing what it can.
+pub struct Rebuilder {
+    root: PathBuf,
+    base_url: Option<String>,
+    today: NaiveDate,
+    index: Option<SiteIndex>,
+    hashes: Vec<FileHash>,
+    memo: Memo,
+    /// Changes whenever a template or static file does.
+    theme: u64,
+    /// When the current rebuild started.
+    started: Instant,
+}
+
+impl Rebuilder {
+    /// A rebuilder of the site in `root`; `base_url` replaces `site.yaml`'s, `today` is the
+    /// day lint measures from.
+    pub fn new(root: &Path, base_url: Option<String>, today: NaiveDate) -> Rebuilder {
+        Rebuilder {
+            root: root.to_path_buf(),
+            base_url,
+            today,
+            index: None,
+            hashes: Vec::new(),
+            memo: Memo::default(),
+            theme: 0,
+            started: Instant::now(),
+        }
+    }
+
+    /// The site's root folder.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The site's content files as last read, for printing code frames.
+    pub fn files(&self) -> &[SourceFile] {
+        self.index.as_ref().map_or(&[], |i| &i.files)
+    }
+
+    /// Loads, lints and renders the whole site.
+    pub fn build(&mut self) -> Result<Rebuilt> {
+        self.started = Instant::now();
+        self.reload()?;
+        self.finish()
+    }
+
+    /// Rebuilds after `changed` paths (absolute, or relative to the site root) changed.
+    pub fn update(&mut self, changed: &[PathBuf]) -> Result<Rebuilt> {
+        self.started = Instant::now();
+        match self.plan(changed) {
+            Plan::Nothing => self.finish(),
+            Plan::Edit(files) => {
+                for file in &files {
+                    if !self.edit(file) {
+                        self.reload()?;
+                        break;
+                    }
+                }
+                self.finish()
+            }
+            Plan::Theme => {
+                self.forget_theme();
+                self.finish()
+            }
+            Plan::Reload { theme } => {
+                if theme {
+                    self.forget_theme();
+                }
+                self.reload()?;
+                self.finish()
+            }
+        }
+    }
+
+    /// Reads templates and static files again on the next render, and renders every page.
+    fn forget_theme(&mut self) {
+        self.memo.forget_theme();
+        self.theme += 1;
+    }
+
+    /// Whether `changed` paths touch anything the site is made of (an editor's swap file
+    /// does not).
+    pub fn affects(&self, changed: &[PathBuf]) -> bool {
+        self.plan(changed) != Plan::Nothing
+    }
+
+    /// `baseUrl`'s path (`/docs` of `https://x.io/docs`), which every link starts with.
+    pub fn base_path(&self) -> String {
+        let Some(index) = &self.index else {
+            return String::new();
+        };
+        let base = index.config.base_url.as_str();
+        let after_scheme = base.split_once("://").map_or(base, |(_, rest)| rest);
+        after_scheme
+            .find('/')
+            .map_or("", |i| &after_scheme[i..])
+            .trim_end_matches('/')
+            .to_string()
+    }
+
+    /// The search index of the last build, as (path, contents).
+    pub fn search(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        match &self.index {
+            Some(index) => render::search_files(index),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Sorts changed paths into a plan.
+    fn plan(&self, changed: &[PathBuf]) -> Plan {
+        let Some(index) = &self.index else {
+            return Plan::Reload { theme: true };
+        };
+        let (mut reload, mut theme) = (false, false);
+        let mut edits = Vec::new();
+        for path in changed {
+            let relative = relative_to(&self.root, path);
+            let first = match relative.components().next() {
+                Some(Component::Normal(first)) => first.to_string_lossy().into_owned(),
+                _ => continue,
+            };
+            if first == CONTENT_DIR {
+                let known = index.files.iter().position(|f| f.path == relative);
+                let is_markdown = relative.extension().is_some_and(|e| e == "md");
+                let regular = std::fs::symlink_metadata(self.root.join(&relative))
+                    .is_ok_and(|m| m.file_type().is_file());
+                let readable =
+                    known.is_some_and(|id| !index.unreadable.iter().any(|u| u.file == id));
+                let is_folder = self.root.join(&relative).is_dir()
+                    || index.files.iter().any(|f| f.path.starts_with(&relative));
+                match (known, is_markdown) {
+                    (Some(_), true) if regular && readable => {
+                        if !edits.contains(&relative) {
+                            edits.push(relative);
+                        }
+                    }
+                    // An editor's swap or backup file: not content. (Markdown files and
+                    // folders that appear, go or move change the site.)
+                    (None, false) if !is_folder => {}
+                    _ => reload = true,
+                }
+            } else if first == "site.yaml" {
+                (reload, theme) = (true, true);
+            } else if WATCHED.contains(&first.as_str()) {
+                theme = true;
+            }
+        }
+        match (reload, theme, edits.is_empty()) {
+            (true, _, _) | (false, true, false) => Plan::Reload { theme },
+            (false, true, true) => Plan::Theme,
+            (false, false, true) => Plan::Nothing,
+            (false, false, false) => Plan::Edit(edits),
+        }
+    }
+
+    /// Reads and parses one edited file again, in place. False when it cannot be done in
+    /// place (the file became unreadable, or is not a known document).
+    fn edit(&mut self, relative: &Path) -> bool {
+        let Some(mut index) = self.index.take() else {
+            return false;
+        };
+        let done = edit_in_place(&self.root, &mut index, relative);
+        if let Some((file, page)) = done {
+            let resolved = Resolved {
+                ids: index.ids,
+                links: index.links,
+                backlinks: index.backlinks,
+                refs: NoteRefs {
+                    related: index.related,
+                    notes_by_client: index.notes_by_client,
+                    notes_by_capability: index.notes_by_capability,
+                    notes_by_spec: index.notes_by_spec,
+                },
+            };
+            let parsed = ParsedSite {
+                root: index.root,
+                config: index.config,
+                files: index.files,
+                content: index.content,
+                unreadable: index.unreadable,
+            };
+            let index = crate::index::reindex(parsed, resolved, &[page]);
+            rehash_file(&index, file, &mut self.hashes);
+            self.index = Some(index);
+            true
+        } else {
+            self.index = Some(index);
+            false
+        }
+    }
+
+    /// Loads, parses and indexes the whole site again.
+    fn reload(&mut self) -> Result<()> {
+        self.index = None;
+        let mut index = crate::open(&self.root)?;
+        if let Some(base_url) = &self.base_url {
+            index.config.base_url = base_url.trim_end_matches('/').to_string();
+        }
+        self.hashes = file_hashes(&index);
+        self.index = Some(index);
+        Ok(())
+    }
+
+    /// Lints the current index and, without errors, renders it.
+    fn finish(&mut self) -> Result<Rebuilt> {
+        let mut timings = Timings {
+            load: self.started.elapsed(),
+            ..Timings::default()
+        };
+        let Some(index) = &self.index else {
+            return Ok(Rebuilt {
+                diagnostics: Vec::new(),
+                site: None,
+                rendered: 0,
+                pages: 0,
+                timings,
+            });
+        };
+        let (diagnostics, rendered) = rayon::join(
+            || {
+                let started = Instant::now();
+                (crate::lint::lint(index, self.today), started.elapsed())
+            },
+            || {
+                let started = Instant::now();
+                let fingerprints = Fingerprints::new(index, &self.hashes, self.theme);
+                let options = RenderOptions {
+                    skip_search: true,
+                    ..RenderOptions::default()
+                };
+                let mut out = SharedOutput::default();
+                let memo = Some((&mut self.memo, &fingerprints as &dyn render::Fingerprint));
+                let stats = render::render_with(index, &options, &mut out, memo);
+                (stats.map(|stats| (out, stats)), started.elapsed())
+            },
+        );
+        let ((diagnostics, lint), (rendered, render)) = (diagnostics, rendered);
+        timings.lint = lint;
+        timings.render = render;
+        let diagnostics = diagnostics?;
+        let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
+        if has_errors {
+            return Ok(Rebuilt {
+                diagnostics,
+                site: None,
+                rendered: 0,
+                pages: 0,
+                timings,
+            });
+        }
+        let (out, stats) = rendered?;
+        Ok(Rebuilt {
+            diagnostics,
+            site: Some(out),
+            rendered: stats.pages - stats.reused,
+            pages: stats.pages,
+            timings,
+        })
+    }
+}
+
+/// Re-reads and re-parses `relative` into `index` in place; the file's id and page, or
+/// `None` when that cannot be done (the caller loads the whole site instead).
+fn edit_in_place(root: &Path, index: &mut SiteIndex, relative: &Path) -> Option<(usize, Page)> {
+    let id = index.files.iter().position(|f| f.path == relative)?;
+    let section = section_of(relative)?;
+    let (file, problem) = load::read_one(root, relative, &index.config.limits);
+    if problem.is_some() {
+        return None;
+    }
+    let limit = index.config.limits.max_front_matter_bytes;
+    let parsed = parse::parse_file(&file, id, section, limit);
+    let content = &mut index.content;
+    let at = content
+        .documents()
+        .filter(|d| d.section == section)
+        .position(|d| d.file == id)?;
+    match parsed {
+        Parsed::Note(n) => content.notes[at] = n,
+        Parsed::Client(c) => content.clients[at] = c,
+        Parsed::Capability(c) => content.capabilities[at] = c,
+        Parsed::Guide(g) => content.guides[at] = g,
+    }
+    index.files[id] = file;
+    Some((id, crate::index::page_of(section, at)))
+}
+
+/// The section a content path belongs to (`content/research/x.md` → research).
+fn section_of(relative: &Path) -> Option<Section> {
+    let mut parts = relative.components().map(|c| c.as_os_str().to_str());
+    (parts.next()? == Some(CONTENT_DIR)).then_some(())?;
+    Section::from_dir(parts.next()??)
+}
+
+/// `path` relative to `root` (paths from the watcher are absolute; the root may not be).
+fn relative_to(root: &Path, path: &Path) -> PathBuf {
+    if path.is_relative() && !root.is_relative() {
+        return path.to_path_buf();
+    }
+    if let Ok(rest) = path.strip_prefix(root) {
+        return rest.to_path_buf();
+    }
+    let canonical_root = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    if let Ok(rest) = path.strip_prefix(&canonical_root) {
+        return rest.to_path_buf();
+    }
+    // A path that no longer exists: resolve its folder.
+    let resolved = path
+        .parent()
+        .and_then(|p| std::fs::canonicalize(p).ok())
+        .zip(path.file_name())
+        .map(|(dir, name)| dir.join(name));
+    match resolved {
+        Some(full) => full
+            .strip_prefix(&canonical_root)
+            .map(Path::to_path_buf)
+            .unwrap_or(full),
+        None => path.to_path_buf(),
+    }
+}

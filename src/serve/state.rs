@@ -1,0 +1,195 @@
+//! What the server shares between its threads: the site being served, the last build's
+//! status, and the event hub.
+
+use super::events::Hub;
+use crate::diagnostic::{Diagnostic, Severity};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+/// The files of a built site, by output path.
+pub type Files = BTreeMap<String, Arc<[u8]>>;
+
+/// The state every request reads.
+#[derive(Default)]
+pub struct State {
+    /// The last good build; `None` until one succeeds.
+    site: RwLock<Option<Arc<Files>>>,
+    status: RwLock<Arc<Status>>,
+    /// `baseUrl`'s path, which links start with and requests may too.
+    base_path: RwLock<String>,
+    pub hub: Hub,
+}
+
+/// How the last build went: what `/__fieldnotes/status` answers.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Status {
+    /// False when the last build failed (and an older one, if any, is served).
+    pub ok: bool,
+    /// Builds done so far, failed ones included.
+    pub build: u64,
+    /// One line on how it went.
+    pub message: String,
+    /// What stopped it, each at its file, line and column where known.
+    pub errors: Vec<Problem>,
+    pub warnings: usize,
+}
+
+/// One problem that broke the build.
+#[derive(Debug, Clone, Serialize)]
+pub struct Problem {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl Problem {
+    /// A lint finding as a problem.
+    pub fn finding(d: &Diagnostic) -> Problem {
+        Problem {
+            code: Some(d.code),
+            file: Some(d.file.clone()),
+            line: Some(d.line),
+            column: Some(d.column),
+            message: d.message.clone(),
+            help: d.help.clone(),
+        }
+    }
+
+    /// An error that stopped the build before lint (a bad `site.yaml`, a broken template).
+    pub fn error(e: &crate::Error) -> Problem {
+        let (file, line, column) = match e {
+            crate::Error::Config {
+                path, line, column, ..
+            } => (
+                Some(crate::source::display_path(path)),
+                Some(*line),
+                Some(*column),
+            ),
+            crate::Error::Io { path, .. } => (Some(crate::source::display_path(path)), None, None),
+            crate::Error::Template { name, .. } => (Some(format!("template {name}")), None, None),
+            _ => (None, None, None),
+        };
+        Problem {
+            code: None,
+            file,
+            line,
+            column,
+            message: e.to_string(),
+            help: None,
+        }
+    }
+}
+
+impl Status {
+    /// The status after a build with these findings.
+    pub fn of(build: u64, diagnostics: &[Diagnostic]) -> Status {
+        let errors: Vec<Problem> = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .map(Problem::finding)
+            .collect();
+        let warnings = diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let message = match errors.len() {
+            0 => "built".to_string(),
+            1 => "1 error: showing the last good build".to_string(),
+            n => format!("{n} errors: showing the last good build"),
+        };
+        Status {
+            ok: errors.is_empty(),
+            build,
+            message,
+            errors,
+            warnings,
+        }
+    }
+
+    /// The status after a build that could not run.
+    pub fn failed(build: u64, error: &crate::Error) -> Status {
+        Status {
+            ok: false,
+            build,
+            message: "the build failed: showing the last good build".to_string(),
+            errors: vec![Problem::error(error)],
+            warnings: 0,
+        }
+    }
+}
+
+impl State {
+    /// The site being served.
+    pub fn site(&self) -> Option<Arc<Files>> {
+        read(&self.site).clone()
+    }
+
+    /// Serves `files` from now on.
+    pub fn set_site(&self, files: Arc<Files>) {
+        *write(&self.site) = Some(files);
+    }
+
+    /// A cleaned request path without `baseUrl`'s path (`docs/research/x` → `research/x`
+    /// when `baseUrl` is `https://x.io/docs`).
+    pub fn strip_base<'p>(&self, path: &'p str) -> &'p str {
+        let base = read(&self.base_path);
+        let base = base.trim_start_matches('/');
+        if base.is_empty() {
+            return path;
+        }
+        match path.strip_prefix(base) {
+            Some("") => "",
+            Some(rest) if rest.starts_with('/') => &rest[1..],
+            _ => path,
+        }
+    }
+
+    pub fn set_base_path(&self, base_path: String) {
+        *write(&self.base_path) = base_path;
+    }
+
+    pub fn status(&self) -> Arc<Status> {
+        read(&self.status).clone()
+    }
+
+    pub fn set_status(&self, status: Status) {
+        *write(&self.status) = Arc::new(status);
+    }
+}
+
+/// A lock's value for reading. A thread that panicked while holding it left a whole value
+/// behind (each is replaced in one assignment), so it is still good to read.
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A lock's value for replacing (see [`read`]).
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_base_path_is_taken_off_requests() {
+        let state = State::default();
+        assert_eq!(state.strip_base("research/x"), "research/x");
+        state.set_base_path("/docs".to_string());
+        assert_eq!(state.strip_base("docs/research/x"), "research/x");
+        assert_eq!(state.strip_base("docs"), "");
+        assert_eq!(state.strip_base("docsx/y"), "docsx/y");
+        assert_eq!(state.strip_base("research/x"), "research/x");
+    }
+}

@@ -1,0 +1,537 @@
+//! Tests: `serve`'s incremental rebuilds equal a full build byte for byte; the server answers
+//! every route, reloads pages after an edit, keeps the last good build when an edit breaks
+//! the site, refuses traversal, and guards its endpoints by Host and Origin.
+
+use crate::support::{today, TestSite};
+use fieldnotes::serve::rebuild::Rebuilder;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Every file of a full in-memory build of the site in `site`.
+fn full_build(site: &TestSite) -> BTreeMap<String, Vec<u8>> {
+    let index = fieldnotes::open(site.root()).expect("site opens");
+    let mut out = fieldnotes::write::MemoryOutput::default();
+    fieldnotes::render::render(&index, None, &mut out).expect("renders");
+    out.files
+}
+
+/// Every file the rebuilder makes after `changed`, search index included.
+fn rebuilt(rebuilder: &mut Rebuilder, changed: &[&str]) -> BTreeMap<String, Vec<u8>> {
+    rebuilt_counting(rebuilder, changed).0
+}
+
+/// [`rebuilt`], and how many pages were rendered anew.
+fn rebuilt_counting(
+    rebuilder: &mut Rebuilder,
+    changed: &[&str],
+) -> (BTreeMap<String, Vec<u8>>, usize) {
+    let changed: Vec<PathBuf> = changed.iter().map(PathBuf::from).collect();
+    let result = rebuilder.update(&changed).expect("rebuilds");
+    assert_eq!(result.errors(), 0, "{:#?}", result.diagnostics);
+    let (_, full_findings) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+    assert_eq!(
+        result.diagnostics, full_findings,
+        "the same findings as a full lint"
+    );
+    let rendered = result.rendered;
+    let mut files: BTreeMap<String, Vec<u8>> = result
+        .site
+        .expect("built")
+        .files
+        .into_iter()
+        .map(|(path, bytes)| (path, bytes.to_vec()))
+        .collect();
+    files.extend(rebuilder.search().expect("search index"));
+    (files, rendered)
+}
+
+/// Asserts two builds hold the same files with the same bytes, naming the first difference.
+fn assert_same(incremental: &BTreeMap<String, Vec<u8>>, full: &BTreeMap<String, Vec<u8>>) {
+    let names = |m: &BTreeMap<String, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(incremental), names(full), "the same files");
+    for (path, bytes) in full {
+        assert!(
+            incremental[path] == *bytes,
+            "{path} differs:\n--- incremental\n{}\n--- full\n{}",
+            String::from_utf8_lossy(&incremental[path]),
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+const ALPHA: &str = "content/research/alpha-defaults-to-sse.md";
+const BETA: &str = "content/research/beta-tries-streamable-http-first.md";
+
+fn read(site: &TestSite, path: &str) -> String {
+    std::fs::read_to_string(site.root().join(path)).expect("read")
+}
+
+#[test]
+fn incremental_rebuilds_equal_a_full_build() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    let first = rebuilder.build().expect("builds");
+    assert_eq!(first.errors(), 0, "{:#?}", first.diagnostics);
+
+    // A body edit that adds a link (a new backlink on beta).
+    let alpha = read(&site, ALPHA);
+    site.write(
+        ALPHA,
+        &format!("{alpha}\nSee also [gamma](/research/gamma-calls-tools-in-order.md).\n"),
+    );
+    let (files, rendered) = rebuilt_counting(&mut rebuilder, &[ALPHA]);
+    assert_same(&files, &full_build(&site));
+    assert_eq!(
+        rendered, 2,
+        "alpha, and gamma for its new backlink; the rest reused"
+    );
+
+    // A body edit without links: that note alone.
+    let alpha = read(&site, ALPHA);
+    site.write(ALPHA, &format!("{alpha}\nOne more sentence.\n"));
+    let (files, rendered) = rebuilt_counting(&mut rebuilder, &[ALPHA]);
+    assert_same(&files, &full_build(&site));
+    assert_eq!(rendered, 1);
+
+    // A front matter edit: the title shows in lists, related cards and backlinks.
+    let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Client now", 1);
+    site.write(BETA, &beta);
+    assert_same(&rebuilt(&mut rebuilder, &[BETA]), &full_build(&site));
+
+    // A note's clients and related notes: client pages, feeds, related cards.
+    let alpha = read(&site, ALPHA)
+        .replacen("  - client-a\n  - client-b\n", "  - client-a\n", 1)
+        .replacen(
+            "related:\n  - beta-tries-streamable-http-first\n",
+            "related:\n  - beta-tries-streamable-http-first\n  - gamma-calls-tools-in-order\n",
+            1,
+        );
+    assert!(alpha.contains("  - gamma-calls-tools-in-order\n"));
+    site.write(ALPHA, &alpha);
+    assert_same(&rebuilt(&mut rebuilder, &[ALPHA]), &full_build(&site));
+
+    // A client's title: shown on note pages, the matrix, lists.
+    let client = "content/clients/client-a.md";
+    let text = read(&site, client).replacen("title: Alpha Client", "title: Alpha Client 2", 1);
+    site.write(client, &text);
+    assert_same(&rebuilt(&mut rebuilder, &[client]), &full_build(&site));
+
+    // The site's settings.
+    let settings = read(&site, "site.yaml").replacen("title: Basic Fixture", "title: Basic", 1);
+    site.write("site.yaml", &settings);
+    assert_same(&rebuilt(&mut rebuilder, &["site.yaml"]), &full_build(&site));
+
+    // A new note, linking to alpha and related to beta.
+    let delta = alpha
+        .replacen("id: alpha-defaults-to-sse", "id: delta-is-new", 1)
+        .replacen(
+            "canonical: https://example.org/research/alpha-defaults-to-sse",
+            "canonical: https://example.org/research/delta-is-new",
+            1,
+        )
+        .replacen("title: Alpha Client reads", "title: Delta Client reads", 1);
+    let delta_path = "content/research/delta-is-new.md";
+    site.write(delta_path, &delta);
+    assert_same(&rebuilt(&mut rebuilder, &[delta_path]), &full_build(&site));
+
+    // Renamed: file and id.
+    let echo_path = "content/research/echo-was-delta.md";
+    let echo = delta.replace("delta-is-new", "echo-was-delta");
+    site.write(echo_path, &echo);
+    site.remove(delta_path);
+    assert_same(
+        &rebuilt(&mut rebuilder, &[delta_path, echo_path]),
+        &full_build(&site),
+    );
+
+    // Removed.
+    site.remove(echo_path);
+    assert_same(&rebuilt(&mut rebuilder, &[echo_path]), &full_build(&site));
+
+    // A template override.
+    site.write(
+        "templates/404.html",
+        "{% extends \"base.html\" %}{% block content %}<p>Gone.</p>{% endblock content %}",
+    );
+    assert_same(
+        &rebuilt(&mut rebuilder, &["templates/404.html"]),
+        &full_build(&site),
+    );
+}
+
+/// A `fieldnotes serve` child process on a free port, killed when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    /// What it prints on standard error, line by line.
+    lines: mpsc::Receiver<String>,
+}
+
+/// The longest a test waits for the server to do something (the machine may be slow).
+const PATIENCE: Duration = Duration::from_secs(90);
+
+impl Server {
+    fn start(site: &TestSite) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+            .arg("--root")
+            .arg(site.root())
+            .args(["serve", "--port", "0", "--today", "2026-11-30"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("fieldnotes serve starts");
+        let stderr = child.stderr.take().expect("stderr");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Server {
+            child,
+            port: 0,
+            lines,
+        };
+        let line = server.wait_for_line("serving http://");
+        let url = line.split_whitespace().nth(1).expect("a URL");
+        let port = url
+            .trim_end_matches('/')
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {line:?}"));
+        server.port = port;
+        server
+    }
+
+    /// Waits for a printed line holding `text`, and returns it.
+    fn wait_for_line(&mut self, text: &str) -> String {
+        let deadline = Instant::now() + PATIENCE;
+        let mut seen = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.contains(text) => return line,
+                Ok(line) => seen.push(line),
+                Err(_) => break,
+            }
+        }
+        panic!(
+            "no line with {text:?}; the server printed:\n{}",
+            seen.join("\n")
+        );
+    }
+
+    fn get(&self, path: &str) -> Response {
+        let host = format!("127.0.0.1:{}", self.port);
+        request(self.port, path, &[("Host", &host)])
+    }
+
+    /// Polls `path` until `check` holds for its response.
+    fn poll(&self, path: &str, check: impl Fn(&Response) -> bool) -> Response {
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let response = self.get(path);
+            if check(&response) {
+                return response;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{path} never became as expected: {} {}",
+                response.status,
+                response.text()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An HTTP response, as the tiny client below reads it.
+struct Response {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Response {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends `GET path` (written as is, not encoded) with `headers`, and reads the response.
+fn request(port: u16, path: &str, headers: &[(&str, &str)]) -> Response {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let mut head = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        head.push_str(&format!("{name}: {value}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).expect("sends");
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    parse_response(&raw)
+}
+
+fn parse_response(raw: &[u8]) -> Response {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no response head in {:?}", String::from_utf8_lossy(raw)));
+    let head = String::from_utf8_lossy(&raw[..split]).into_owned();
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    let mut response = Response {
+        status,
+        headers,
+        body: raw[split + 4..].to_vec(),
+    };
+    if response
+        .header("Transfer-Encoding")
+        .is_some_and(|v| v.eq_ignore_ascii_case("chunked"))
+    {
+        response.body = dechunk(&response.body);
+    }
+    response
+}
+
+/// The body of a chunked response.
+fn dechunk(mut data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = data.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&data[..end])
+            .ok()
+            .and_then(|s| usize::from_str_radix(s.split(';').next().unwrap_or("").trim(), 16).ok())
+            .unwrap_or(0);
+        if size == 0 {
+            break;
+        }
+        let start = end + 2;
+        out.extend_from_slice(&data[start..(start + size).min(data.len())]);
+        data = &data[(start + size + 2).min(data.len())..];
+    }
+    out
+}
+
+#[test]
+fn every_route_answers() {
+    let site = TestSite::fixture("basic");
+    let files = full_build(&site);
+    let server = Server::start(&site);
+    let home = server.get("/");
+    assert_eq!(home.status, 200);
+    assert!(
+        home.text().contains("/__fieldnotes/client.js"),
+        "the reload script is injected"
+    );
+    for path in files.keys() {
+        let response = server.get(&format!("/{path}"));
+        assert_eq!(response.status, 200, "/{path}");
+        if let Some(page) = path.strip_suffix(".html") {
+            let response = server.get(&format!("/{page}"));
+            assert_eq!(response.status, 200, "/{page}");
+            assert!(response
+                .header("Content-Type")
+                .is_some_and(|t| t.starts_with("text/html")));
+        } else {
+            // Only served HTML pages carry the script; other files are served as built.
+            assert_eq!(response.body, files[path], "/{path} as built");
+        }
+    }
+    let md = server.get("/research/alpha-defaults-to-sse.md");
+    assert!(md
+        .header("Content-Type")
+        .is_some_and(|t| t.starts_with("text/markdown")));
+    let css = server.get("/style.css");
+    assert!(css
+        .header("Content-Type")
+        .is_some_and(|t| t.starts_with("text/css")));
+    let json = server.get("/api/notes.json");
+    assert_eq!(json.header("Content-Type"), Some("application/json"));
+    let missing = server.get("/research/no-such-note");
+    assert_eq!(missing.status, 404);
+    let not_found = String::from_utf8_lossy(&files["404.html"]).into_owned();
+    assert!(missing
+        .text()
+        .starts_with(not_found.split("</body>").next().unwrap_or("")));
+}
+
+#[test]
+fn an_edit_reloads_open_pages_with_the_new_content() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let mut events = TcpStream::connect(("127.0.0.1", server.port)).expect("connects");
+    events.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let host = format!("127.0.0.1:{}", server.port);
+    let origin = format!("http://{host}");
+    write!(
+        events,
+        "GET /__fieldnotes/events HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\n\r\n"
+    )
+    .expect("sends");
+    let mut reader = BufReader::new(events);
+    let mut seen = String::new();
+    while !seen.contains("retry:") {
+        let mut line = String::new();
+        assert!(
+            reader.read_line(&mut line).expect("reads") > 0,
+            "stream closed: {seen}"
+        );
+        seen.push_str(&line);
+    }
+    assert!(seen.contains("text/event-stream"), "{seen}");
+    let alpha = read(&site, ALPHA);
+    site.write(
+        ALPHA,
+        &format!("{alpha}\nA sentence added while serving.\n"),
+    );
+    let mut line = String::new();
+    while !line.starts_with("event: reload") {
+        line.clear();
+        assert!(reader.read_line(&mut line).expect("reads an event") > 0);
+    }
+    let page = server.get("/research/alpha-defaults-to-sse");
+    assert!(page.text().contains("A sentence added while serving."));
+}
+
+#[test]
+fn a_broken_edit_keeps_the_last_good_page_and_reports_the_error() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let good = server.get("/research/alpha-defaults-to-sse");
+    assert_eq!(good.status, 200);
+    site.write(
+        ALPHA,
+        "---\nid: alpha-defaults-to-sse\ntitle: Broken\n\nNo closing fence.\n",
+    );
+    let status = server.poll("/__fieldnotes/status", |r| {
+        r.text().contains("\"ok\":false")
+    });
+    let json: serde_json::Value = serde_json::from_slice(&status.body).expect("JSON");
+    let errors = json["errors"].as_array().expect("errors");
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["file"] == ALPHA && e["code"] == "FN003" && e["line"] == 1),
+        "{json}"
+    );
+    let still = server.get("/research/alpha-defaults-to-sse");
+    assert_eq!(still.status, 200);
+    assert_eq!(still.body, good.body, "the last good page is still served");
+}
+
+#[test]
+fn traversal_is_refused() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let secret = read(&site, "site.yaml");
+    for path in [
+        "/../site.yaml",
+        "/%2e%2e/site.yaml",
+        "/..%2fsite.yaml",
+        "/research\\..\\x",
+        "/%00",
+        "/research/%2e%2e/%2e%2e/site.yaml",
+        "/%5c..%5csite.yaml",
+    ] {
+        let response = server.get(path);
+        assert!(
+            matches!(response.status, 400 | 404),
+            "{path}: {}",
+            response.status
+        );
+        assert!(
+            !response.text().contains(&secret),
+            "{path} leaked site.yaml"
+        );
+    }
+}
+
+#[test]
+fn endpoints_refuse_other_hosts_and_origins() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let port = server.port;
+    let host = format!("127.0.0.1:{port}");
+    for endpoint in ["/__fieldnotes/events", "/__fieldnotes/status"] {
+        let evil = request(port, endpoint, &[("Host", "evil.example")]);
+        assert_eq!(evil.status, 403, "{endpoint} with a bad Host");
+        let evil = request(
+            port,
+            endpoint,
+            &[("Host", &host), ("Origin", "http://evil.example")],
+        );
+        assert_eq!(evil.status, 403, "{endpoint} with a bad Origin");
+    }
+    let ok = request(
+        port,
+        "/__fieldnotes/status",
+        &[("Host", &format!("localhost:{port}"))],
+    );
+    assert_eq!(ok.status, 200);
+}
+
+/// `build --quiet` (beside `serve` in the same change): warnings and the summary line go,
+/// errors stay.
+#[test]
+fn build_quiet_prints_errors_only() {
+    let site = TestSite::fixture("basic");
+    let beta = read(&site, BETA);
+    site.write(BETA, &format!("{beta}\nSome <b>raw</b> HTML.\n"));
+    let build = |quiet: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fieldnotes"));
+        command
+            .arg("--root")
+            .arg(site.root())
+            .args(["build", "--today", "2026-11-30"]);
+        if quiet {
+            command.arg("--quiet");
+        }
+        command.output().expect("build runs")
+    };
+    let loud = build(false);
+    assert!(loud.status.success());
+    let loud = String::from_utf8_lossy(&loud.stderr).into_owned();
+    assert!(loud.contains("FN604") && loud.contains("built "), "{loud}");
+    let quiet = build(true);
+    assert!(quiet.status.success());
+    assert_eq!(String::from_utf8_lossy(&quiet.stderr), "");
+    site.write(ALPHA, "---\nid: alpha-defaults-to-sse\n");
+    let broken = build(true);
+    assert_eq!(broken.status.code(), Some(1));
+    let broken = String::from_utf8_lossy(&broken.stderr).into_owned();
+    assert!(
+        broken.contains("FN003") && !broken.contains("FN604"),
+        "{broken}"
+    );
+}
