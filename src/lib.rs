@@ -50,6 +50,7 @@ pub mod source;
 pub mod sources;
 pub mod today;
 pub mod write;
+pub mod writers;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
 pub use error::{Error, Result};
@@ -146,6 +147,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         excerpts: None,
     };
     if !has_errors {
+        index.content.drop_lint_only();
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
             sources::excerpt::excerpts(&index, &mut cache)

@@ -9,9 +9,10 @@
 //! under `.old-<pid>`, which the next build moves back before it starts.
 
 use crate::error::{Error, Result};
+use crate::writers::Writers;
 use std::fs;
-use std::io::Write;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 /// Where rendered files go: a folder on disk, or memory (tests, `serve`).
 pub trait Output {
@@ -71,6 +72,8 @@ pub struct StagedDir {
     staging: PathBuf,
     old: PathBuf,
     committed: bool,
+    /// Writes the files on background threads; `None` once finished.
+    writers: Option<Writers>,
 }
 
 impl StagedDir {
@@ -108,11 +111,16 @@ impl StagedDir {
             staging,
             old,
             committed: false,
+            writers: Some(Writers::start()),
         })
     }
 
     /// Swaps the staged folder into place of the output folder.
+    /// Waits for every file to be written first.
     pub fn commit(mut self) -> Result<()> {
+        if let Some(writers) = self.writers.take() {
+            writers.finish()?;
+        }
         let had_output = self.out.exists();
         if had_output {
             fs::rename(&self.out, &self.old).map_err(|e| Error::io(&self.out, "move aside", e))?;
@@ -134,6 +142,8 @@ impl StagedDir {
 
 impl Drop for StagedDir {
     fn drop(&mut self) {
+        // Writers stop before their folder goes.
+        drop(self.writers.take());
         if !self.committed {
             let _ = fs::remove_dir_all(&self.staging);
         }
@@ -142,17 +152,22 @@ impl Drop for StagedDir {
 
 impl Output for StagedDir {
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
+        self.put_shared(path, &Arc::from(contents))
+    }
+
+    /// Queues the file for the writer threads: it is on disk when [`StagedDir::commit`]
+    /// returns.
+    fn put_shared(&mut self, path: &str, contents: &Arc<[u8]>) -> Result<()> {
         check_output_path(path)?;
         let target = self.staging.join(path);
-        if let Some(dir) = target.parent() {
-            fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
+        match &self.writers {
+            Some(writers) => writers.write(target, contents.clone()),
+            None => Err(Error::io(
+                &target,
+                "write",
+                std::io::Error::other("the output was already committed"),
+            )),
         }
-        let file = fs::File::create(&target).map_err(|e| Error::io(&target, "create", e))?;
-        let mut writer = std::io::BufWriter::new(file);
-        writer
-            .write_all(contents)
-            .and_then(|_| writer.flush())
-            .map_err(|e| Error::io(&target, "write", e))
     }
 }
 

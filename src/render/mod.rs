@@ -21,6 +21,7 @@ mod home;
 mod listing;
 mod markdown;
 mod matrix;
+mod memo;
 mod note;
 mod search;
 mod sitemap;
@@ -38,11 +39,12 @@ use crate::source::Section;
 use crate::sources::excerpt::Excerpts;
 use crate::write::Output;
 use chrono::NaiveDate;
+pub use memo::{Fingerprint, Memo};
+use memo::{MemoPage, SharedFiles};
 use rayon::prelude::*;
 pub use search::SEARCH_DIR;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use views::{Ctx, PageView, SiteView};
@@ -83,45 +85,6 @@ pub struct RenderOptions<'o> {
     pub skip_search: bool,
     /// Counts the pages as they are written, for a progress bar.
     pub progress: Option<&'o AtomicUsize>,
-}
-
-/// A hash of everything an output is made from, so that an unchanged one can be reused.
-/// `None` renders it anew.
-pub trait Fingerprint: Sync {
-    /// The inputs of `page` (its document, the pages it links to and lists, the settings).
-    fn page(&self, page: Page) -> Option<u64>;
-    /// The inputs of the files beside the pages: `404.html`, `llms.txt`, feeds, sitemap,
-    /// `robots.txt`, the data API.
-    fn files(&self) -> Option<u64>;
-}
-
-/// What a render made, kept for the next one: the theme, and each output with the
-/// fingerprint of its inputs.
-#[derive(Default)]
-pub struct Memo {
-    theme: Option<Arc<theme::Theme>>,
-    /// Output stem (`research/x`) → the page's fingerprint, HTML and Markdown.
-    pages: HashMap<String, MemoPage>,
-    /// The files beside the pages, with their shared fingerprint.
-    files: Option<(u64, SharedFiles)>,
-}
-
-/// A page as an earlier render made it.
-struct MemoPage {
-    key: u64,
-    html: Arc<[u8]>,
-    md: Arc<[u8]>,
-}
-
-/// Files by output path, their bytes shared.
-type SharedFiles = Vec<(String, Arc<[u8]>)>;
-
-impl Memo {
-    /// Forgets the compiled theme, so the next render reads templates and static files
-    /// again (after one of them changed).
-    pub fn forget_theme(&mut self) {
-        self.theme = None;
-    }
 }
 
 /// Renders the site into `out`, reusing from `memo` each output whose fingerprint is
@@ -165,24 +128,19 @@ pub fn render_with(
         recording: None,
     };
     // The search index takes about as long as the pages: it is built meanwhile.
-    let stats = std::thread::scope(|scope| {
-        let search =
-            (!options.skip_search).then(|| scope.spawn(|| search::index_files(pages.ctx())));
-        r.pages(from_epoch)?;
-        r.files()?;
-        if let Some(search) = search {
-            let search = search
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            for (path, bytes) in search? {
-                r.put(&path, &bytes)?;
-            }
+    r.pages(from_epoch)?;
+    r.files()?;
+    // After the pages, not beside them: both use every core, and the index's postings
+    // would add to the pages' peak memory.
+    if !options.skip_search {
+        for (path, bytes) in search::index_files(pages.ctx())? {
+            r.put(&path, &bytes)?;
         }
-        for (path, bytes) in &theme.static_files {
-            r.put(path, bytes)?;
-        }
-        Ok::<_, crate::error::Error>(r.stats)
-    })?;
+    }
+    for (path, bytes) in &theme.static_files {
+        r.put(path, bytes)?;
+    }
+    let stats = r.stats;
     if let (Some(memo), Some(mut next)) = (memo, r.next.take()) {
         next.theme = Some(theme);
         *memo = next;
@@ -239,8 +197,31 @@ pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     Ok((newest, false))
 }
 
-/// Notes are rendered in parallel, this many at a time, then written in order.
-const NOTE_CHUNK: usize = 256;
+/// Pages are rendered in parallel, this many at a time, then written in order.
+const PAGE_CHUNK: usize = 64;
+
+/// One page to render: which, and how (its view, made only when it is rendered).
+struct Job<'j> {
+    page: Page,
+    render: Box<dyn Fn() -> Result<Rendered> + Send + Sync + 'j>,
+}
+
+/// The job rendering `page` from `<template>.html` and `<template>.md`, with the view
+/// `view` makes (and the page's description) under the template's name.
+fn job<'j, 'a: 'j, V: Serialize + 'j>(
+    pages: &'j Pages<'j, 'a>,
+    page: Page,
+    template: &'static str,
+    view: impl Fn(&'j Ctx<'a>) -> (V, Cow<'a, str>) + Send + Sync + 'j,
+) -> Job<'j> {
+    Job {
+        page,
+        render: Box::new(move || {
+            let (view, description) = view(pages.ctx());
+            pages.render(page, template, template, &view, description)
+        }),
+    }
+}
 
 /// Renders pages from templates; shared by the threads that render notes.
 struct Pages<'r, 'a> {
@@ -352,45 +333,78 @@ struct Renderer<'r, 'a> {
 
 impl<'a> Renderer<'_, 'a> {
     /// Every page: home, section indexes, notes, clients, capabilities, spec revisions,
-    /// guides.
+    /// guides. Rendered in parallel, [`PAGE_CHUNK`] at a time, and written in this order; a
+    /// page whose fingerprint is unchanged is taken from the previous render instead.
     fn pages(&mut self, from_epoch: bool) -> Result<()> {
         let pages = self.pages;
         let index = pages.index;
         let content = &index.content;
-        let description = Cow::Borrowed(index.config.description.as_str());
+        let description = || Cow::Borrowed(index.config.description.as_str());
         let summary = |s: &'a str| -> Cow<'a, str> { Cow::Borrowed(s) };
-        self.page(Page::Home, "home", || {
-            (
-                home::home_view(pages.ctx(), from_epoch),
-                description.clone(),
-            )
-        })?;
+        let mut jobs = vec![job(pages, Page::Home, "home", move |ctx| {
+            (home::home_view(ctx, from_epoch), description())
+        })];
         for section in Section::ALL {
-            self.page(Page::Index(section), "list", || {
-                (
-                    listing::section_view(pages.ctx(), section),
-                    description.clone(),
-                )
-            })?;
+            jobs.push(job(pages, Page::Index(section), "list", move |ctx| {
+                (listing::section_view(ctx, section), description())
+            }));
         }
-        self.page(Page::SpecIndex, "list", || {
-            (listing::spec_index_view(pages.ctx()), description.clone())
-        })?;
-        let notes: Vec<usize> = (0..content.notes.len()).collect();
-        for chunk in notes.chunks(NOTE_CHUNK) {
-            let (pages, previous, fingerprint) = (self.pages, &self.previous, self.fingerprint);
+        jobs.push(job(pages, Page::SpecIndex, "list", move |ctx| {
+            (listing::spec_index_view(ctx), description())
+        }));
+        for i in 0..content.notes.len() {
+            jobs.push(job(pages, Page::Note(i), "note", move |ctx| {
+                (
+                    note::note_view(ctx, i),
+                    summary(text(&content.notes[i].summary)),
+                )
+            }));
+        }
+        for i in 0..content.clients.len() {
+            jobs.push(job(pages, Page::Client(i), "client", move |ctx| {
+                let view = support::client_view(ctx, i);
+                let about = format!(
+                    "Which protocol capabilities {} supports, with the evidence for each.",
+                    view.title
+                );
+                (view, Cow::Owned(about))
+            }));
+        }
+        for i in 0..content.capabilities.len() {
+            jobs.push(job(pages, Page::Capability(i), "capability", move |ctx| {
+                let view = support::capability_view(ctx, i);
+                let about = format!(
+                    "Which clients support {}, with the evidence for each.",
+                    view.title
+                );
+                (view, Cow::Owned(about))
+            }));
+        }
+        for i in 0..index.config.spec_versions.len() {
+            jobs.push(job(pages, Page::Spec(i), "spec", move |ctx| {
+                let about = index.config.spec_versions[i].title.as_deref().map(summary);
+                (listing::spec_view(ctx, i), about.unwrap_or(description()))
+            }));
+        }
+        for i in 0..content.guides.len() {
+            jobs.push(job(pages, Page::Guide(i), "guide", move |ctx| {
+                let about = summary(text(&content.guides[i].summary));
+                (note::guide_view(ctx, i), about)
+            }));
+        }
+        for chunk in jobs.chunks(PAGE_CHUNK) {
+            let (previous, fingerprint) = (&self.previous, self.fingerprint);
             let rendered: Vec<Result<Rendered>> = chunk
                 .par_iter()
-                .map(|&i| {
-                    let page = Page::Note(i);
-                    let key = fingerprint.and_then(|f| f.page(page));
-                    if let Some(reused) = pages.reuse(page, key, previous) {
+                .map(|job| {
+                    let key = fingerprint.and_then(|f| f.page(job.page));
+                    if let Some(reused) = pages.reuse(job.page, key, previous) {
                         return Ok(reused);
                     }
-                    let view = note::note_view(pages.ctx(), i);
-                    let about = summary(text(&content.notes[i].summary));
-                    let rendered = pages.render(page, "note", "note", &view, about)?;
-                    Ok(Rendered { key, ..rendered })
+                    Ok(Rendered {
+                        key,
+                        ..(job.render)()?
+                    })
                 })
                 .collect();
             for page in rendered {
@@ -399,62 +413,7 @@ impl<'a> Renderer<'_, 'a> {
                 self.write(page)?;
             }
         }
-        for i in 0..content.clients.len() {
-            self.page(Page::Client(i), "client", || {
-                let view = support::client_view(pages.ctx(), i);
-                let about = format!(
-                    "Which protocol capabilities {} supports, with the evidence for each.",
-                    view.title
-                );
-                (view, Cow::Owned(about))
-            })?;
-        }
-        for i in 0..content.capabilities.len() {
-            self.page(Page::Capability(i), "capability", || {
-                let view = support::capability_view(pages.ctx(), i);
-                let about = format!(
-                    "Which clients support {}, with the evidence for each.",
-                    view.title
-                );
-                (view, Cow::Owned(about))
-            })?;
-        }
-        for i in 0..index.config.spec_versions.len() {
-            self.page(Page::Spec(i), "spec", || {
-                let about = index.config.spec_versions[i].title.as_deref().map(summary);
-                (
-                    listing::spec_view(pages.ctx(), i),
-                    about.unwrap_or(description.clone()),
-                )
-            })?;
-        }
-        for i in 0..content.guides.len() {
-            self.page(Page::Guide(i), "guide", || {
-                let about = summary(text(&content.guides[i].summary));
-                (note::guide_view(pages.ctx(), i), about)
-            })?;
-        }
         Ok(())
-    }
-
-    /// Renders and writes one page from `<template>.html` and `<template>.md`, with the view
-    /// `view()` makes under the template's name (or reuses it, when its inputs are unchanged).
-    fn page<V: Serialize>(
-        &mut self,
-        page: Page,
-        template: &'static str,
-        view: impl FnOnce() -> (V, Cow<'a, str>),
-    ) -> Result<()> {
-        let key = self.fingerprint.and_then(|f| f.page(page));
-        if let Some(reused) = self.pages.reuse(page, key, &self.previous) {
-            self.stats.reused += 1;
-            return self.write(reused);
-        }
-        let (view, description) = view();
-        let rendered = self
-            .pages
-            .render(page, template, template, &view, description)?;
-        self.write(Rendered { key, ..rendered })
     }
 
     /// Writes a rendered page as `<stem>.html` and `<stem>.md`.
