@@ -119,19 +119,6 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
     }
 }
 
-/// The words of a Markdown text, without markup or link targets (for the search index).
-pub fn plain_text(markdown: &str, out: &mut String) {
-    for event in Parser::new_ext(markdown, self::options()) {
-        match event {
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
-                out.push_str(&t)
-            }
-            Event::SoftBreak | Event::HardBreak | Event::End(_) => out.push(' '),
-            _ => {}
-        }
-    }
-}
-
 /// Raw HTML becomes text: inline HTML is escaped in place, an HTML block is shown as code.
 fn escape_raw_html(event: Event<'_>) -> Event<'_> {
     match event {
@@ -197,19 +184,6 @@ mod tests {
         assert!(
             html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;"),
             "{html}"
-        );
-    }
-
-    #[test]
-    fn plain_text_keeps_words_only() {
-        let mut out = String::new();
-        plain_text(
-            "# Title\n\nSee [Cline](/clients/cline.md) and `code`.\n",
-            &mut out,
-        );
-        assert_eq!(
-            out.split_whitespace().collect::<Vec<_>>(),
-            ["Title", "See", "Cline", "and", "code."]
         );
     }
 

@@ -16,6 +16,7 @@
 mod api;
 mod body;
 mod feeds;
+mod files;
 mod highlight;
 mod home;
 mod listing;
@@ -39,8 +40,8 @@ use crate::source::Section;
 use crate::sources::excerpt::Excerpts;
 use crate::write::Output;
 use chrono::NaiveDate;
+use memo::MemoPage;
 pub use memo::{Fingerprint, Memo};
-use memo::{MemoPage, SharedFiles};
 use rayon::prelude::*;
 pub use search::SEARCH_DIR;
 use serde::Serialize;
@@ -125,7 +126,6 @@ pub fn render_with(
         fingerprint,
         previous,
         next: memo.is_some().then(Memo::default),
-        recording: None,
     };
     // The search index takes about as long as the pages: it is built meanwhile.
     r.pages(from_epoch)?;
@@ -327,8 +327,6 @@ struct Renderer<'r, 'a> {
     previous: Memo,
     /// What this render makes, to remember (with a memo).
     next: Option<Memo>,
-    /// The files put meanwhile, while the files beside the pages are being made.
-    recording: Option<SharedFiles>,
 }
 
 impl<'a> Renderer<'_, 'a> {
@@ -447,121 +445,17 @@ impl<'a> Renderer<'_, 'a> {
                 return Ok(());
             }
         }
-        self.recording = Some(Vec::new());
-        self.not_found()?;
-        self.llms_txt()?;
-        self.feeds()?;
-        self.sitemap()?;
-        self.api()?;
-        let recorded = self.recording.take().unwrap_or_default();
+        let made = files::files(self.pages, &self.written)?;
+        for (path, bytes) in &made {
+            self.put_shared(path, bytes)?;
+        }
         if let (Some(next), Some(key)) = (self.next.as_mut(), key) {
-            next.files = Some((key, recorded));
+            next.files = Some((key, made));
         }
         Ok(())
-    }
-
-    /// `/404.html`: served by hosts for any missing route, so it has no canonical URL.
-    fn not_found(&mut self) -> Result<()> {
-        let meta = PageView {
-            title: Cow::Borrowed("Page not found"),
-            description: Cow::Borrowed(""),
-            route: "/404".to_string(),
-            url: self.pages.ctx().href_route("/404"),
-            canonical: None,
-            md_url: None,
-            section: "",
-            edit_url: None,
-            feed: None,
-        };
-        let mut context = tera::Context::new();
-        context.insert("site", self.pages.site());
-        context.insert("page", &meta);
-        let html = self.render("404.html", &context)?;
-        self.put("404.html", html.as_bytes())
-    }
-
-    /// `/llms.txt`: the site for language models, every page's Markdown rendition listed.
-    fn llms_txt(&mut self) -> Result<()> {
-        let mut context = tera::Context::new();
-        context.insert("site", self.pages.site());
-        context.insert("llms", &listing::llms_view(self.pages.ctx()));
-        let text = self.render("llms.txt", &context)?;
-        self.put("llms.txt", text.as_bytes())
-    }
-
-    /// Atom feeds: the site's, then one per client and per capability.
-    fn feeds(&mut self) -> Result<()> {
-        let ctx = self.pages.ctx();
-        let index = ctx.index;
-        let all: Vec<usize> = (0..index.content.notes.len()).collect();
-        let pages = std::iter::once((Page::Home, all.as_slice()))
-            .chain(
-                index
-                    .notes_by_client
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (Page::Client(i), n.as_slice())),
-            )
-            .chain(
-                index
-                    .notes_by_capability
-                    .iter()
-                    .enumerate()
-                    .map(|(i, n)| (Page::Capability(i), n.as_slice())),
-            );
-        for (page, notes) in pages {
-            let mut context = tera::Context::new();
-            context.insert("site", self.pages.site());
-            context.insert("feed", &feeds::feed_view(ctx, page, notes));
-            let xml = self.render("feed.xml", &context)?;
-            let route = feeds::feed_route(ctx, page).unwrap_or_default();
-            self.put(route.trim_start_matches('/'), xml.as_bytes())?;
-        }
-        Ok(())
-    }
-
-    /// `/sitemap.xml` of every page written, and `/robots.txt` pointing at it.
-    fn sitemap(&mut self) -> Result<()> {
-        let mut context = tera::Context::new();
-        context.insert("site", self.pages.site());
-        context.insert(
-            "sitemap",
-            &sitemap::sitemap_view(self.pages.ctx(), &self.written),
-        );
-        let xml = self.render("sitemap.xml", &context)?;
-        self.put("sitemap.xml", xml.as_bytes())?;
-        let robots = self.render("robots.txt", &context)?;
-        self.put("robots.txt", robots.as_bytes())
-    }
-
-    /// The JSON data API and its schemas, under `/api/`.
-    fn api(&mut self) -> Result<()> {
-        let ctx = self.pages.ctx();
-        self.json("api/notes.json", &api::notes_doc(ctx))?;
-        self.json("api/clients.json", &api::clients_doc(ctx))?;
-        self.json("api/matrix.json", &api::matrix_doc(ctx))?;
-        for (name, schema) in api::SCHEMAS {
-            self.put(&format!("api/{name}.schema.json"), schema)?;
-        }
-        Ok(())
-    }
-
-    /// Writes `value` as compact JSON (serde_json escapes every string).
-    fn json<V: Serialize>(&mut self, path: &str, value: &V) -> Result<()> {
-        let mut bytes = serde_json::to_vec(value)
-            .map_err(|e| crate::error::Error::io(path, "serialize", e.into()))?;
-        bytes.push(b'\n');
-        self.put(path, &bytes)
-    }
-
-    fn render(&self, template: &str, context: &tera::Context) -> Result<String> {
-        self.pages.template(template, context)
     }
 
     fn put(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
-        if let Some(recording) = self.recording.as_mut() {
-            recording.push((path.to_string(), Arc::from(bytes)));
-        }
         self.out.put(path, bytes)?;
         self.stats.files += 1;
         Ok(())

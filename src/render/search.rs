@@ -13,7 +13,6 @@
 //! same split in Rust ([`terms`]) and JavaScript (`/[\p{L}\p{N}]+/gu`). A word in a title
 //! weighs more than one in the text.
 
-use super::markdown::plain_text;
 use super::support::texts;
 use super::views::Ctx;
 use crate::error::{Error, Result};
@@ -21,6 +20,7 @@ use crate::index::routes::Page;
 use crate::model::text;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
@@ -128,38 +128,60 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
 /// A page's distinct terms with their weights: occurrences in its fields and body, plus
 /// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
 fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
-    let mut text = String::new();
-    if let Some(doc) = record
+    let body = match record
         .body
         .then(|| ctx.index.document(record.page))
         .flatten()
     {
-        let markdown = ctx
+        Some(doc) => ctx
             .index
             .files
             .get(doc.file)
             .and_then(|f| f.text.get(doc.body.range.clone()))
-            .unwrap_or("");
-        plain_text(markdown, &mut text);
-    }
+            .unwrap_or(""),
+        None => "",
+    };
     let title = terms(&record.title).map(|t| (t, TITLE_WEIGHT));
-    let words = terms(&record.fields).chain(terms(&text)).map(|t| (t, 1));
-    let mut all: Vec<(String, u32)> = title.chain(words).collect();
+    let words = terms(&record.fields)
+        .chain(without_link_targets(body).flat_map(terms))
+        .map(|t| (t, 1));
+    let mut all: Vec<(Cow<'_, str>, u32)> = title.chain(words).collect();
     all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut merged: Vec<(String, u32)> = Vec::with_capacity(all.len() / 2);
+    let mut merged: Vec<(String, u32)> = Vec::with_capacity(all.len() / 4);
     for (term, weight) in all {
         match merged.last_mut() {
             Some(last) if last.0 == term => last.1 += weight,
-            _ => merged.push((term, weight)),
+            _ => merged.push((term.into_owned(), weight)),
         }
     }
     merged.shrink_to_fit();
     merged
 }
 
+/// The Markdown of a body in pieces, without the targets of links and images
+/// (`[text](target)`): their words are paths and hosts, not what the page says. Markup
+/// characters need no stripping: [`terms`] splits on them.
+fn without_link_targets(markdown: &str) -> impl Iterator<Item = &str> {
+    let mut rest = markdown;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match rest.find("](") {
+            Some(at) => {
+                let piece = &rest[..at];
+                let after = &rest[at + 2..];
+                rest = after.find(')').map_or("", |end| &after[end + 1..]);
+                Some(piece)
+            }
+            None => Some(std::mem::take(&mut rest)),
+        }
+    })
+}
+
 /// The terms of `text`: lowercased runs of letters and digits of two characters or more, at
 /// most [`MAX_TERM_CHARS`] long.
-fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+fn terms(text: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|word| match word.is_ascii() {
             true => (2..=MAX_TERM_CHARS).contains(&word.len()),
@@ -167,8 +189,8 @@ fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
         })
         .map(
             |word| match word.bytes().any(|b| b.is_ascii_uppercase() || b >= 0x80) {
-                true => word.to_lowercase(),
-                false => word.to_string(),
+                true => Cow::Owned(word.to_lowercase()),
+                false => Cow::Borrowed(word),
             },
         )
 }
@@ -274,11 +296,11 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
 
 #[cfg(test)]
 mod tests {
-    use super::{shard_of, terms};
+    use super::{shard_of, terms, without_link_targets};
 
     #[test]
     fn terms_are_lowercased_words_of_two_chars_or_more() {
-        let found: Vec<String> =
+        let found: Vec<_> =
             terms("Streamable HTTP, a SSE-only client; 2025-03-26 é Ünïcode").collect();
         assert_eq!(
             found,
@@ -294,6 +316,13 @@ mod tests {
                 "ünïcode"
             ]
         );
+    }
+
+    #[test]
+    fn link_targets_are_not_searched() {
+        let text = "See [the spec](https://modelcontextprotocol.io/x) and ![a](img.png) here.";
+        let pieces: String = without_link_targets(text).collect();
+        assert_eq!(pieces, "See [the spec and ![a here.");
     }
 
     #[test]

@@ -1,0 +1,108 @@
+//! The files beside the pages: `404.html`, `llms.txt`, the Atom feeds, `sitemap.xml` and
+//! `robots.txt`, and the JSON data API. Each is made on its own thread; they come back in a
+//! fixed order, so the output is the same whatever finishes first.
+
+use super::{api, feeds, listing, sitemap, PageView, Pages};
+use crate::error::{Error, Result};
+use crate::index::routes::Page;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::borrow::Cow;
+use std::sync::Arc;
+
+/// One file's path under the output root and its bytes.
+type File = (String, Arc<[u8]>);
+
+/// Makes one or more files.
+type Maker<'m> = Box<dyn Fn() -> Result<Vec<File>> + Send + Sync + 'm>;
+
+/// Every file beside the pages, in output order. `written`: the pages, for the sitemap.
+pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>> {
+    let ctx = pages.ctx();
+    let index = ctx.index;
+    let all: Vec<usize> = (0..index.content.notes.len()).collect();
+    let mut makers: Vec<Maker<'_>> = vec![
+        Box::new(|| not_found(pages)),
+        Box::new(|| {
+            let mut context = tera::Context::new();
+            context.insert("site", pages.site());
+            context.insert("llms", &listing::llms_view(ctx));
+            one("llms.txt", pages.template("llms.txt", &context)?)
+        }),
+    ];
+    let by_client = index.notes_by_client.iter().enumerate();
+    let by_capability = index.notes_by_capability.iter().enumerate();
+    let feeds = std::iter::once((Page::Home, all.as_slice()))
+        .chain(by_client.map(|(i, n)| (Page::Client(i), n.as_slice())))
+        .chain(by_capability.map(|(i, n)| (Page::Capability(i), n.as_slice())));
+    for (page, notes) in feeds {
+        makers.push(Box::new(move || {
+            let mut context = tera::Context::new();
+            context.insert("site", pages.site());
+            context.insert("feed", &feeds::feed_view(ctx, page, notes));
+            let xml = pages.template("feed.xml", &context)?;
+            let route = feeds::feed_route(ctx, page).unwrap_or_default();
+            one(route.trim_start_matches('/'), xml)
+        }));
+    }
+    makers.push(Box::new(|| {
+        let mut context = tera::Context::new();
+        context.insert("site", pages.site());
+        context.insert("sitemap", &sitemap::sitemap_view(ctx, written));
+        let xml = pages.template("sitemap.xml", &context)?;
+        let robots = pages.template("robots.txt", &context)?;
+        Ok(vec![file("sitemap.xml", xml), file("robots.txt", robots)])
+    }));
+    makers.push(Box::new(|| json("api/notes.json", &api::notes_doc(ctx))));
+    makers.push(Box::new(|| {
+        json("api/clients.json", &api::clients_doc(ctx))
+    }));
+    makers.push(Box::new(|| json("api/matrix.json", &api::matrix_doc(ctx))));
+    makers.push(Box::new(|| {
+        Ok(api::SCHEMAS
+            .iter()
+            .map(|(name, schema)| (format!("api/{name}.schema.json"), Arc::from(*schema)))
+            .collect())
+    }));
+    let made: Vec<Result<Vec<File>>> = makers.par_iter().map(|make| make()).collect();
+    let mut files = Vec::new();
+    for batch in made {
+        files.extend(batch?);
+    }
+    Ok(files)
+}
+
+/// `/404.html`: served by hosts for any missing route, so it has no canonical URL.
+fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
+    let meta = PageView {
+        title: Cow::Borrowed("Page not found"),
+        description: Cow::Borrowed(""),
+        route: "/404".to_string(),
+        url: pages.ctx().href_route("/404"),
+        canonical: None,
+        md_url: None,
+        section: "",
+        edit_url: None,
+        feed: None,
+    };
+    let mut context = tera::Context::new();
+    context.insert("site", pages.site());
+    context.insert("page", &meta);
+    one("404.html", pages.template("404.html", &context)?)
+}
+
+fn file(path: &str, text: String) -> File {
+    (path.to_string(), Arc::from(text.into_bytes()))
+}
+
+fn one(path: &str, text: String) -> Result<Vec<File>> {
+    Ok(vec![file(path, text)])
+}
+
+/// `value` as compact JSON (serde_json escapes every string).
+fn json<V: Serialize>(path: &str, value: &V) -> Result<Vec<File>> {
+    let mut bytes =
+        serde_json::to_vec(value).map_err(|e| Error::io(path, "serialize", e.into()))?;
+    bytes.push(b'\n');
+    Ok(vec![(path.to_string(), Arc::from(bytes))])
+}
