@@ -1,7 +1,7 @@
 //! Measures `fieldnotes serve`'s edit → served-site-updated time on a site (e.g. a 10,000-note
 //! corpus from `gen_corpus`): builds it in memory, then edits one note's body several times
 //! and times each rebuild, from the save to the new site being ready to swap in (the file
-//! watcher's 50 ms debounce included), and the rebuild alone. Prints medians. Every other
+//! watcher's 20 ms debounce included), and the rebuild alone. Prints medians. Every other
 //! edit adds a link to another note (so its backlinks change too). At the end the last
 //! incremental result is checked against a full build, byte for byte. The note is restored
 //! afterwards.
@@ -115,7 +115,7 @@ fn main() {
         note.display()
     );
     println!(
-        "edit → site ready to serve (watcher + 50 ms debounce + rebuild): median {:.1?}",
+        "edit → site ready to serve (watcher + 20 ms debounce + rebuild): median {:.1?}",
         median(&mut end_to_end)
     );
     println!(

@@ -13,6 +13,7 @@ use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::model::text;
+use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -26,7 +27,6 @@ pub struct FileHash {
 
 /// Hashes every content file of `index` (by file id).
 pub fn file_hashes(index: &SiteIndex) -> Vec<FileHash> {
-    use rayon::prelude::*;
     let mut hashes: Vec<FileHash> = index
         .files
         .par_iter()
@@ -115,7 +115,7 @@ impl Fingerprints {
         let has_link = |n: usize| text(&content.notes[n].summary).contains(['[', '<']);
         let notes = content
             .notes
-            .iter()
+            .par_iter()
             .enumerate()
             .map(|(i, note)| {
                 let related: Vec<(usize, u64)> =

@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, Receiver};
 use std::time::Duration;
 
 /// How long changes are gathered before a rebuild: an editor's save is often several writes.
-pub const DEBOUNCE: Duration = Duration::from_millis(50);
+pub const DEBOUNCE: Duration = Duration::from_millis(20);
 
 /// A running watch; dropping it stops it.
 pub struct Watch {
