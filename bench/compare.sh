@@ -29,20 +29,21 @@ for n in "${sizes[@]}"; do
     target/release/examples/gen_corpus --notes "$n" --hugo "$hugo_src" --zola "$zola_src" "$src"
   fi
   echo "== $n notes in $dir"
-  # Every run is a clean build: its output folder is removed first (not timed).
-  cmds=(--prepare "rm -rf $dir/out-fn-$n" -n fieldnotes "$fieldnotes --root $src build --quiet --out $dir/out-fn-$n --today 2026-11-30")
+  # Every run is a clean build: its output folder is removed and the disk synced first (not
+  # timed), so no run pays for writing back what the one before it wrote.
+  cmds=(--prepare "rm -rf $dir/out-fn-$n && sync" -n fieldnotes "$fieldnotes --root $src build --quiet --out $dir/out-fn-$n --today 2026-11-30")
   if command -v hugo >/dev/null; then
-    cmds+=(--prepare "rm -rf $dir/out-hugo-$n" -n hugo "hugo --quiet -s $hugo_src -d $dir/out-hugo-$n")
+    cmds+=(--prepare "rm -rf $dir/out-hugo-$n && sync" -n hugo "hugo --quiet -s $hugo_src -d $dir/out-hugo-$n")
   fi
   if command -v zola >/dev/null; then
-    cmds+=(--prepare "rm -rf $dir/out-zola-$n" -n zola "zola --root $zola_src build -o $dir/out-zola-$n --force")
+    cmds+=(--prepare "rm -rf $dir/out-zola-$n && sync" -n zola "zola --root $zola_src build -o $dir/out-zola-$n --force")
   fi
   # the floor: read every source file, then copy fieldnotes' output tree
   if [ ! -d "$dir/out-fn-$n" ]; then
     "$fieldnotes" --root "$src" build --quiet --out "$dir/out-fn-$n" --today 2026-11-30
   fi
   cp -r "$dir/out-fn-$n" "$dir/ref-fn-$n.tmp" && rm -rf "$dir/ref-fn-$n" && mv "$dir/ref-fn-$n.tmp" "$dir/ref-fn-$n"
-  cmds+=(--prepare "rm -rf $dir/floor-$n" -n floor "sh -c 'find $src/content -type f -exec cat {} + >/dev/null && cp -r $dir/ref-fn-$n $dir/floor-$n'")
+  cmds+=(--prepare "rm -rf $dir/floor-$n && sync" -n floor "sh -c 'find $src/content -type f -exec cat {} + >/dev/null && cp -r $dir/ref-fn-$n $dir/floor-$n'")
   hyperfine -N -w 1 -r "$runs" --export-markdown "$dir/result-$n.md" --export-json "$dir/result-$n.json" "${cmds[@]}" >/dev/null
   cat "$dir/result-$n.md"
   rm -rf "$dir/out-fn-$n"
