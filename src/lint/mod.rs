@@ -163,8 +163,44 @@ pub fn severity_overrides(rules: &BTreeMap<String, String>) -> Result<Overrides,
 /// Runs every [`Check::Site`] rule (in parallel; each is one pass over the index) and returns
 /// the findings sorted by file, line, column and code.
 pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Diagnostic>> {
+    lint_rules(index, today, |_| true)
+}
+
+/// The rules whose findings can change when nothing but a note's body does: they read bodies
+/// (links, headings, raw HTML) or a file's whole text. Every other rule reads front matter
+/// and settings only.
+pub const BODY_RULES: [&str; 7] = [
+    "FN003", "FN601", "FN602", "FN603", "FN604", "FN605", "FN705",
+];
+
+/// Lints after an edit that changed only bodies (`fieldnotes serve`): the [`BODY_RULES`]
+/// run again, the other rules' findings are taken from `previous` (the last full lint of
+/// the same front matter and settings). Equal to [`lint`] of the site as it now is.
+pub fn lint_bodies(
+    index: &SiteIndex,
+    today: NaiveDate,
+    previous: &[Diagnostic],
+) -> crate::error::Result<Vec<Diagnostic>> {
+    let mut findings = lint_rules(index, today, |meta| BODY_RULES.contains(&meta.code))?;
+    findings.extend(
+        previous
+            .iter()
+            .filter(|d| !BODY_RULES.contains(&d.code))
+            .cloned(),
+    );
+    findings.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+    Ok(findings)
+}
+
+/// Runs the [`Check::Site`] rules `keep` selects.
+fn lint_rules(
+    index: &SiteIndex,
+    today: NaiveDate,
+    keep: impl Fn(&RuleMeta) -> bool + Sync,
+) -> crate::error::Result<Vec<Diagnostic>> {
     let cx = Context { index, today };
-    run(index, |check, sink| {
+    run(index, keep, |check, sink| {
         if let Check::Site(check) = check {
             check(&cx, sink);
         }
@@ -181,23 +217,29 @@ pub fn lint_sources(
         index,
         verification,
     };
-    run(index, |check, sink| {
-        if let Check::Sources(check) = check {
-            check(&cx, sink);
-        }
-    })
+    run(
+        index,
+        |_| true,
+        |check, sink| {
+            if let Check::Sources(check) = check {
+                check(&cx, sink);
+            }
+        },
+    )
 }
 
-/// Runs `each` for every rule not turned off, with severities overridden from `site.yaml`.
+/// Runs `each` for every rule `keep` selects and `site.yaml` does not turn off, with
+/// severities overridden from `site.yaml`.
 fn run(
     index: &SiteIndex,
+    keep: impl Fn(&RuleMeta) -> bool + Sync,
     each: impl Fn(Check, &mut Sink<'_>) + Sync,
 ) -> crate::error::Result<Vec<Diagnostic>> {
     let overrides = severity_overrides(&index.config.lint.rules)
         .map_err(|bad| bad_override_error(index, &bad))?;
     let mut findings: Vec<Diagnostic> = rules::ALL
         .par_iter()
-        .filter(|rule| overrides.get(rule.meta.code) != Some(&None))
+        .filter(|rule| keep(rule.meta) && overrides.get(rule.meta.code) != Some(&None))
         .flat_map_iter(|rule| {
             let mut sink = Sink::new(index, &overrides);
             each(rule.check, &mut sink);

@@ -361,20 +361,14 @@ impl<'a> Renderer<'_, 'a> {
         for i in 0..content.clients.len() {
             jobs.push(job(pages, Page::Client(i), "client", move |ctx| {
                 let view = support::client_view(ctx, i);
-                let about = format!(
-                    "Which protocol capabilities {} supports, with the evidence for each.",
-                    view.title
-                );
+                let about = support::client_description(&view.title);
                 (view, Cow::Owned(about))
             }));
         }
         for i in 0..content.capabilities.len() {
             jobs.push(job(pages, Page::Capability(i), "capability", move |ctx| {
                 let view = support::capability_view(ctx, i);
-                let about = format!(
-                    "Which clients support {}, with the evidence for each.",
-                    view.title
-                );
+                let about = support::capability_description(&view.title);
                 (view, Cow::Owned(about))
             }));
         }

@@ -223,3 +223,13 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         body: ctx.body(page),
     }
 }
+
+/// The description of a client's page (its `<meta name="description">`).
+pub fn client_description(title: &str) -> String {
+    format!("Which protocol capabilities {title} supports, with the evidence for each.")
+}
+
+/// The description of a capability's page.
+pub fn capability_description(title: &str) -> String {
+    format!("Which clients support {title}, with the evidence for each.")
+}

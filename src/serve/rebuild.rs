@@ -83,6 +83,11 @@ pub struct Rebuilder {
     theme: u64,
     /// When the current rebuild started.
     started: Instant,
+    /// The last lint's findings, for a rebuild after an edit that changed only bodies.
+    findings: Option<Vec<Diagnostic>>,
+    /// Whether everything changed since the last lint is a body (front matter, settings and
+    /// the set of files as they were): then only the body rules lint again.
+    bodies_only: bool,
 }
 
 impl Rebuilder {
@@ -98,6 +103,8 @@ impl Rebuilder {
             memo: Memo::default(),
             theme: 0,
             started: Instant::now(),
+            findings: None,
+            bodies_only: false,
         }
     }
 
@@ -121,9 +128,11 @@ impl Rebuilder {
     /// Rebuilds after `changed` paths (absolute, or relative to the site root) changed.
     pub fn update(&mut self, changed: &[PathBuf]) -> Result<Rebuilt> {
         self.started = Instant::now();
+        self.bodies_only = false;
         match self.plan(changed) {
             Plan::Nothing => self.finish(),
             Plan::Edit(files) => {
+                self.bodies_only = true;
                 for file in &files {
                     if !self.edit(file) {
                         self.reload()?;
@@ -254,7 +263,9 @@ impl Rebuilder {
                 unreadable: index.unreadable,
             };
             let index = crate::index::reindex(parsed, resolved, &[page]);
+            let front = self.hashes.get(file).map(|h| h.front);
             rehash_file(&index, file, &mut self.hashes);
+            self.bodies_only &= front == self.hashes.get(file).map(|h| h.front);
             self.index = Some(index);
             true
         } else {
@@ -266,6 +277,7 @@ impl Rebuilder {
     /// Loads, parses and indexes the whole site again.
     fn reload(&mut self) -> Result<()> {
         self.index = None;
+        self.bodies_only = false;
         let mut index = crate::open(&self.root)?;
         if let Some(base_url) = &self.base_url {
             index.config.base_url = base_url.trim_end_matches('/').to_string();
@@ -290,10 +302,15 @@ impl Rebuilder {
                 timings,
             });
         };
+        let previous = self.findings.take().filter(|_| self.bodies_only);
         let (diagnostics, rendered) = rayon::join(
             || {
                 let started = Instant::now();
-                (crate::lint::lint(index, self.today), started.elapsed())
+                let findings = match &previous {
+                    Some(previous) => crate::lint::lint_bodies(index, self.today, previous),
+                    None => crate::lint::lint(index, self.today),
+                };
+                (findings, started.elapsed())
             },
             || {
                 let started = Instant::now();
@@ -312,6 +329,7 @@ impl Rebuilder {
         timings.lint = lint;
         timings.render = render;
         let diagnostics = diagnostics?;
+        self.findings = Some(diagnostics.clone());
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         if has_errors {
             return Ok(Rebuilt {

@@ -71,6 +71,28 @@ fn read(site: &TestSite, path: &str) -> String {
     std::fs::read_to_string(site.root().join(path)).expect("read")
 }
 
+/// After a body-only edit `serve` lints again with the body rules only and keeps the other
+/// rules' findings: the result must still equal a full lint, findings in bodies included.
+#[test]
+fn a_body_edit_lints_like_a_full_lint() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.build().expect("builds");
+    let original = read(&site, ALPHA);
+    let broken = format!(
+        "{original}\nSee [nowhere](/research/no-such-note.md), <b>raw</b> and \
+         [an anchor](beta-tries-streamable-http-first.md#no-such-heading).\n"
+    );
+    for (text, broken_link) in [(&broken, true), (&original, false)] {
+        site.write(ALPHA, text);
+        let result = rebuilder.update(&[PathBuf::from(ALPHA)]).expect("rebuilds");
+        let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+        assert_eq!(result.diagnostics, full, "the same findings as a full lint");
+        let codes: Vec<&str> = result.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes.contains(&"FN601"), broken_link, "{codes:?}");
+    }
+}
+
 #[test]
 fn incremental_rebuilds_equal_a_full_build() {
     let site = TestSite::fixture("basic");
