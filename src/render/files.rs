@@ -25,7 +25,7 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
         Box::new(|| not_found(pages)),
         Box::new(|| {
             let mut context = tera::Context::new();
-            context.insert("site", pages.site());
+            context.insert_value("site", pages.site());
             context.insert("llms", &listing::llms_view(ctx));
             one("llms.txt", pages.template("llms.txt", &context)?)
         }),
@@ -38,7 +38,7 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
     for (page, notes) in feeds {
         makers.push(Box::new(move || {
             let mut context = tera::Context::new();
-            context.insert("site", pages.site());
+            context.insert_value("site", pages.site());
             context.insert("feed", &feeds::feed_view(ctx, page, notes));
             let xml = pages.template("feed.xml", &context)?;
             let route = feeds::feed_route(ctx, page).unwrap_or_default();
@@ -47,7 +47,7 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
     }
     makers.push(Box::new(|| {
         let mut context = tera::Context::new();
-        context.insert("site", pages.site());
+        context.insert_value("site", pages.site());
         context.insert("sitemap", &sitemap::sitemap_view(ctx, written));
         let xml = pages.template("sitemap.xml", &context)?;
         let robots = pages.template("robots.txt", &context)?;
@@ -86,7 +86,7 @@ fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
         feed: None,
     };
     let mut context = tera::Context::new();
-    context.insert("site", pages.site());
+    context.insert_value("site", pages.site());
     context.insert("page", &meta);
     one("404.html", pages.template("404.html", &context)?)
 }

@@ -48,7 +48,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use views::{Ctx, PageView, SiteView};
+use views::{Ctx, PageView};
 
 /// How much a render wrote.
 #[derive(Debug, Default, Clone, Copy)]
@@ -231,7 +231,7 @@ struct Pages<'r, 'a> {
     excerpts: Option<&'a Excerpts>,
     /// Made on first use: a rebuild that reuses every page needs neither.
     ctx: OnceLock<Ctx<'a>>,
-    site: OnceLock<SiteView<'a>>,
+    site: OnceLock<tera::Value>,
 }
 
 /// A page rendered as HTML and Markdown (or reused), not yet written.
@@ -260,7 +260,7 @@ impl<'a> Pages<'_, 'a> {
         let ctx = self.ctx();
         let meta = ctx.page(page, ctx.title(page), description);
         let mut context = tera::Context::new();
-        context.insert("site", self.site());
+        context.insert_value("site", self.site());
         context.insert("page", &meta);
         context.insert(key, view);
         Ok(Rendered {
@@ -303,8 +303,13 @@ impl<'a> Pages<'_, 'a> {
         })
     }
 
-    fn site(&self) -> &SiteView<'a> {
-        self.site.get_or_init(|| self.ctx().site())
+    /// The `site` every template sees, converted to a template value once: each page gets a
+    /// shared copy instead of converting it again.
+    fn site(&self) -> tera::Value {
+        let site = self
+            .site
+            .get_or_init(|| tera::Value::from_serializable(&self.ctx().site()));
+        site.clone()
     }
 
     fn template(&self, template: &str, context: &tera::Context) -> Result<String> {

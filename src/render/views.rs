@@ -16,6 +16,7 @@ use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 /// What every page needs to know about the site: its name and the navigation.
 #[derive(Debug, Serialize)]
@@ -159,6 +160,9 @@ pub struct Ctx<'a> {
     /// Each note's link and Markdown link, made once: notes are linked from every listing,
     /// card, feed and related list.
     note_hrefs: Vec<(String, String)>,
+    /// Each note's summary as HTML, made on first use: a note's card shows on its clients',
+    /// capabilities' and related notes' pages, in listings and feeds.
+    note_summaries: Vec<OnceLock<String>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -191,6 +195,9 @@ impl<'a> Ctx<'a> {
             links,
             excerpts: None,
             note_hrefs,
+            note_summaries: (0..index.content.notes.len())
+                .map(|_| OnceLock::new())
+                .collect(),
         }
     }
 
@@ -447,7 +454,12 @@ impl<'a> Ctx<'a> {
             url: self.href(Page::Note(n)),
             md_url: self.md_href(Page::Note(n)),
             summary,
-            summary_html: self.inline(summary, Section::Research, Page::Note(n)),
+            summary_html: match self.note_summaries.get(n) {
+                Some(cached) => cached
+                    .get_or_init(|| self.inline(summary, Section::Research, Page::Note(n)))
+                    .clone(),
+                None => self.inline(summary, Section::Research, Page::Note(n)),
+            },
             kind: self.kind_title(text(&note.kind)),
             status: text(&note.status),
             verified: self.maybe_date(&note.last_verified),
