@@ -366,14 +366,14 @@ impl<'a> Renderer<'_, 'a> {
         for i in 0..content.clients.len() {
             jobs.push(job(pages, Page::Client(i), "client", move |ctx| {
                 let view = support::client_view(ctx, i);
-                let about = support::client_description(&view.title);
+                let about = support::client_description(view.title);
                 (view, Cow::Owned(about))
             }));
         }
         for i in 0..content.capabilities.len() {
             jobs.push(job(pages, Page::Capability(i), "capability", move |ctx| {
                 let view = support::capability_view(ctx, i);
-                let about = support::capability_description(&view.title);
+                let about = support::capability_description(view.title);
                 (view, Cow::Owned(about))
             }));
         }
