@@ -4,11 +4,13 @@
 //! watcher's 20 ms debounce included), and the rebuild alone. Prints medians. Every other
 //! edit adds a link to another note (so its backlinks change too). At the end the last
 //! incremental result is checked against a full build, byte for byte. The note is restored
-//! afterwards.
+//! afterwards. With `title` as the third argument the edits change the note's title instead
+//! (front matter: the whole site is linted again, and the pages that show the title render
+//! again).
 //!
 //! ```sh
 //! cargo run --release --example gen_corpus -- --notes 10000 /tmp/fn-10k
-//! cargo run --release --example edit_to_reload -- /tmp/fn-10k [RUNS]
+//! cargo run --release --example edit_to_reload -- /tmp/fn-10k [RUNS] [body|title]
 //! ```
 
 use fieldnotes::serve::rebuild::Rebuilder;
@@ -22,6 +24,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let root = PathBuf::from(args.next().expect("usage: edit_to_reload SITE_DIR [RUNS]"));
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(7);
+    let titles = args.next().as_deref() == Some("title");
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 30).expect("date");
     let mut rebuilder = Rebuilder::new(&root, None, today);
     let started = Instant::now();
@@ -65,9 +68,14 @@ fn main() {
         std::thread::sleep(Duration::from_millis(200));
         while watch.changes.try_recv().is_ok() {}
         let saved = Instant::now();
-        let edit = match run % 2 {
-            0 => format!("{original}\nEdited in run {run}.\n"),
-            _ => format!("{original}\nEdited in run {run}: see [{other}](/research/{other}.md).\n"),
+        let edit = match (titles, run % 2) {
+            (true, _) => {
+                original.replacen("\ntitle: ", &format!("\ntitle: Retitled in run {run}, "), 1)
+            }
+            (false, 0) => format!("{original}\nEdited in run {run}.\n"),
+            (false, _) => {
+                format!("{original}\nEdited in run {run}: see [{other}](/research/{other}.md).\n")
+            }
         };
         std::fs::write(&note, edit).expect("write");
         let changed = watch.changes.recv().expect("a change");

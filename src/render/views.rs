@@ -508,7 +508,10 @@ impl<'a> Ctx<'a> {
 
 /// A `YYYY-MM-DD` date, if it is one.
 pub fn parse_day(date: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(date.trim(), "%Y-%m-%d").ok()
+    let date = date.trim();
+    // The exact `YYYY-MM-DD` shape without chrono's format parser (10,000 notes' dates are
+    // read on every build and rebuild); anything else as chrono reads it.
+    crate::lint::walk::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
 }
 
 /// The status a cell shows.
