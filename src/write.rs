@@ -14,6 +14,10 @@ use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+/// A file's bytes, shared between a render, its memo, the served site and the writers
+/// without copying (a `Vec` moves into it as it is).
+pub type Shared = Arc<Vec<u8>>;
+
 /// Where rendered files go: a folder on disk, or memory (tests, `serve`).
 pub trait Output {
     /// Writes `contents` at `path` (relative, `/`-separated, e.g. `research/x.html`).
@@ -21,7 +25,7 @@ pub trait Output {
 
     /// Writes `contents` at `path`, where the caller keeps them shared (a page reused from an
     /// earlier render); outputs that can hold shared bytes take them without a copy.
-    fn put_shared(&mut self, path: &str, contents: &std::sync::Arc<[u8]>) -> Result<()> {
+    fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
         self.put(path, contents)
     }
 }
@@ -36,15 +40,15 @@ pub struct MemoryOutput {
 /// is not copied (`fieldnotes serve`).
 #[derive(Debug, Default, Clone)]
 pub struct SharedOutput {
-    pub files: std::collections::BTreeMap<String, std::sync::Arc<[u8]>>,
+    pub files: std::collections::BTreeMap<String, Shared>,
 }
 
 impl Output for SharedOutput {
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
-        self.put_shared(path, &std::sync::Arc::from(contents))
+        self.put_shared(path, &Arc::new(contents.to_vec()))
     }
 
-    fn put_shared(&mut self, path: &str, contents: &std::sync::Arc<[u8]>) -> Result<()> {
+    fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
         check_output_path(path)?;
         self.files.insert(path.to_string(), contents.clone());
         Ok(())
@@ -152,12 +156,12 @@ impl Drop for StagedDir {
 
 impl Output for StagedDir {
     fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
-        self.put_shared(path, &Arc::from(contents))
+        self.put_shared(path, &Arc::new(contents.to_vec()))
     }
 
     /// Queues the file for the writer threads: it is on disk when [`StagedDir::commit`]
     /// returns.
-    fn put_shared(&mut self, path: &str, contents: &Arc<[u8]>) -> Result<()> {
+    fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
         check_output_path(path)?;
         let target = self.staging.join(path);
         match &self.writers {

@@ -5,6 +5,7 @@
 //! letting rendered pages pile up in memory.
 
 use crate::error::{Error, Result};
+use crate::write::Shared;
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;
@@ -19,7 +20,7 @@ const QUEUE: usize = 64;
 /// One file to write.
 struct Job {
     path: PathBuf,
-    contents: Arc<[u8]>,
+    contents: Shared,
 }
 
 /// A pool of threads writing files.
@@ -53,19 +54,18 @@ impl Writers {
 
     /// Queues `contents` to be written at `path` (its folders are created). Fails with the
     /// first error an earlier write met.
-    pub fn write(&self, path: PathBuf, contents: Arc<[u8]>) -> Result<()> {
+    pub fn write(&self, path: PathBuf, contents: Shared) -> Result<()> {
         if let Some(error) = lock(&self.error).take() {
             return Err(error);
         }
-        let stopped = || Error::io(&path, "write", std::io::Error::other("the writers stopped"));
+        let stopped =
+            |path: &Path| Error::io(path, "write", std::io::Error::other("the writers stopped"));
         let Some(sender) = &self.sender else {
-            return Err(stopped());
+            return Err(stopped(&path));
         };
-        let job = Job {
-            path: path.clone(),
-            contents,
-        };
-        sender.send(job).map_err(|_| stopped())
+        sender
+            .send(Job { path, contents })
+            .map_err(|unsent| stopped(&unsent.0.path))
     }
 
     /// Waits until every queued file is written; the first error, if one failed.
@@ -161,7 +161,7 @@ mod tests {
         let writers = Writers::start();
         // A folder cannot be made where a file is.
         let bad = dir.path().join("file/x.html");
-        let _ = writers.write(bad, Arc::from(&b"x"[..]));
+        let _ = writers.write(bad, Arc::new(b"x".to_vec()));
         let error = writers.finish().expect_err("the write fails");
         assert!(error.to_string().contains("file"), "{error}");
     }

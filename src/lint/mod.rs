@@ -188,9 +188,7 @@ pub fn lint_bodies(
             .filter(|d| !BODY_RULES.contains(&d.code))
             .cloned(),
     );
-    findings.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
-    findings.dedup();
-    Ok(findings)
+    Ok(in_order(findings))
 }
 
 /// Runs the [`Check::Site`] rules `keep` selects.
@@ -237,7 +235,7 @@ fn run(
 ) -> crate::error::Result<Vec<Diagnostic>> {
     let overrides = severity_overrides(&index.config.lint.rules)
         .map_err(|bad| bad_override_error(index, &bad))?;
-    let mut findings: Vec<Diagnostic> = rules::ALL
+    let findings: Vec<Diagnostic> = rules::ALL
         .par_iter()
         .filter(|rule| keep(rule.meta) && overrides.get(rule.meta.code) != Some(&None))
         .flat_map_iter(|rule| {
@@ -246,9 +244,14 @@ fn run(
             sink.findings
         })
         .collect();
+    Ok(in_order(findings))
+}
+
+/// Findings sorted by file, line, column and code, each once.
+fn in_order(mut findings: Vec<Diagnostic>) -> Vec<Diagnostic> {
     findings.par_sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     findings.dedup();
-    Ok(findings)
+    findings
 }
 
 /// The error for a `lint.rules` entry that names no rule or severity, at its line of
@@ -277,5 +280,18 @@ fn bad_override_error(index: &SiteIndex, bad: &BadOverride) -> crate::error::Err
              lists the rules)",
             bad.key, bad.value
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rules, BODY_RULES};
+
+    #[test]
+    fn body_rules_name_rules_that_lint_runs() {
+        for code in BODY_RULES {
+            let rule = rules::ALL.iter().find(|r| r.meta.code == code);
+            assert!(rule.is_some_and(|r| r.in_lint()), "{code}");
+        }
     }
 }

@@ -5,13 +5,14 @@
 use super::{api, feeds, listing, sitemap, PageView, Pages};
 use crate::error::{Error, Result};
 use crate::index::routes::Page;
+use crate::write::Shared;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::Arc;
 
 /// One file's path under the output root and its bytes.
-type File = (String, Arc<[u8]>);
+type File = (String, Shared);
 
 /// Makes one or more files.
 type Maker<'m> = Box<dyn Fn() -> Result<Vec<File>> + Send + Sync + 'm>;
@@ -61,7 +62,7 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
     makers.push(Box::new(|| {
         Ok(api::SCHEMAS
             .iter()
-            .map(|(name, schema)| (format!("api/{name}.schema.json"), Arc::from(*schema)))
+            .map(|(name, schema)| (format!("api/{name}.schema.json"), Arc::new(schema.to_vec())))
             .collect())
     }));
     let made: Vec<Result<Vec<File>>> = makers.par_iter().map(|make| make()).collect();
@@ -92,7 +93,7 @@ fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
 }
 
 fn file(path: &str, text: String) -> File {
-    (path.to_string(), Arc::from(text.into_bytes()))
+    (path.to_string(), Arc::new(text.into_bytes()))
 }
 
 fn one(path: &str, text: String) -> Result<Vec<File>> {
@@ -104,5 +105,5 @@ fn json<V: Serialize>(path: &str, value: &V) -> Result<Vec<File>> {
     let mut bytes =
         serde_json::to_vec(value).map_err(|e| Error::io(path, "serialize", e.into()))?;
     bytes.push(b'\n');
-    Ok(vec![(path.to_string(), Arc::from(bytes))])
+    Ok(vec![(path.to_string(), Arc::new(bytes))])
 }

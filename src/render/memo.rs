@@ -3,6 +3,7 @@
 //! [`super::render_with`]).
 
 use crate::index::routes::Page;
+use crate::write::Shared;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -30,12 +31,12 @@ pub struct Memo {
 /// A page as an earlier render made it.
 pub(super) struct MemoPage {
     pub(super) key: u64,
-    pub(super) html: Arc<[u8]>,
-    pub(super) md: Arc<[u8]>,
+    pub(super) html: Shared,
+    pub(super) md: Shared,
 }
 
 /// Files by output path, their bytes shared.
-pub(super) type SharedFiles = Vec<(String, Arc<[u8]>)>;
+pub(super) type SharedFiles = Vec<(String, Shared)>;
 
 impl Memo {
     /// Forgets the compiled theme, so the next render reads templates and static files

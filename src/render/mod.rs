@@ -39,6 +39,7 @@ use crate::model::text;
 use crate::source::Section;
 use crate::sources::excerpt::Excerpts;
 use crate::write::Output;
+use crate::write::Shared;
 use chrono::NaiveDate;
 use memo::MemoPage;
 pub use memo::{Fingerprint, Memo};
@@ -238,8 +239,8 @@ struct Pages<'r, 'a> {
 struct Rendered {
     page: Page,
     stem: String,
-    html: Arc<[u8]>,
-    md: Arc<[u8]>,
+    html: Shared,
+    md: Shared,
     /// Its fingerprint, when it has one: to remember it by.
     key: Option<u64>,
     /// Taken from the previous render.
@@ -460,7 +461,7 @@ impl<'a> Renderer<'_, 'a> {
         Ok(())
     }
 
-    fn put_shared(&mut self, path: &str, bytes: &Arc<[u8]>) -> Result<()> {
+    fn put_shared(&mut self, path: &str, bytes: &Shared) -> Result<()> {
         self.out.put_shared(path, bytes)?;
         self.stats.files += 1;
         Ok(())

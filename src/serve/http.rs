@@ -4,7 +4,7 @@
 use super::events;
 use super::paths::{self, content_type};
 use super::state::State;
-use std::sync::Arc;
+use crate::write::Shared;
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
 /// The prefix of the server's own endpoints.
@@ -126,7 +126,7 @@ fn endpoints(request: Request, endpoint: &str, state: &State, hosts: &Hosts) {
 }
 
 /// An HTML page with the live-reload script before its last `</body>` (or at its end).
-fn inject(html: &Arc<[u8]>) -> Vec<u8> {
+fn inject(html: &Shared) -> Vec<u8> {
     let at = find_last_ci(html, b"</body>").unwrap_or(html.len());
     let mut out = Vec::with_capacity(html.len() + SCRIPT_TAG.len());
     out.extend_from_slice(&html[..at]);
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn the_script_goes_before_the_last_body_end() {
-        let page: Arc<[u8]> = Arc::from(&b"<html><body><p>x</p></BODY></html>"[..]);
+        let page: Shared = std::sync::Arc::new(b"<html><body><p>x</p></BODY></html>".to_vec());
         let out = String::from_utf8(inject(&page)).expect("utf-8");
         assert_eq!(
             out,

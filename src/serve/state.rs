@@ -3,12 +3,13 @@
 
 use super::events::Hub;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::write::Shared;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 /// The files of a built site, by output path.
-pub type Files = BTreeMap<String, Arc<[u8]>>;
+pub type Files = BTreeMap<String, Shared>;
 
 /// The state every request reads.
 #[derive(Default)]
