@@ -5,8 +5,8 @@
 //! edit adds a link to another note (so its backlinks change too). At the end the last
 //! incremental result is checked against a full build, byte for byte. The note is restored
 //! afterwards. With `title` as the third argument the edits change the note's title instead
-//! (front matter: the whole site is linted again, and the pages that show the title render
-//! again).
+//! (front matter: the note's page and the notes listing it render at once; the listings,
+//! feeds and data API follow, as `serve` publishes them: both times are printed).
 //!
 //! ```sh
 //! cargo run --release --example gen_corpus -- --notes 10000 /tmp/fn-10k
@@ -27,6 +27,7 @@ fn main() {
     let titles = args.next().as_deref() == Some("title");
     let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 30).expect("date");
     let mut rebuilder = Rebuilder::new(&root, None, today);
+    rebuilder.defer_listings(true);
     let started = Instant::now();
     let first = rebuilder.build().expect("the site builds");
     assert!(
@@ -63,6 +64,7 @@ fn main() {
         .expect("another note");
     let watch = watch::watch(&root).expect("watch");
     let (mut end_to_end, mut rebuild_only, mut rendered) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut everything, mut deferred) = (Vec::new(), Vec::new());
     let mut last = None;
     for run in 0..runs {
         std::thread::sleep(Duration::from_millis(200));
@@ -81,11 +83,17 @@ fn main() {
         let changed = watch.changes.recv().expect("a change");
         let started = Instant::now();
         let rebuilt = rebuilder.update(&changed).expect("rebuilds");
-        let site = Arc::new(rebuilt.site.expect("no errors").files);
+        let mut site = Arc::new(rebuilt.site.expect("no errors").files);
         rebuild_only.push(started.elapsed());
         end_to_end.push(saved.elapsed());
         rendered.push(rebuilt.rendered);
+        deferred.push(rebuilt.pending.len());
         println!("  run {run}: {:?}", rebuilt.timings);
+        if let Some(caught_up) = rebuilder.catch_up().expect("catches up") {
+            site = Arc::new(caught_up.site.expect("no errors").files);
+            rendered.last_mut().map(|r| *r += caught_up.rendered);
+        }
+        everything.push(saved.elapsed());
         last = Some(site);
     }
     let mut incremental: BTreeMap<String, Vec<u8>> = last
@@ -119,12 +127,17 @@ fn main() {
         times[times.len() / 2]
     };
     println!(
-        "edited {} ({runs} runs; pages rendered anew: {rendered:?})",
+        "edited {} ({runs} runs; pages rendered anew: {rendered:?}; files deferred: \
+         {deferred:?})",
         note.display()
     );
     println!(
         "edit → site ready to serve (watcher + 20 ms debounce + rebuild): median {:.1?}",
         median(&mut end_to_end)
+    );
+    println!(
+        "edit → every deferred listing, feed and API file served too: median {:.1?}",
+        median(&mut everything)
     );
     println!(
         "rebuild alone (re-read, re-parse, re-index, lint, render): median {:.1?} \

@@ -22,8 +22,10 @@ pub trait Fingerprint: Sync {
 #[derive(Default)]
 pub struct Memo {
     pub(super) theme: Option<Arc<super::theme::Theme>>,
-    /// Output stem (`research/x`) → the page's fingerprint, HTML and Markdown.
-    pub(super) pages: HashMap<String, MemoPage>,
+    /// Each page's fingerprint, output stem (`research/x`), HTML and Markdown. A page is
+    /// known by its position in the index, which a reload may give to another document: its
+    /// fingerprint covers its file (path included), so it is then rendered anew.
+    pub(super) pages: HashMap<Page, MemoPage>,
     /// The files beside the pages, with their shared fingerprint.
     pub(super) files: Option<(u64, SharedFiles)>,
 }
@@ -31,6 +33,7 @@ pub struct Memo {
 /// A page as an earlier render made it.
 pub(super) struct MemoPage {
     pub(super) key: u64,
+    pub(super) stem: String,
     pub(super) html: Shared,
     pub(super) md: Shared,
 }

@@ -52,7 +52,7 @@ use std::sync::{Arc, OnceLock};
 use views::{Ctx, PageView};
 
 /// How much a render wrote.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct RenderStats {
     /// Pages, each written as HTML and as Markdown.
     pub pages: usize,
@@ -61,6 +61,9 @@ pub struct RenderStats {
     pub files: usize,
     /// Pages reused from an earlier render, unchanged (see [`render_with`]).
     pub reused: usize,
+    /// Output paths written as an earlier render made them although their inputs changed
+    /// ([`RenderOptions::defer_listings`]): a render without deferral brings them up to date.
+    pub deferred: Vec<String>,
 }
 
 /// Renders every page of the site into `out`.
@@ -87,6 +90,13 @@ pub struct RenderOptions<'o> {
     pub skip_search: bool,
     /// Counts the pages as they are written, for a progress bar.
     pub progress: Option<&'o AtomicUsize>,
+    /// The day ages count to, when the caller has it already (see [`reference_day`]).
+    pub reference: Option<(Option<NaiveDate>, bool)>,
+    /// With a memo: write the previous version of every changed page that lists or tallies
+    /// notes (home, indexes, client, capability and spec pages) and of the files beside the
+    /// pages, instead of rendering them, and name them in [`RenderStats::deferred`].
+    /// `fieldnotes serve` publishes the edited notes this way first, then the listings.
+    pub defer_listings: bool,
 }
 
 /// Renders the site into `out`, reusing from `memo` each output whose fingerprint is
@@ -108,7 +118,10 @@ pub fn render_with(
     if let Some(memo) = memo.as_deref_mut() {
         memo.theme = Some(theme.clone());
     }
-    let (today, from_epoch) = reference_day(index)?;
+    let (today, from_epoch) = match options.reference {
+        Some(reference) => reference,
+        None => reference_day(index)?,
+    };
     let pages = Pages {
         tera: &theme.tera,
         index,
@@ -117,7 +130,6 @@ pub fn render_with(
         ctx: OnceLock::new(),
         site: OnceLock::new(),
     };
-    let previous = memo.as_deref_mut().map(std::mem::take).unwrap_or_default();
     let mut r = Renderer {
         pages: &pages,
         out,
@@ -125,8 +137,8 @@ pub fn render_with(
         written: Vec::new(),
         progress: options.progress,
         fingerprint,
-        previous,
-        next: memo.is_some().then(Memo::default),
+        memo: memo.as_deref_mut().map(std::mem::take).unwrap_or_default(),
+        defer: options.defer_listings && memo.is_some(),
     };
     // The search index takes about as long as the pages: it is built meanwhile.
     r.pages(from_epoch)?;
@@ -141,12 +153,11 @@ pub fn render_with(
     for (path, bytes) in &theme.static_files {
         r.put(path, bytes)?;
     }
-    let stats = r.stats;
-    if let (Some(memo), Some(mut next)) = (memo, r.next.take()) {
-        next.theme = Some(theme);
-        *memo = next;
+    if let Some(memo) = memo {
+        *memo = std::mem::take(&mut r.memo);
+        memo.theme = Some(theme.clone());
     }
-    Ok(stats)
+    Ok(r.stats)
 }
 
 /// How many pages a render of `index` writes (each as HTML and Markdown).
@@ -198,6 +209,12 @@ pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     Ok((newest, false))
 }
 
+/// Whether `page` lists or tallies notes, so that an edit to any note's front matter may
+/// change it: a page [`RenderOptions::defer_listings`] may leave for later.
+fn lists_notes(page: Page) -> bool {
+    !matches!(page, Page::Note(_) | Page::Guide(_))
+}
+
 /// Pages are rendered in parallel, this many at a time, then written in order.
 const PAGE_CHUNK: usize = 64;
 
@@ -243,8 +260,17 @@ struct Rendered {
     md: Shared,
     /// Its fingerprint, when it has one: to remember it by.
     key: Option<u64>,
-    /// Taken from the previous render.
-    reused: bool,
+    made: Made,
+}
+
+/// Where a page's output came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Made {
+    Rendered,
+    /// Taken from the previous render, its inputs unchanged.
+    Reused,
+    /// Taken from the previous render although its inputs changed (deferred).
+    Deferred,
 }
 
 impl<'a> Pages<'_, 'a> {
@@ -276,22 +302,26 @@ impl<'a> Pages<'_, 'a> {
                 .into_bytes()
                 .into(),
             key: None,
-            reused: false,
+            made: Made::Rendered,
         })
     }
 
-    /// `page` as the previous render made it, when its fingerprint is unchanged.
-    fn reuse(&self, page: Page, key: Option<u64>, previous: &Memo) -> Option<Rendered> {
-        let key = key?;
-        let stem = output_stem(&self.index.route(page));
-        let old = previous.pages.get(&stem)?;
-        (old.key == key).then(|| Rendered {
+    /// `page` as the previous render made it, when its fingerprint (`key`) is unchanged or
+    /// `defer` allows an out-of-date version.
+    fn reuse(&self, page: Page, key: Option<u64>, memo: &Memo, defer: bool) -> Option<Rendered> {
+        let old = memo.pages.get(&page)?;
+        let made = match key {
+            Some(key) if key == old.key => Made::Reused,
+            _ if defer && lists_notes(page) => Made::Deferred,
+            _ => return None,
+        };
+        Some(Rendered {
             page,
-            stem,
+            stem: old.stem.clone(),
             html: old.html.clone(),
             md: old.md.clone(),
-            key: Some(key),
-            reused: true,
+            key: Some(old.key),
+            made,
         })
     }
 
@@ -329,10 +359,11 @@ struct Renderer<'r, 'a> {
     written: Vec<Page>,
     progress: Option<&'r AtomicUsize>,
     fingerprint: Option<&'r dyn Fingerprint>,
-    /// What the previous render made (empty without a memo).
-    previous: Memo,
-    /// What this render makes, to remember (with a memo).
-    next: Option<Memo>,
+    /// What the previous render made, updated with what this one makes (empty and left
+    /// so without a fingerprint).
+    memo: Memo,
+    /// See [`RenderOptions::defer_listings`].
+    defer: bool,
 }
 
 impl<'a> Renderer<'_, 'a> {
@@ -391,12 +422,12 @@ impl<'a> Renderer<'_, 'a> {
             }));
         }
         for chunk in jobs.chunks(PAGE_CHUNK) {
-            let (previous, fingerprint) = (&self.previous, self.fingerprint);
+            let (memo, fingerprint, defer) = (&self.memo, self.fingerprint, self.defer);
             let rendered: Vec<Result<Rendered>> = chunk
                 .par_iter()
                 .map(|job| {
                     let key = fingerprint.and_then(|f| f.page(job.page));
-                    if let Some(reused) = pages.reuse(job.page, key, previous) {
+                    if let Some(reused) = pages.reuse(job.page, key, memo, defer) {
                         return Ok(reused);
                     }
                     Ok(Rendered {
@@ -406,26 +437,44 @@ impl<'a> Renderer<'_, 'a> {
                 })
                 .collect();
             for page in rendered {
-                let page = page?;
-                self.stats.reused += usize::from(page.reused);
-                self.write(page)?;
+                self.write(page?)?;
             }
+        }
+        // Forget pages the site no longer has (after notes were removed).
+        if self.memo.pages.len() > self.written.len() {
+            let written: std::collections::HashSet<&Page> = self.written.iter().collect();
+            self.memo.pages.retain(|page, _| written.contains(page));
         }
         Ok(())
     }
 
     /// Writes a rendered page as `<stem>.html` and `<stem>.md`.
     fn write(&mut self, page: Rendered) -> Result<()> {
-        self.put_shared(&format!("{}.html", page.stem), &page.html)?;
-        self.put_shared(&format!("{}.md", page.stem), &page.md)?;
+        let (html, md) = (format!("{}.html", page.stem), format!("{}.md", page.stem));
+        self.put_shared(&html, &page.html)?;
+        self.put_shared(&md, &page.md)?;
         self.stats.pages += 1;
         if let Some(progress) = self.progress {
             progress.fetch_add(1, Ordering::Relaxed);
         }
         self.written.push(page.page);
-        if let (Some(next), Some(key)) = (self.next.as_mut(), page.key) {
-            let (html, md) = (page.html, page.md);
-            next.pages.insert(page.stem, MemoPage { key, html, md });
+        match (page.made, page.key) {
+            (Made::Reused, _) => self.stats.reused += 1,
+            (Made::Deferred, _) => {
+                self.stats.reused += 1;
+                self.stats.deferred.extend([html, md]);
+            }
+            (Made::Rendered, Some(key)) => {
+                let (stem, html, md) = (page.stem, page.html, page.md);
+                let old = MemoPage {
+                    key,
+                    stem,
+                    html,
+                    md,
+                };
+                self.memo.pages.insert(page.page, old);
+            }
+            (Made::Rendered, None) => {}
         }
         Ok(())
     }
@@ -434,14 +483,16 @@ impl<'a> Renderer<'_, 'a> {
     /// previous render's when their fingerprint is unchanged.
     fn files(&mut self) -> Result<()> {
         let key = self.fingerprint.and_then(|f| f.files());
-        if let (Some(key), Some((old, files))) = (key, self.previous.files.take()) {
-            if old == key {
+        if let Some((old, files)) = self.memo.files.take() {
+            let fresh = key == Some(old);
+            if fresh || self.defer {
                 for (path, bytes) in &files {
                     self.put_shared(path, bytes)?;
+                    if !fresh {
+                        self.stats.deferred.push(path.clone());
+                    }
                 }
-                if let Some(next) = self.next.as_mut() {
-                    next.files = Some((key, files));
-                }
+                self.memo.files = Some((old, files));
                 return Ok(());
             }
         }
@@ -449,8 +500,8 @@ impl<'a> Renderer<'_, 'a> {
         for (path, bytes) in &made {
             self.put_shared(path, bytes)?;
         }
-        if let (Some(next), Some(key)) = (self.next.as_mut(), key) {
-            next.files = Some((key, made));
+        if let Some(key) = key {
+            self.memo.files = Some((key, made));
         }
         Ok(())
     }

@@ -157,9 +157,9 @@ pub struct Ctx<'a> {
     pub(super) links: HashMap<Page, Vec<&'a LinkTarget>>,
     /// Each source's pinned lines, when the build read them (`build --excerpts`).
     pub excerpts: Option<&'a Excerpts>,
-    /// Each note's link and Markdown link, made once: notes are linked from every listing,
-    /// card, feed and related list.
-    note_hrefs: Vec<(String, String)>,
+    /// Each note's link and Markdown link, made once (on first use: a rebuild that renders
+    /// one note needs few): notes are linked from every listing, card, feed and related list.
+    note_hrefs: Vec<OnceLock<(String, String)>>,
     /// Each note's summary as HTML, made on first use: a note's card shows on its clients',
     /// capabilities' and related notes' pages, in listings and feeds.
     note_summaries: Vec<OnceLock<String>>,
@@ -182,11 +182,7 @@ impl<'a> Ctx<'a> {
             }
         }
         let note_hrefs = (0..index.content.notes.len())
-            .map(|i| {
-                let route = index.route(Page::Note(i));
-                let md = format!("{base_path}/{}.md", output_stem(&route));
-                (format!("{base_path}{route}"), md)
-            })
+            .map(|_| OnceLock::new())
             .collect();
         Ctx {
             index,
@@ -207,20 +203,29 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn href(&self, page: Page) -> String {
-        if let Page::Note(i) = page {
-            if let Some((href, _)) = self.note_hrefs.get(i) {
-                return href.clone();
-            }
+        if let Some((href, _)) = self.note_href(page) {
+            return href.clone();
         }
         self.href_route(&self.index.route(page))
     }
 
+    /// A note's link and Markdown link; `None` for other pages.
+    fn note_href(&self, page: Page) -> Option<&(String, String)> {
+        let Page::Note(i) = page else {
+            return None;
+        };
+        let href = self.note_hrefs.get(i)?;
+        Some(href.get_or_init(|| {
+            let route = self.index.route(page);
+            let md = format!("{}/{}.md", self.base_path, output_stem(&route));
+            (self.href_route(&route), md)
+        }))
+    }
+
     /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
     pub fn md_href(&self, page: Page) -> String {
-        if let Page::Note(i) = page {
-            if let Some((_, md)) = self.note_hrefs.get(i) {
-                return md.clone();
-            }
+        if let Some((_, md)) = self.note_href(page) {
+            return md.clone();
         }
         let stem = output_stem(&self.index.route(page));
         format!("{}/{stem}.md", self.base_path)

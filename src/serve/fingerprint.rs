@@ -13,6 +13,7 @@ use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::model::text;
+use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
@@ -58,20 +59,34 @@ fn set_front(index: &SiteIndex, doc: &crate::model::Document, hashes: &mut [File
     }
 }
 
+/// A hash of the site's settings (`site.yaml` as read, `baseUrl` override included): made
+/// once per load, as they change only with a reload.
+pub fn settings_hash(index: &SiteIndex) -> u64 {
+    hash(&format!("{:?}", index.config))
+}
+
 /// The fingerprint of every output of one render.
 pub struct Fingerprints {
     notes: Vec<u64>,
     others: u64,
+    reference: (Option<NaiveDate>, bool),
 }
 
 impl Fingerprints {
-    /// Fingerprints of `index`'s outputs; `hashes` are its files' ([`file_hashes`]), `theme` a
-    /// number that changes whenever a template or static file does.
-    pub fn new(index: &SiteIndex, hashes: &[FileHash], theme: u64) -> Fingerprints {
+    /// Fingerprints of `index`'s outputs; `hashes` are its files' ([`file_hashes`]),
+    /// `settings` its settings' ([`settings_hash`]), `theme` a number that changes whenever a
+    /// template or static file does, `reference` the day ages count to
+    /// ([`crate::render::reference_day`]).
+    pub fn new(
+        index: &SiteIndex,
+        hashes: &[FileHash],
+        settings: u64,
+        theme: u64,
+        reference: (Option<NaiveDate>, bool),
+    ) -> Fingerprints {
         let content = &index.content;
         let file = |doc: &crate::model::Document| hashes.get(doc.file).copied().unwrap_or_default();
-        let reference = crate::render::reference_day(index).ok();
-        let shared = hash(&(format!("{:?}", index.config), reference, theme));
+        let shared = hash(&(settings, reference, theme));
         let fronts: Vec<u64> = content.notes.iter().map(|n| file(&n.doc).front).collect();
         let non_notes = hash(
             &(content.clients.iter().map(|c| file(&c.doc).full))
@@ -144,7 +159,16 @@ impl Fingerprints {
                 ))
             })
             .collect();
-        Fingerprints { notes, others }
+        Fingerprints {
+            notes,
+            others,
+            reference,
+        }
+    }
+
+    /// The day ages count to, as these fingerprints took it.
+    pub fn reference(&self) -> (Option<NaiveDate>, bool) {
+        self.reference
     }
 }
 

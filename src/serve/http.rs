@@ -11,6 +11,8 @@ use tiny_http::{Header, Method, Request, Response, StatusCode};
 pub const PREFIX: &str = "/__fieldnotes/";
 /// The live-reload and overlay script.
 const CLIENT_JS: &str = include_str!("client.js");
+/// How long a request for an out-of-date file waits for the rebuild to catch up.
+const PENDING_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// What is put before `</body>` of every HTML page served.
 const SCRIPT_TAG: &str = "<script src=\"/__fieldnotes/client.js\" defer></script>\n";
 
@@ -67,7 +69,7 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
             return;
         }
     };
-    let Some(files) = state.site() else {
+    let Some(mut files) = state.site() else {
         let page = format!(
             "<!doctype html><title>Building…</title><p>The site has not built yet.</p>\n{SCRIPT_TAG}"
         );
@@ -75,6 +77,12 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
         return;
     };
     let path = state.strip_base(&path);
+    // A page an edit changed but the rebuild has not caught up with yet: wait for it.
+    if let Some((name, _)) = paths::resolve(&files, path) {
+        if state.wait_while_pending(name, PENDING_WAIT) {
+            files = state.site().unwrap_or(files);
+        }
+    }
     let (status, name, body) = match paths::resolve(&files, path) {
         Some((name, body)) => (200, name, body.clone()),
         None => match files.get_key_value("404.html") {

@@ -20,6 +20,7 @@ use crate::lint::format::{self, Report};
 use crate::Summary;
 use rebuild::{Rebuilder, Rebuilt};
 use state::{Files, State, Status};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -64,6 +65,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     // Links are root-relative (under `baseUrl`'s path): the site's own `baseUrl` stays, so
     // canonical URLs lint as they do in `build`.
     let mut rebuilder = Rebuilder::new(&options.root, None, options.today);
+    rebuilder.defer_listings(true);
     let mut server_side = Serving {
         state: state.clone(),
         options,
@@ -97,6 +99,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         let started = Instant::now();
         let result = rebuilder.update(&changed);
         server_side.publish(&mut rebuilder, result, started);
+        server_side.catch_up(&mut rebuilder, started);
     }
     Ok(())
 }
@@ -130,10 +133,54 @@ impl Serving<'_> {
             self.state.hub.send("status", &build.to_string());
             return;
         };
-        // The pages go out at once, with the previous search index until the new one is made.
-        let previous = self.state.site();
-        let mut files: Files = site.files;
-        if let Some(previous) = &previous {
+        let pending = rebuilt.pending.len();
+        let files = self.swap(site.files, rebuilt.pending.into_iter().collect());
+        self.state.hub.send("reload", &build.to_string());
+        eprintln!(
+            "built {} of {} pages in {:.0?}{}",
+            rebuilt.rendered,
+            rebuilt.pages,
+            started.elapsed(),
+            match pending {
+                0 => String::new(),
+                n => format!("; {n} listing files follow"),
+            }
+        );
+        if pending == 0 {
+            self.search(rebuilder, &files);
+        }
+    }
+
+    /// Renders what the last rebuild left for later (pages listing notes, feeds, the data
+    /// API) and serves it; requests for those files wait until then.
+    fn catch_up(&mut self, rebuilder: &mut Rebuilder, started: Instant) {
+        match rebuilder.catch_up() {
+            Ok(Some(Rebuilt {
+                site: Some(site),
+                rendered,
+                ..
+            })) => {
+                let files = self.swap(site.files, HashSet::new());
+                eprintln!(
+                    "  and {rendered} listing pages, feeds, sitemap and data API: all in {:.0?}",
+                    started.elapsed()
+                );
+                self.search(rebuilder, &files);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                eprintln!("error: {error}");
+                self.state.clear_pending();
+                self.state.set_status(Status::failed(self.builds, &error));
+                self.state.hub.send("status", &self.builds.to_string());
+            }
+        }
+    }
+
+    /// Serves `files` (with the previous search index until the new one is made), `pending`
+    /// of them out of date.
+    fn swap(&self, mut files: Files, pending: HashSet<String>) -> Arc<Files> {
+        if let Some(previous) = self.state.site() {
             for (path, bytes) in previous.range(search_prefix()..) {
                 if !path.starts_with(&search_prefix()) {
                     break;
@@ -142,22 +189,20 @@ impl Serving<'_> {
             }
         }
         let files = Arc::new(files);
-        self.state.set_site(files.clone());
-        self.state.hub.send("reload", &build.to_string());
-        eprintln!(
-            "built {} of {} pages in {:.0?}",
-            rebuilt.rendered,
-            rebuilt.pages,
-            started.elapsed()
-        );
+        self.state.set_site(files.clone(), pending);
+        files
+    }
+
+    /// Makes the search index of the last build and serves it beside `files`.
+    fn search(&self, rebuilder: &Rebuilder, files: &Files) {
         match rebuilder.search() {
             Ok(search) => {
-                let mut files = Files::clone(&files);
+                let mut files = files.clone();
                 files.retain(|path, _| !path.starts_with(&search_prefix()));
                 for (path, bytes) in search {
                     files.insert(path, Arc::from(bytes));
                 }
-                self.state.set_site(Arc::new(files));
+                self.state.set_site(Arc::new(files), HashSet::new());
             }
             Err(error) => eprintln!("warning: the search index was not rebuilt: {error}"),
         }

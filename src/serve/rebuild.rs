@@ -7,7 +7,7 @@
 //! site again, still rendering only what changed. A change to templates, themes or static
 //! files compiles the theme again and renders every page.
 
-use super::fingerprint::{file_hashes, rehash_file, FileHash, Fingerprints};
+use super::fingerprint::{file_hashes, rehash_file, settings_hash, FileHash, Fingerprints};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Result;
 use crate::index::routes::Page;
@@ -36,6 +36,9 @@ pub struct Rebuilt {
     pub rendered: usize,
     /// Pages in the site.
     pub pages: usize,
+    /// Output paths served as they were although an edit changed them (see
+    /// [`Rebuilder::defer_listings`]); [`Rebuilder::catch_up`] renders them.
+    pub pending: Vec<String>,
     /// How long the steps took: read and parse (with the index), lint, render.
     pub timings: Timings,
 }
@@ -78,6 +81,8 @@ pub struct Rebuilder {
     today: NaiveDate,
     index: Option<SiteIndex>,
     hashes: Vec<FileHash>,
+    /// The hash of the index's settings ([`settings_hash`]).
+    settings: u64,
     memo: Memo,
     /// Changes whenever a template or static file does.
     theme: u64,
@@ -88,6 +93,10 @@ pub struct Rebuilder {
     /// Whether everything changed since the last lint is a body (front matter, settings and
     /// the set of files as they were): then only the body rules lint again.
     bodies_only: bool,
+    /// See [`Rebuilder::defer_listings`].
+    defer_listings: bool,
+    /// The fingerprints of the last render, while it left pages for [`Rebuilder::catch_up`].
+    deferred: Option<Fingerprints>,
 }
 
 impl Rebuilder {
@@ -100,12 +109,24 @@ impl Rebuilder {
             today,
             index: None,
             hashes: Vec::new(),
+            settings: 0,
             memo: Memo::default(),
             theme: 0,
             started: Instant::now(),
             findings: None,
             bodies_only: false,
+            defer_listings: false,
+            deferred: None,
         }
+    }
+
+    /// After an edit, render the pages showing notes one by one (note and guide pages) and
+    /// serve the previous version of the pages listing or tallying notes (indexes, client,
+    /// capability and spec pages, home) and of feeds, sitemap and data API, naming them in
+    /// [`Rebuilt::pending`]; [`Rebuilder::catch_up`] then renders those. An edited note is
+    /// served sooner so; its listings follow.
+    pub fn defer_listings(&mut self, defer: bool) {
+        self.defer_listings = defer;
     }
 
     /// The site's root folder.
@@ -129,6 +150,7 @@ impl Rebuilder {
     pub fn update(&mut self, changed: &[PathBuf]) -> Result<Rebuilt> {
         self.started = Instant::now();
         self.bodies_only = false;
+        self.deferred = None;
         match self.plan(changed) {
             Plan::Nothing => self.finish(),
             Plan::Edit(files) => {
@@ -283,6 +305,7 @@ impl Rebuilder {
             index.config.base_url = base_url.trim_end_matches('/').to_string();
         }
         self.hashes = file_hashes(&index);
+        self.settings = settings_hash(&index);
         self.index = Some(index);
         Ok(())
     }
@@ -299,6 +322,7 @@ impl Rebuilder {
                 site: None,
                 rendered: 0,
                 pages: 0,
+                pending: Vec::new(),
                 timings,
             });
         };
@@ -314,15 +338,15 @@ impl Rebuilder {
             },
             || {
                 let started = Instant::now();
-                let fingerprints = Fingerprints::new(index, &self.hashes, self.theme);
-                let options = RenderOptions {
-                    skip_search: true,
-                    ..RenderOptions::default()
-                };
-                let mut out = SharedOutput::default();
-                let memo = Some((&mut self.memo, &fingerprints as &dyn render::Fingerprint));
-                let stats = render::render_with(index, &options, &mut out, memo);
-                (stats.map(|stats| (out, stats)), started.elapsed())
+                let rendered = render::reference_day(index).and_then(|reference| {
+                    let (hashes, settings) = (&self.hashes, self.settings);
+                    let fingerprints =
+                        Fingerprints::new(index, hashes, settings, self.theme, reference);
+                    let defer = self.defer_listings;
+                    let rendered = render_into(index, &mut self.memo, &fingerprints, defer)?;
+                    Ok((rendered, fingerprints))
+                });
+                (rendered, started.elapsed())
             },
         );
         let ((diagnostics, lint), (rendered, render)) = (diagnostics, rendered);
@@ -337,18 +361,63 @@ impl Rebuilder {
                 site: None,
                 rendered: 0,
                 pages: 0,
+                pending: Vec::new(),
                 timings,
             });
         }
-        let (out, stats) = rendered?;
+        let ((out, stats), fingerprints) = rendered?;
+        if !stats.deferred.is_empty() {
+            self.deferred = Some(fingerprints);
+        }
         Ok(Rebuilt {
             diagnostics,
             site: Some(out),
             rendered: stats.pages - stats.reused,
             pages: stats.pages,
+            pending: stats.deferred,
             timings,
         })
     }
+
+    /// Renders what the last rebuild left for later ([`Rebuilt::pending`]): the whole site,
+    /// up to date; `None` when nothing was left.
+    pub fn catch_up(&mut self) -> Result<Option<Rebuilt>> {
+        let (Some(fingerprints), Some(index)) = (self.deferred.take(), &self.index) else {
+            return Ok(None);
+        };
+        let started = Instant::now();
+        let (out, stats) = render_into(index, &mut self.memo, &fingerprints, false)?;
+        Ok(Some(Rebuilt {
+            diagnostics: self.findings.clone().unwrap_or_default(),
+            site: Some(out),
+            rendered: stats.pages - stats.reused,
+            pages: stats.pages,
+            pending: Vec::new(),
+            timings: Timings {
+                render: started.elapsed(),
+                ..Timings::default()
+            },
+        }))
+    }
+}
+
+/// Renders `index` in memory (without the search index), reusing what `memo` has.
+fn render_into(
+    index: &SiteIndex,
+    memo: &mut Memo,
+    fingerprints: &Fingerprints,
+    defer_listings: bool,
+) -> Result<(SharedOutput, render::RenderStats)> {
+    let options = RenderOptions {
+        skip_search: true,
+        reference: Some(fingerprints.reference()),
+        defer_listings,
+        ..RenderOptions::default()
+    };
+    let mut out = SharedOutput::default();
+    let memo = Some((memo, fingerprints as &dyn render::Fingerprint));
+    let stats = render::render_with(index, &options, &mut out, memo)?;
+    Ok((out, stats))
 }
 
 /// Re-reads and re-parses `relative` into `index` in place; the file's id and page, or

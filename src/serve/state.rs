@@ -5,8 +5,9 @@ use super::events::Hub;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::write::Shared;
 use serde::Serialize;
-use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Condvar, Mutex, RwLock};
+use std::time::Duration;
 
 /// The files of a built site, by output path.
 pub type Files = BTreeMap<String, Shared>;
@@ -19,6 +20,10 @@ pub struct State {
     status: RwLock<Arc<Status>>,
     /// `baseUrl`'s path, which links start with and requests may too.
     base_path: RwLock<String>,
+    /// Files of the site being served that are out of date until the rebuild catches up
+    /// (see [`crate::serve::rebuild::Rebuilder::defer_listings`]): requests for them wait.
+    pending: Mutex<HashSet<String>>,
+    caught_up: Condvar,
     pub hub: Hub,
 }
 
@@ -134,9 +139,34 @@ impl State {
         read(&self.site).clone()
     }
 
-    /// Serves `files` from now on.
-    pub fn set_site(&self, files: Arc<Files>) {
+    /// Serves `files` from now on; `pending` of them are out of date until the next call.
+    pub fn set_site(&self, files: Arc<Files>, pending: HashSet<String>) {
+        // Both change under the pending lock: a request that finds a file not pending has
+        // the site it is up to date in, or an older one that was current when it came.
+        let mut current = lock(&self.pending);
         *write(&self.site) = Some(files);
+        *current = pending;
+        drop(current);
+        self.caught_up.notify_all();
+    }
+
+    /// Forgets which files were out of date (when catching up failed): requests stop waiting.
+    pub fn clear_pending(&self) {
+        lock(&self.pending).clear();
+        self.caught_up.notify_all();
+    }
+
+    /// Waits, at most `limit`, while the file `name` is out of date; whether it waited.
+    pub fn wait_while_pending(&self, name: &str, limit: Duration) -> bool {
+        let pending = lock(&self.pending);
+        if !pending.contains(name) {
+            return false;
+        }
+        let waited = self
+            .caught_up
+            .wait_timeout_while(pending, limit, |p| p.contains(name));
+        drop(waited);
+        true
     }
 
     /// A cleaned request path without `baseUrl`'s path (`docs/research/x` → `research/x`
@@ -173,6 +203,13 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// A mutex's value (see [`read`]).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A lock's value for replacing (see [`read`]).
 fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
     lock.write()
@@ -192,5 +229,26 @@ mod tests {
         assert_eq!(state.strip_base("docs"), "");
         assert_eq!(state.strip_base("docsx/y"), "docsx/y");
         assert_eq!(state.strip_base("research/x"), "research/x");
+    }
+
+    #[test]
+    fn a_request_for_a_pending_file_waits_until_the_site_catches_up() {
+        let state = Arc::new(State::default());
+        let pending = HashSet::from(["research.html".to_string()]);
+        state.set_site(Arc::new(Files::new()), pending);
+        assert!(!state.wait_while_pending("research/x.html", Duration::from_secs(5)));
+        let waiter = {
+            let state = state.clone();
+            std::thread::spawn(move || {
+                let started = std::time::Instant::now();
+                let waited = state.wait_while_pending("research.html", Duration::from_secs(30));
+                (waited, started.elapsed())
+            })
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        state.set_site(Arc::new(Files::new()), HashSet::new());
+        let (waited, took) = waiter.join().expect("the waiting thread");
+        assert!(waited);
+        assert!(took >= Duration::from_millis(40) && took < Duration::from_secs(30));
     }
 }

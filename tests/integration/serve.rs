@@ -186,6 +186,69 @@ fn incremental_rebuilds_equal_a_full_build() {
     );
 }
 
+/// The files of a rebuild's site, as bytes.
+fn site_files(rebuilt: fieldnotes::serve::rebuild::Rebuilt) -> BTreeMap<String, Vec<u8>> {
+    let site = rebuilt.site.expect("built");
+    let files = site.files.into_iter();
+    files.map(|(path, bytes)| (path, bytes.to_vec())).collect()
+}
+
+/// `serve` publishes an edited note at once and the pages listing it after: the first
+/// result has the new note page and names the listings it left as they were; catching up
+/// makes them, and the whole equals a full build.
+#[test]
+fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.defer_listings(true);
+    rebuilder.build().expect("builds");
+    assert!(rebuilder.catch_up().expect("nothing to do").is_none());
+
+    let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Renamed", 1);
+    site.write(BETA, &beta);
+    let first = rebuilder.update(&[PathBuf::from(BETA)]).expect("rebuilds");
+    let pending = first.pending.clone();
+    let files = site_files(first);
+    let page = String::from_utf8_lossy(&files["research/beta-tries-streamable-http-first.html"]);
+    assert!(
+        page.contains("Beta Renamed"),
+        "the note itself is up to date"
+    );
+    for listing in ["research.html", "research.md", "api/notes.json", "feed.xml"] {
+        assert!(
+            pending.iter().any(|p| p == listing),
+            "{listing}: {pending:?}"
+        );
+        let stale = String::from_utf8_lossy(&files[listing]);
+        assert!(
+            !stale.contains("Beta Renamed"),
+            "{listing} is left for later"
+        );
+    }
+    assert!(
+        !pending.iter().any(|p| p.starts_with("research/")),
+        "note pages are never deferred: {pending:?}"
+    );
+    let caught_up = rebuilder.catch_up().expect("catches up").expect("had work");
+    let mut files = site_files(caught_up);
+    files.extend(rebuilder.search().expect("search index"));
+    assert_same(&files, &full_build(&site));
+    assert!(rebuilder.catch_up().expect("nothing left").is_none());
+
+    // A body edit changes no listing: nothing is deferred.
+    site.write(
+        BETA,
+        &format!(
+            "{beta}
+One more sentence.
+"
+        ),
+    );
+    let second = rebuilder.update(&[PathBuf::from(BETA)]).expect("rebuilds");
+    assert!(second.pending.is_empty(), "{:?}", second.pending);
+    assert!(rebuilder.catch_up().expect("nothing to do").is_none());
+}
+
 /// A `fieldnotes serve` child process on a free port, killed when dropped.
 struct Server {
     child: Child,
@@ -444,6 +507,21 @@ fn an_edit_reloads_open_pages_with_the_new_content() {
     }
     let page = server.get("/research/alpha-defaults-to-sse");
     assert!(page.text().contains("A sentence added while serving."));
+
+    // A new title: the research index is rendered after the note, and a request for it
+    // in between waits for it rather than getting the old one.
+    let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Renamed", 1);
+    site.write(BETA, &beta);
+    line.clear();
+    while !line.starts_with("event: reload") {
+        line.clear();
+        assert!(reader.read_line(&mut line).expect("reads an event") > 0);
+    }
+    assert!(server.get("/research").text().contains("Beta Renamed"));
+    assert!(server
+        .get("/api/notes.json")
+        .text()
+        .contains("Beta Renamed"));
 }
 
 #[test]
