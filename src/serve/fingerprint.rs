@@ -3,16 +3,20 @@
 //!
 //! A note page is made from its own file, the titles and cards of the pages it lists or links
 //! to (related notes, backlinks, body link targets, its successor), the clients',
-//! capabilities' and guides' files (their titles and ids), the settings and the theme. Every
-//! other output (index pages, client, capability, spec and guide pages, feeds, sitemap, API)
-//! is made from front matter and the non-note files only: one fingerprint covers them all, so
-//! an edit to a note's body re-renders that note and the notes whose links or backlinks it
-//! changed, and nothing else. The search index is built apart (it reads every body).
+//! capabilities' and guides' files (their titles and ids), the settings and the theme. A
+//! client, capability or spec page is made from the non-note files, the notes' ids (links
+//! resolve through them), the front matter of the notes it lists and of the notes support
+//! cells cite, and its backlinks; home and the client, capability and spec indexes likewise
+//! without a list of notes. The research index, guide pages, feeds, sitemap and API read
+//! every note's front matter. So an edit to a note's body re-renders that note and the notes
+//! whose links or backlinks it changed; an edit to its title, those and the pages listing it.
+//! The search index is built apart (it reads every body).
 
 use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::model::text;
+use crate::source::Section;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;
@@ -68,6 +72,12 @@ pub fn settings_hash(index: &SiteIndex) -> u64 {
 /// The fingerprint of every output of one render.
 pub struct Fingerprints {
     notes: Vec<u64>,
+    /// Home and the indexes of clients, capabilities, guides and spec revisions.
+    listings: u64,
+    clients: Vec<u64>,
+    capabilities: Vec<u64>,
+    specs: Vec<u64>,
+    /// Every other output: it may read any note's front matter.
     others: u64,
     reference: (Option<NaiveDate>, bool),
 }
@@ -94,18 +104,64 @@ impl Fingerprints {
                 .chain(content.guides.iter().map(|g| file(&g.doc).full))
                 .collect::<Vec<u64>>(),
         );
-        // Ids, and so every link's resolution, follow from front matter and non-note files.
-        let ids = hash(&(&fronts, non_notes));
+        // Every link's resolution follows from the notes' ids and paths and the non-note files.
+        let ids = hash(&(
+            content
+                .notes
+                .iter()
+                .map(|n| (crate::index::doc_id(&n.id, &n.doc), &n.doc.stem, n.doc.file))
+                .collect::<Vec<_>>(),
+            non_notes,
+        ));
         let page_key = |page: Page| match page {
             Page::Note(n) => fronts.get(n).copied().unwrap_or_default(),
             _ => 0,
         };
+        let notes_of = |notes: &[usize]| -> u64 {
+            hash(&notes.iter().map(|&n| (n, fronts[n])).collect::<Vec<_>>())
+        };
+        let backlinks_of = |page: Page| -> Vec<(Page, u64)> {
+            let pages = index.backlinks.get(&page);
+            let pages = pages.map(|pages| pages.iter().map(|&p| (p, page_key(p))));
+            pages.map(Iterator::collect).unwrap_or_default()
+        };
+        // The notes support cells cite: the matrix shows them by title.
+        let mut cited: Vec<usize> = (content.clients.iter())
+            .flat_map(|c| c.support.iter().flat_map(|cell| &cell.research))
+            .filter_map(|r| index.ids.note(&r.value))
+            .collect();
+        cited.sort_unstable();
+        cited.dedup();
+        let lengths = (index.notes_by_client.iter())
+            .chain(&index.notes_by_capability)
+            .chain(&index.notes_by_spec)
+            .map(Vec::len)
+            .collect::<Vec<_>>();
+        let listings = hash(&(
+            shared,
+            ids,
+            notes_of(&cited),
+            content.notes.len(),
+            lengths,
+        ));
+        let list_page = |page: Page, notes: &[usize]| {
+            hash(&(listings, notes_of(notes), backlinks_of(page)))
+        };
+        let clients = (index.notes_by_client.iter().enumerate())
+            .map(|(i, notes)| list_page(Page::Client(i), notes))
+            .collect();
+        let capabilities = (index.notes_by_capability.iter().enumerate())
+            .map(|(i, notes)| list_page(Page::Capability(i), notes))
+            .collect();
+        let specs = (index.notes_by_spec.iter().enumerate())
+            .map(|(i, notes)| list_page(Page::Spec(i), notes))
+            .collect();
         let other_backlinks: Vec<(&Page, &Vec<Page>)> = index
             .backlinks
             .iter()
             .filter(|(page, _)| !matches!(page, Page::Note(_)))
             .collect();
-        let others = hash(&(shared, ids, other_backlinks));
+        let others = hash(&(listings, &fronts, other_backlinks));
         // Each note's body link targets, in one hasher per note (links come page by page).
         // A link to a page renders as that page's route and anchor; any other link renders
         // from its destination, which is in the note's text, and its kind.
@@ -161,6 +217,10 @@ impl Fingerprints {
             .collect();
         Fingerprints {
             notes,
+            listings,
+            clients,
+            capabilities,
+            specs,
             others,
             reference,
         }
@@ -176,7 +236,13 @@ impl crate::render::Fingerprint for Fingerprints {
     fn page(&self, page: Page) -> Option<u64> {
         match page {
             Page::Note(i) => self.notes.get(i).copied(),
-            _ => Some(self.others),
+            Page::Client(i) => self.clients.get(i).copied(),
+            Page::Capability(i) => self.capabilities.get(i).copied(),
+            Page::Spec(i) => self.specs.get(i).copied(),
+            Page::Home | Page::SpecIndex => Some(self.listings),
+            Page::Index(Section::Research) => Some(self.others),
+            Page::Index(_) => Some(self.listings),
+            Page::Guide(_) => Some(self.others),
         }
     }
 

@@ -235,15 +235,59 @@ fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
     assert_same(&files, &full_build(&site));
     assert!(rebuilder.catch_up().expect("nothing left").is_none());
 
-    // A body edit changes no listing: nothing is deferred.
+    // Each front matter field a listing, card, cell or feed shows: after catching up, the
+    // site equals a full build.
+    // A note no support cell cites, whose body links nowhere: only the pages listing it
+    // show its title.
+    let gamma = read(&site, "content/research/gamma-calls-tools-in-order.md");
+    let (front, _) = gamma.split_at(gamma.find("\n---\n").expect("front matter") + 5);
+    let delta = "content/research/delta-is-cited-nowhere.md";
+    let front = front
+        .replace("gamma-calls-tools-in-order", "delta-is-cited-nowhere")
+        .replacen("title: Gamma Client runs", "title: Delta Client runs", 1)
+        .replacen("related:\n  - beta-tries-streamable-http-first\n", "", 1);
     site.write(
-        BETA,
-        &format!(
-            "{beta}
-One more sentence.
-"
-        ),
+        delta,
+        &format!("{front}\n# Delta\n\nA body without links.\n"),
     );
+    let added = rebuilder.update(&[PathBuf::from(delta)]).expect("rebuilds");
+    assert_eq!(added.errors(), 0, "{:#?}", added.diagnostics);
+    rebuilder.catch_up().expect("catches up");
+    let edits: [(&str, &str, &str); 8] = [
+        (
+            delta,
+            "title: Delta Client runs",
+            "title: Delta Client now runs",
+        ),
+        (ALPHA, "status: current", "status: draft"),
+        (
+            ALPHA,
+            "lastVerified: 2026-10-01",
+            "lastVerified: 2026-10-03",
+        ),
+        (ALPHA, "kind: default-behaviour", "kind: idiosyncrasy"),
+        (ALPHA, "  - transports.sse\n", ""),
+        (ALPHA, "  - 2024-11-05\n", ""),
+        (ALPHA, "summary: An Alpha", "summary: Now an Alpha"),
+        (BETA, "title: Beta Renamed", "title: Beta Client"),
+    ];
+    for (path, from, to) in edits {
+        let text = read(&site, path);
+        assert!(text.contains(from), "{path} has {from:?}");
+        site.write(path, &text.replacen(from, to, 1));
+        let first = rebuilder.update(&[PathBuf::from(path)]).expect("rebuilds");
+        assert_eq!(first.errors(), 0, "{to}: {:#?}", first.diagnostics);
+        let mut files = match rebuilder.catch_up().expect("catches up") {
+            Some(caught_up) => site_files(caught_up),
+            None => site_files(first),
+        };
+        files.extend(rebuilder.search().expect("search index"));
+        assert_same(&files, &full_build(&site));
+    }
+
+    // A body edit changes no listing: nothing is deferred.
+    let beta = read(&site, BETA);
+    site.write(BETA, &format!("{beta}\nOne more sentence.\n"));
     let second = rebuilder.update(&[PathBuf::from(BETA)]).expect("rebuilds");
     assert!(second.pending.is_empty(), "{:?}", second.pending);
     assert!(rebuilder.catch_up().expect("nothing to do").is_none());
