@@ -91,7 +91,9 @@ fn main() {
         println!("  run {run}: {:?}", rebuilt.timings);
         if let Some(caught_up) = rebuilder.catch_up().expect("catches up") {
             site = Arc::new(caught_up.site.expect("no errors").files);
-            rendered.last_mut().map(|r| *r += caught_up.rendered);
+            if let Some(count) = rendered.last_mut() {
+                *count += caught_up.rendered;
+            }
         }
         everything.push(saved.elapsed());
         last = Some(site);

@@ -2,12 +2,12 @@
 //! rule table overridden by `site.yaml`'s `lint.rules`.
 //!
 //! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`], its doc in the shape
-//! "What it flags / Why / Example") and a `check` function, add it to [`rules::ALL`] in code
-//! order, add a fixture under `tests/fixtures/lint/<code>/` (copied over `_base/`), and accept
-//! its snapshot. Rules that report what `fieldnotes sources verify` found in the sources'
-//! repositories (FN95x) are [`Check::Sources`] rules: plain lint skips them, and their tests
-//! build git repositories (`tests/integration/provenance.rs`). Rules that check a value
-//! against a list of known ids use [`vocab::check`]; walks that several rules make (every
+//! "What it flags / Why / Example", its [`Scope`]) and a `check` function, add it to
+//! [`rules::ALL`] in code order, add a fixture under `tests/fixtures/lint/<code>/` (copied over
+//! `_base/`), and accept its snapshot. Rules that report what `fieldnotes sources verify` found
+//! in the sources' repositories (FN95x) are [`Check::Sources`] rules: plain lint skips them, and
+//! their tests build git repositories (`tests/integration/provenance.rs`). Rules that check a
+//! value against a list of known ids use [`vocab::check`]; walks that several rules make (every
 //! source, every date, every link) live in `walk`.
 //!
 //! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
@@ -16,6 +16,7 @@
 
 pub mod focus;
 pub mod format;
+pub mod incremental;
 pub mod rules;
 pub mod suggest;
 pub mod vocab;
@@ -26,6 +27,7 @@ use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
 use crate::sources::verify::Verification;
 use chrono::NaiveDate;
+pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 
@@ -37,6 +39,8 @@ pub struct RuleMeta {
     /// Kebab-case name, e.g. `id-not-kebab-case`.
     pub name: &'static str,
     pub severity: Severity,
+    /// Whether its findings on a note depend on that note alone ([`lint_notes`] reads it).
+    pub scope: Scope,
     /// One line: what it flags.
     pub summary: &'static str,
     /// Markdown: what it flags, why it matters, an example.
@@ -104,7 +108,9 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Whether the rule may still search for a "did you mean" (see [`MAX_SUGGESTIONS`]).
+    /// Whether the rule may still search for a "did you mean" (see [`MAX_SUGGESTIONS`]). Ask
+    /// once per finding, just before reporting it: [`lint_notes`] counts on a rule asking no
+    /// more often than it reports.
     pub fn may_suggest(&mut self) -> bool {
         self.suggestions += 1;
         self.suggestions <= MAX_SUGGESTIONS

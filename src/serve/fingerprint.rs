@@ -137,16 +137,9 @@ impl Fingerprints {
             .chain(&index.notes_by_spec)
             .map(Vec::len)
             .collect::<Vec<_>>();
-        let listings = hash(&(
-            shared,
-            ids,
-            notes_of(&cited),
-            content.notes.len(),
-            lengths,
-        ));
-        let list_page = |page: Page, notes: &[usize]| {
-            hash(&(listings, notes_of(notes), backlinks_of(page)))
-        };
+        let listings = hash(&(shared, ids, notes_of(&cited), content.notes.len(), lengths));
+        let list_page =
+            |page: Page, notes: &[usize]| hash(&(listings, notes_of(notes), backlinks_of(page)));
         let clients = (index.notes_by_client.iter().enumerate())
             .map(|(i, notes)| list_page(Page::Client(i), notes))
             .collect();

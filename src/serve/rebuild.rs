@@ -74,6 +74,22 @@ enum Plan {
     Reload { theme: bool },
 }
 
+/// What changed since the last lint, which decides how a rebuild lints.
+#[derive(Debug)]
+enum Relint {
+    /// Anything: lint the whole site.
+    All,
+    /// These content files were edited in place (the set of files and the settings as they
+    /// were). Without front matter changes only the body rules lint again
+    /// ([`crate::lint::lint_bodies`]); when every edited file is a research note, the edited
+    /// notes and the rules that compare notes ([`crate::lint::lint_notes`]); else, all.
+    Edited {
+        files: Vec<usize>,
+        fronts: bool,
+        notes_only: bool,
+    },
+}
+
 /// Builds a site in memory and rebuilds it after changes, reusing what it can.
 pub struct Rebuilder {
     root: PathBuf,
@@ -88,11 +104,10 @@ pub struct Rebuilder {
     theme: u64,
     /// When the current rebuild started.
     started: Instant,
-    /// The last lint's findings, for a rebuild after an edit that changed only bodies.
+    /// The last lint's findings, for a rebuild after edits (see [`Relint`]).
     findings: Option<Vec<Diagnostic>>,
-    /// Whether everything changed since the last lint is a body (front matter, settings and
-    /// the set of files as they were): then only the body rules lint again.
-    bodies_only: bool,
+    /// What changed since the last lint, and so how much to lint again.
+    relint: Relint,
     /// See [`Rebuilder::defer_listings`].
     defer_listings: bool,
     /// The fingerprints of the last render, while it left pages for [`Rebuilder::catch_up`].
@@ -114,7 +129,7 @@ impl Rebuilder {
             theme: 0,
             started: Instant::now(),
             findings: None,
-            bodies_only: false,
+            relint: Relint::All,
             defer_listings: false,
             deferred: None,
         }
@@ -149,12 +164,16 @@ impl Rebuilder {
     /// Rebuilds after `changed` paths (absolute, or relative to the site root) changed.
     pub fn update(&mut self, changed: &[PathBuf]) -> Result<Rebuilt> {
         self.started = Instant::now();
-        self.bodies_only = false;
+        self.relint = Relint::All;
         self.deferred = None;
         match self.plan(changed) {
             Plan::Nothing => self.finish(),
             Plan::Edit(files) => {
-                self.bodies_only = true;
+                self.relint = Relint::Edited {
+                    files: Vec::new(),
+                    fronts: false,
+                    notes_only: true,
+                };
                 for file in &files {
                     if !self.edit(file) {
                         self.reload()?;
@@ -287,7 +306,16 @@ impl Rebuilder {
             let index = crate::index::reindex(parsed, resolved, &[page]);
             let front = self.hashes.get(file).map(|h| h.front);
             rehash_file(&index, file, &mut self.hashes);
-            self.bodies_only &= front == self.hashes.get(file).map(|h| h.front);
+            if let Relint::Edited {
+                files,
+                fronts,
+                notes_only,
+            } = &mut self.relint
+            {
+                files.push(file);
+                *fronts |= front != self.hashes.get(file).map(|h| h.front);
+                *notes_only &= matches!(page, Page::Note(_));
+            }
             self.index = Some(index);
             true
         } else {
@@ -299,7 +327,7 @@ impl Rebuilder {
     /// Loads, parses and indexes the whole site again.
     fn reload(&mut self) -> Result<()> {
         self.index = None;
-        self.bodies_only = false;
+        self.relint = Relint::All;
         let mut index = crate::open(&self.root)?;
         if let Some(base_url) = &self.base_url {
             index.config.base_url = base_url.trim_end_matches('/').to_string();
@@ -326,13 +354,24 @@ impl Rebuilder {
                 timings,
             });
         };
-        let previous = self.findings.take().filter(|_| self.bodies_only);
+        let previous = self.findings.take();
         let (diagnostics, rendered) = rayon::join(
             || {
                 let started = Instant::now();
-                let findings = match &previous {
-                    Some(previous) => crate::lint::lint_bodies(index, self.today, previous),
-                    None => crate::lint::lint(index, self.today),
+                let today = self.today;
+                let findings = match (&self.relint, &previous) {
+                    (Relint::Edited { fronts: false, .. }, Some(previous)) => {
+                        crate::lint::lint_bodies(index, today, previous)
+                    }
+                    (
+                        Relint::Edited {
+                            files,
+                            notes_only: true,
+                            ..
+                        },
+                        Some(previous),
+                    ) => crate::lint::lint_notes(index, today, previous, files),
+                    _ => crate::lint::lint(index, today),
                 };
                 (findings, started.elapsed())
             },

@@ -6,6 +6,7 @@ mod support;
 mod bad_input;
 mod build;
 mod lint_formats;
+mod lint_incremental;
 mod lint_rules;
 mod provenance;
 mod render;

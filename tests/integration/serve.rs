@@ -277,6 +277,11 @@ fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
         site.write(path, &text.replacen(from, to, 1));
         let first = rebuilder.update(&[PathBuf::from(path)]).expect("rebuilds");
         assert_eq!(first.errors(), 0, "{to}: {:#?}", first.diagnostics);
+        let (_, full_findings) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+        assert_eq!(
+            first.diagnostics, full_findings,
+            "{to}: the same findings as a full lint"
+        );
         let mut files = match rebuilder.catch_up().expect("catches up") {
             Some(caught_up) => site_files(caught_up),
             None => site_files(first),

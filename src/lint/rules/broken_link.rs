@@ -4,13 +4,14 @@
 use crate::diagnostic::Severity;
 use crate::index::links::{LinkTarget, MissingKind};
 use crate::lint::vocab::Vocab;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN601",
     name: "broken-link",
     severity: Severity::Error,
+    scope: Scope::Global, // links resolve against every note's id
     summary: "a body link to a page that does not exist",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN103 duplicate-id: two files of one section with the same id.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 use crate::model::Content;
 use crate::source::{Section, Span};
 
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN103",
     name: "duplicate-id",
     severity: Severity::Error,
+    scope: Scope::Global, // compares every note's id
     summary: "two notes, clients or capabilities with the same id",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN503 duplicate-related: the same id twice in one `related` list.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use std::collections::HashSet;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN503",
     name: "duplicate-related",
     severity: Severity::Warning,
+    scope: Scope::NoteLocal,
     summary: "an id listed more than once in `related`",
     doc: r#"## What it flags
 

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN703",
     name: "duplicate-title",
     severity: Severity::Warning,
+    scope: Scope::Global, // compares every note's title
     summary: "two files of one section with the same title",
     doc: r#"## What it flags
 

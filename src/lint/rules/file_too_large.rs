@@ -1,13 +1,14 @@
 //! FN009 file-too-large: a content file larger than `limits.maxFileBytes`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN009",
     name: "file-too-large",
     severity: Severity::Error,
+    scope: Scope::Global, // reads the load's unreadable files
     summary: "a content file larger than limits.maxFileBytes (16 MiB unless site.yaml says)",
     doc: r#"## What it flags
 

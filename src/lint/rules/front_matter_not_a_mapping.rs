@@ -1,13 +1,14 @@
 //! FN005 front-matter-not-a-mapping: front matter that parses, but not as `key: value` fields.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN005",
     name: "front-matter-not-a-mapping",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "front matter that is a list or a single value instead of fields",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN010 front-matter-too-large: front matter larger than `limits.maxFrontMatterBytes`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN010",
     name: "front-matter-too-large",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "front matter larger than limits.maxFrontMatterBytes (256 KiB unless site.yaml says)",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN302",
     name: "future-date",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a verification, update or source date after today",
     doc: r#"## What it flags
 

@@ -3,13 +3,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN101",
     name: "id-not-kebab-case",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities)",
     doc: r#"## What it flags
 

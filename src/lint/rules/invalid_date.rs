@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN301",
     name: "invalid-date",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a date that is not written as a real YYYY-MM-DD date",
     doc: r#"## What it flags
 

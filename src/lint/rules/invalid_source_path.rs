@@ -2,12 +2,13 @@
 //! `file:L-L,L-L`, or whose line ranges run backwards.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN403",
     name: "invalid-source-path",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a source path that is malformed or has a reversed line range",
     doc: r#"## What it flags
 

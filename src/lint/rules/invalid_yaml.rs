@@ -1,13 +1,14 @@
 //! FN004 invalid-yaml: front matter that is not valid YAML.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN004",
     name: "invalid-yaml",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "front matter that is not valid YAML",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::index::links::LinkTarget;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN605",
     name: "link-escapes-root",
     severity: Severity::Error,
+    scope: Scope::NoteLocal, // what it flags resolves without reading ids
     summary: "a relative link that climbs above the site root",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::index::links::LinkTarget;
-use crate::lint::{suggest, walk, Context, RuleMeta, Sink};
+use crate::lint::{suggest, walk, Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN602",
     name: "missing-anchor",
     severity: Severity::Error,
+    scope: Scope::Global, // reads the linked note's headings
     summary: "a link to an anchor that the target page does not have",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN002 missing-front-matter: a content file that does not open with `---`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN002",
     name: "missing-front-matter",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a content file without front matter",
     doc: r#"## What it flags
 

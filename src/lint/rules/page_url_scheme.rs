@@ -2,13 +2,14 @@
 //! that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 use crate::model::Spanned;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN704",
     name: "page-url-scheme",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a homepage, repository or specUrl that is not an absolute http or https URL",
     doc: r#"## What it flags
 

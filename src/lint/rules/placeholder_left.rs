@@ -2,7 +2,7 @@
 //! replaced yet.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::scaffold::PLACEHOLDER;
 use crate::source::Span;
 
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN705",
     name: "placeholder-left",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a TODO marker left where the author must still write something",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN604 raw-html: HTML written in a body instead of Markdown.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 use crate::source::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN604",
     name: "raw-html",
     severity: Severity::Warning,
+    scope: Scope::NoteLocal,
     summary: "raw HTML in a body",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN903 revisions-out-of-order: a capability deprecated or removed before it was introduced.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::Spanned;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN903",
     name: "revisions-out-of-order",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a capability's revisions out of order (deprecated before introduced, …)",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN502",
     name: "self-related",
     severity: Severity::Warning,
+    scope: Scope::NoteLocal,
     summary: "a note that lists its own id in `related`",
     doc: r#"## What it flags
 

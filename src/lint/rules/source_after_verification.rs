@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN303",
     name: "source-after-verification",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a source dated after the note's or cell's lastVerified",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 //! commits of its repository (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
+use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN952",
     name: "source-commit-ambiguous",
     severity: Severity::Error,
+    scope: Scope::Global, // not run by lint
     summary: "a short source commit that names more than one commit (sources verify)",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 //! (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
+use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN951",
     name: "source-commit-unknown",
     severity: Severity::Error,
+    scope: Scope::Global, // not run by lint
     summary: "a source commit that its repository does not have (sources verify)",
     doc: r#"## What it flags
 

@@ -2,7 +2,7 @@
 //! pinned commit (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
+use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::short;
 use crate::sources::verify::Problem;
 
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN954",
     name: "source-lines-out-of-range",
     severity: Severity::Error,
+    scope: Scope::Global, // not run by lint
     summary: "a source line range past the end of its file at the commit (sources verify)",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 //! (its repository is not in the cache and cannot be reached, or it is malformed).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
+use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN955",
     name: "source-not-checked",
     severity: Severity::Info,
+    scope: Scope::Global, // not run by lint
     summary: "a pinned source that could not be checked against its repository (sources verify)",
     doc: r#"## What it flags
 

@@ -2,7 +2,7 @@
 //! (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
+use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::short;
 use crate::sources::verify::Problem;
 
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN953",
     name: "source-path-missing",
     severity: Severity::Error,
+    scope: Scope::Global, // not run by lint
     summary: "a source path that does not exist at its commit (sources verify)",
     doc: r#"## What it flags
 

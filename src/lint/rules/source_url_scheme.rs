@@ -1,12 +1,13 @@
 //! FN401 source-url-scheme: a source `url` that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Sink};
+use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN401",
     name: "source-url-scheme",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a source url that is not an absolute http or https URL",
     doc: r#"## What it flags
 

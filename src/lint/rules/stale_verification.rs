@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN304",
     name: "stale-verification",
     severity: Severity::Warning,
+    scope: Scope::NoteLocal,
     summary: "a note or support cell last verified longer ago than lint.staleAfterDays",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN702 summary-length: a summary that is empty or longer than 300 characters.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 /// The longest summary, in characters.
 pub const MAX_SUMMARY: usize = 300;
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     code: "FN702",
     name: "summary-length",
     severity: Severity::Warning,
+    scope: Scope::NoteLocal,
     summary: "a summary that is empty or longer than 300 characters",
     doc: r#"## What it flags
 

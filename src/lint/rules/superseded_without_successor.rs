@@ -1,12 +1,13 @@
 //! FN207 superseded-without-successor: a superseded note that does not say what replaces it.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN207",
     name: "superseded-without-successor",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a note with `status: superseded` and no `supersededBy`",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN802",
     name: "support-invalid-status",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a support cell status other than yes, partial, no or unknown",
     doc: r#"## What it flags
 

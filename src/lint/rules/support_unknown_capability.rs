@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN801",
     name: "support-unknown-capability",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a support map key that names no capability",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 //! or note behind it.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::text;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN803",
     name: "support-without-evidence",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a support cell with a status but no sources and no research notes",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN011 too-many-files: a site with more content files than `limits.maxFiles`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN011",
     name: "too-many-files",
     severity: Severity::Error,
+    scope: Scope::Global, // reads the load's unreadable files
     summary: "more content files than limits.maxFiles (200,000 unless site.yaml says)",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN204",
     name: "unknown-capability",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a note names a capability that has no file in content/capabilities/",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN203",
     name: "unknown-client",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a note names a client that has no file in content/clients/",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN006 unknown-field: a front matter key that the object does not take.
 
 use crate::diagnostic::Severity;
-use crate::lint::{suggest, Context, RuleMeta, Sink};
+use crate::lint::{suggest, Context, RuleMeta, Scope, Sink};
 use crate::schema;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN006",
     name: "unknown-field",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a front matter field that the note, client, capability, source or cell does not take",
     doc: r#"## What it flags
 

@@ -3,12 +3,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN902",
     name: "unknown-revision",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary:
         "a capability's introduced, deprecated or removed revision that is not a spec revision",
     doc: r#"## What it flags

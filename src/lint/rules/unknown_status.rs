@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN202",
     name: "unknown-status",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "a note status other than current, superseded, retracted or draft",
     doc: r#"## What it flags
 

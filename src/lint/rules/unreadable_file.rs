@@ -2,13 +2,14 @@
 //! regular file, or a symlink that dangles, loops or leads out of the site.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN001",
     name: "unreadable-file",
     severity: Severity::Error,
+    scope: Scope::Global, // reads the load's unreadable files
     summary: "a content file that cannot be read as UTF-8 text, or a symlink that is not followed",
     doc: r#"## What it flags
 

@@ -2,12 +2,13 @@
 
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN504",
     name: "unreciprocated-related",
     severity: Severity::Info,
+    scope: Scope::Global, // reads the related notes' own lists
     summary: "a related note that does not list this note back",
     doc: r#"## What it flags
 

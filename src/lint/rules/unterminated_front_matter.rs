@@ -1,13 +1,14 @@
 //! FN003 unterminated-front-matter: an opening `---` with no closing one.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Sink};
+use crate::lint::{Context, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN003",
     name: "unterminated-front-matter",
     severity: Severity::Error,
+    scope: Scope::NoteLocal,
     summary: "front matter opened with `---` and never closed",
     doc: r#"## What it flags
 
