@@ -6,11 +6,15 @@ use super::sources::{source_view, RangeLink};
 use super::support::{some, texts};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;
+use crate::error::Result;
 use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, SourceRef};
+use crate::write::Shared;
+use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The schemas, as shipped: `schemas/api/` is their one source.
 pub const SCHEMAS: &[(&str, &[u8])] = &[
@@ -52,13 +56,9 @@ pub struct ApiSource<'a> {
     pub ranges: Vec<RangeLink>,
 }
 
-/// `/api/notes.json`.
-#[derive(Debug, Serialize)]
-pub struct NotesDoc<'a> {
-    #[serde(rename = "$schema")]
-    pub schema: String,
-    pub notes: Vec<ApiNote<'a>>,
-}
+/// One note's record in `/api/notes.json` as compact JSON, with the key it was made under
+/// (see [`super::Fingerprint::note_record`]).
+pub type NoteRecord = (u64, Shared);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -190,46 +190,79 @@ fn schema_url(ctx: &Ctx<'_>, name: &str) -> String {
         .url_for(&format!("/api/{name}.schema.json"))
 }
 
-pub fn notes_doc<'a>(ctx: &Ctx<'a>) -> NotesDoc<'a> {
-    let index = ctx.index;
-    let ids = &index.ids;
-    let content = &index.content;
-    let notes = content
-        .notes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| {
-            let id = doc_id(&n.id, &n.doc);
-            ApiNote {
-                id,
-                title: some(&n.title).unwrap_or(id),
-                url: index.canonical_url(Page::Note(i)),
-                markdown_url: ctx.md_canonical_url(Page::Note(i)),
-                kind: text(&n.kind),
-                summary: text(&n.summary),
-                status: text(&n.status),
-                superseded_by: some(&n.superseded_by),
-                capabilities: n
-                    .capabilities
-                    .iter()
-                    .map(|c| match ids.capability(&c.value) {
-                        Some((cap, _)) => capability_id(ctx, cap),
-                        None => c.value.as_str(),
-                    })
-                    .collect(),
-                clients: texts(&n.clients),
-                spec_versions: texts(&n.spec_versions),
-                sources: sources(&n.sources),
-                last_verified: some(&n.last_verified),
-                last_updated: some(&n.last_updated),
-                related: texts(&n.related),
+/// `/api/notes.json`: `{"$schema": …, "notes": [ … ]}` as compact JSON, as serde_json writes
+/// the whole document, made from each note's record. A record is serialized anew (in
+/// parallel) unless `previous` has it under the same key in `keys` (a rebuild after an edit
+/// serializes the edited note's alone). Returns the file and, with `keys`, the records.
+pub fn notes_json(
+    ctx: &Ctx<'_>,
+    previous: &[NoteRecord],
+    keys: Option<&[u64]>,
+) -> Result<(Vec<u8>, Vec<NoteRecord>)> {
+    let records: Vec<Result<NoteRecord>> = (0..ctx.index.content.notes.len())
+        .into_par_iter()
+        .map(|i| {
+            let key = keys.and_then(|k| k.get(i).copied());
+            match (key, previous.get(i)) {
+                (Some(key), Some((old, bytes))) if *old == key => Ok((key, bytes.clone())),
+                _ => Ok((key.unwrap_or(0), Arc::new(compact(&api_note(ctx, i))?))),
             }
         })
         .collect();
-    NotesDoc {
-        schema: schema_url(ctx, "notes"),
-        notes,
+    let records = records.into_iter().collect::<Result<Vec<NoteRecord>>>()?;
+    let schema = compact(&schema_url(ctx, "notes"))?;
+    let size: usize = records.iter().map(|(_, r)| r.len() + 1).sum();
+    let mut out = Vec::with_capacity(size + schema.len() + 32);
+    out.extend_from_slice(b"{\"$schema\":");
+    out.extend_from_slice(&schema);
+    out.extend_from_slice(b",\"notes\":[");
+    for (i, (_, record)) in records.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(record);
     }
+    out.extend_from_slice(b"]}\n");
+    let records = if keys.is_some() { records } else { Vec::new() };
+    Ok((out, records))
+}
+
+/// Note `i`'s record in `/api/notes.json`.
+fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
+    let index = ctx.index;
+    let ids = &index.ids;
+    let n = &index.content.notes[i];
+    let id = doc_id(&n.id, &n.doc);
+    ApiNote {
+        id,
+        title: some(&n.title).unwrap_or(id),
+        url: index.canonical_url(Page::Note(i)),
+        markdown_url: ctx.md_canonical_url(Page::Note(i)),
+        kind: text(&n.kind),
+        summary: text(&n.summary),
+        status: text(&n.status),
+        superseded_by: some(&n.superseded_by),
+        capabilities: n
+            .capabilities
+            .iter()
+            .map(|c| match ids.capability(&c.value) {
+                Some((cap, _)) => capability_id(ctx, cap),
+                None => c.value.as_str(),
+            })
+            .collect(),
+        clients: texts(&n.clients),
+        spec_versions: texts(&n.spec_versions),
+        sources: sources(&n.sources),
+        last_verified: some(&n.last_verified),
+        last_updated: some(&n.last_updated),
+        related: texts(&n.related),
+    }
+}
+
+/// `value` as compact JSON, as part of `api/notes.json`.
+fn compact<T: Serialize>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value)
+        .map_err(|e| crate::error::Error::io("api/notes.json", "serialize", e.into()))
 }
 
 fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {

@@ -9,7 +9,7 @@ use crate::write::Shared;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// One file's path under the output root and its bytes.
 type File = (String, Shared);
@@ -17,10 +17,16 @@ type File = (String, Shared);
 /// Makes one or more files.
 type Maker<'m> = Box<dyn Fn() -> Result<Vec<File>> + Send + Sync + 'm>;
 
-/// Every file beside the pages, in output order. `written`: the pages, for the sitemap.
-pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>> {
+/// Every file beside the pages, in output order, and the records of `api/notes.json` (see
+/// [`api::notes_json`], which takes `records`). `written`: the pages, for the sitemap.
+pub(super) fn files(
+    pages: &Pages<'_, '_>,
+    written: &[Page],
+    records: (&[api::NoteRecord], Option<&[u64]>),
+) -> Result<(Vec<File>, Vec<api::NoteRecord>)> {
     let ctx = pages.ctx();
     let index = ctx.index;
+    let made_records = Mutex::new(Vec::new());
     let all: Vec<usize> = (0..index.content.notes.len()).collect();
     let mut makers: Vec<Maker<'_>> = vec![
         Box::new(|| not_found(pages)),
@@ -54,7 +60,11 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
         let robots = pages.template("robots.txt", &context)?;
         Ok(vec![file("sitemap.xml", xml), file("robots.txt", robots)])
     }));
-    makers.push(Box::new(|| json("api/notes.json", &api::notes_doc(ctx))));
+    makers.push(Box::new(|| {
+        let (json, made) = api::notes_json(ctx, records.0, records.1)?;
+        *made_records.lock().unwrap_or_else(|e| e.into_inner()) = made;
+        Ok(vec![("api/notes.json".to_string(), Arc::new(json))])
+    }));
     makers.push(Box::new(|| {
         json("api/clients.json", &api::clients_doc(ctx))
     }));
@@ -70,7 +80,9 @@ pub(super) fn files(pages: &Pages<'_, '_>, written: &[Page]) -> Result<Vec<File>
     for batch in made {
         files.extend(batch?);
     }
-    Ok(files)
+    drop(makers);
+    let records = made_records.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok((files, records))
 }
 
 /// `/404.html`: served by hosts for any missing route, so it has no canonical URL.

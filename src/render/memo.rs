@@ -15,6 +15,11 @@ pub trait Fingerprint: Sync {
     /// The inputs of the files beside the pages: `404.html`, `llms.txt`, feeds, sitemap,
     /// `robots.txt`, the data API.
     fn files(&self) -> Option<u64>;
+    /// The inputs of note `note`'s record in `api/notes.json` (its front matter, the ids
+    /// of capabilities, the settings).
+    fn note_record(&self, _note: usize) -> Option<u64> {
+        None
+    }
 }
 
 /// What a render made, kept for the next one: the theme, and each output with the
@@ -28,6 +33,8 @@ pub struct Memo {
     pub(super) pages: HashMap<Page, MemoPage>,
     /// The files beside the pages, with their shared fingerprint.
     pub(super) files: Option<(u64, SharedFiles)>,
+    /// Each note's record in `api/notes.json`, by note.
+    pub(super) note_records: Vec<super::api::NoteRecord>,
 }
 
 /// A page as an earlier render made it.

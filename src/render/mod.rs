@@ -496,7 +496,12 @@ impl<'a> Renderer<'_, 'a> {
                 return Ok(());
             }
         }
-        let made = files::files(self.pages, &self.written)?;
+        let notes = self.pages.index.content.notes.len();
+        let keys: Option<Vec<u64>> =
+            (self.fingerprint).and_then(|f| (0..notes).map(|i| f.note_record(i)).collect());
+        let records = (self.memo.note_records.as_slice(), keys.as_deref());
+        let (made, records) = files::files(self.pages, &self.written, records)?;
+        self.memo.note_records = records;
         for (path, bytes) in &made {
             self.put_shared(path, bytes)?;
         }

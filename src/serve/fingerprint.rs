@@ -79,6 +79,8 @@ pub struct Fingerprints {
     specs: Vec<u64>,
     /// Every other output: it may read any note's front matter.
     others: u64,
+    /// Each note's record in the data API.
+    records: Vec<u64>,
     reference: (Option<NaiveDate>, bool),
 }
 
@@ -208,7 +210,9 @@ impl Fingerprints {
                 ))
             })
             .collect();
+        let records = fronts.iter().map(|&f| hash(&(shared, non_notes, f)));
         Fingerprints {
+            records: records.collect(),
             notes,
             listings,
             clients,
@@ -241,6 +245,10 @@ impl crate::render::Fingerprint for Fingerprints {
 
     fn files(&self) -> Option<u64> {
         Some(self.others)
+    }
+
+    fn note_record(&self, note: usize) -> Option<u64> {
+        self.records.get(note).copied()
     }
 }
 
