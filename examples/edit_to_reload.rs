@@ -128,18 +128,24 @@ fn main() {
         times.sort();
         times[times.len() / 2]
     };
+    // The median, and the range over every run.
+    let spread = |times: &mut Vec<Duration>| {
+        let middle = median(times);
+        let (first, last) = (times[0], times[times.len() - 1]);
+        format!("median {middle:.1?} (min {first:.1?}, max {last:.1?})")
+    };
     println!(
         "edited {} ({runs} runs; pages rendered anew: {rendered:?}; files deferred: \
          {deferred:?})",
         note.display()
     );
     println!(
-        "edit → site ready to serve (watcher + 20 ms debounce + rebuild): median {:.1?}",
-        median(&mut end_to_end)
+        "edit → site ready to serve (watcher + 20 ms debounce + rebuild): {}",
+        spread(&mut end_to_end)
     );
     println!(
-        "edit → every deferred listing, feed and API file served too: median {:.1?}",
-        median(&mut everything)
+        "edit → every deferred listing, feed and API file served too: {}",
+        spread(&mut everything)
     );
     println!(
         "rebuild alone (re-read, re-parse, re-index, lint, render): median {:.1?} \
