@@ -11,4 +11,5 @@ mod lint_rules;
 mod provenance;
 mod render;
 mod serve;
+mod serve_rebuild;
 mod site_features;

@@ -1,0 +1,293 @@
+//! Tests: `serve`'s incremental rebuilds equal a full build byte for byte, and lint after an
+//! edit equals a full lint; listings left for later catch up to a full build.
+
+use crate::support::{today, TestSite};
+use fieldnotes::serve::rebuild::Rebuilder;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Every file of a full in-memory build of the site in `site`.
+pub fn full_build(site: &TestSite) -> BTreeMap<String, Vec<u8>> {
+    let index = fieldnotes::open(site.root()).expect("site opens");
+    let mut out = fieldnotes::write::MemoryOutput::default();
+    fieldnotes::render::render(&index, None, &mut out).expect("renders");
+    out.files
+}
+
+/// Every file the rebuilder makes after `changed`, search index included.
+fn rebuilt(rebuilder: &mut Rebuilder, changed: &[&str]) -> BTreeMap<String, Vec<u8>> {
+    rebuilt_counting(rebuilder, changed).0
+}
+
+/// [`rebuilt`], and how many pages were rendered anew.
+fn rebuilt_counting(
+    rebuilder: &mut Rebuilder,
+    changed: &[&str],
+) -> (BTreeMap<String, Vec<u8>>, usize) {
+    let changed: Vec<PathBuf> = changed.iter().map(PathBuf::from).collect();
+    let result = rebuilder.update(&changed).expect("rebuilds");
+    assert_eq!(result.errors(), 0, "{:#?}", result.diagnostics);
+    let (_, full_findings) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+    assert_eq!(
+        result.diagnostics, full_findings,
+        "the same findings as a full lint"
+    );
+    let rendered = result.rendered;
+    let mut files: BTreeMap<String, Vec<u8>> = result
+        .site
+        .expect("built")
+        .files
+        .into_iter()
+        .map(|(path, bytes)| (path, bytes.to_vec()))
+        .collect();
+    files.extend(rebuilder.search().expect("search index"));
+    (files, rendered)
+}
+
+/// Asserts two builds hold the same files with the same bytes, naming the first difference.
+fn assert_same(incremental: &BTreeMap<String, Vec<u8>>, full: &BTreeMap<String, Vec<u8>>) {
+    let names = |m: &BTreeMap<String, Vec<u8>>| m.keys().cloned().collect::<Vec<_>>();
+    assert_eq!(names(incremental), names(full), "the same files");
+    for (path, bytes) in full {
+        assert!(
+            incremental[path] == *bytes,
+            "{path} differs:\n--- incremental\n{}\n--- full\n{}",
+            String::from_utf8_lossy(&incremental[path]),
+            String::from_utf8_lossy(bytes)
+        );
+    }
+}
+
+pub const ALPHA: &str = "content/research/alpha-defaults-to-sse.md";
+pub const BETA: &str = "content/research/beta-tries-streamable-http-first.md";
+
+pub fn read(site: &TestSite, path: &str) -> String {
+    std::fs::read_to_string(site.root().join(path)).expect("read")
+}
+
+/// After a body-only edit `serve` lints again with the body rules only and keeps the other
+/// rules' findings: the result must still equal a full lint, findings in bodies included.
+#[test]
+fn a_body_edit_lints_like_a_full_lint() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.build().expect("builds");
+    let original = read(&site, ALPHA);
+    let broken = format!(
+        "{original}\nSee [nowhere](/research/no-such-note.md), <b>raw</b> and \
+         [an anchor](beta-tries-streamable-http-first.md#no-such-heading).\n"
+    );
+    for (text, broken_link) in [(&broken, true), (&original, false)] {
+        site.write(ALPHA, text);
+        let result = rebuilder.update(&[PathBuf::from(ALPHA)]).expect("rebuilds");
+        let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+        assert_eq!(result.diagnostics, full, "the same findings as a full lint");
+        let codes: Vec<&str> = result.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes.contains(&"FN601"), broken_link, "{codes:?}");
+    }
+}
+
+#[test]
+fn incremental_rebuilds_equal_a_full_build() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    let first = rebuilder.build().expect("builds");
+    assert_eq!(first.errors(), 0, "{:#?}", first.diagnostics);
+
+    // A body edit that adds a link (a new backlink on beta).
+    let alpha = read(&site, ALPHA);
+    site.write(
+        ALPHA,
+        &format!("{alpha}\nSee also [gamma](/research/gamma-calls-tools-in-order.md).\n"),
+    );
+    let (files, rendered) = rebuilt_counting(&mut rebuilder, &[ALPHA]);
+    assert_same(&files, &full_build(&site));
+    assert_eq!(
+        rendered, 2,
+        "alpha, and gamma for its new backlink; the rest reused"
+    );
+
+    // A body edit without links: that note alone.
+    let alpha = read(&site, ALPHA);
+    site.write(ALPHA, &format!("{alpha}\nOne more sentence.\n"));
+    let (files, rendered) = rebuilt_counting(&mut rebuilder, &[ALPHA]);
+    assert_same(&files, &full_build(&site));
+    assert_eq!(rendered, 1);
+
+    // A front matter edit: the title shows in lists, related cards and backlinks.
+    let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Client now", 1);
+    site.write(BETA, &beta);
+    assert_same(&rebuilt(&mut rebuilder, &[BETA]), &full_build(&site));
+
+    // A note's clients and related notes: client pages, feeds, related cards.
+    let alpha = read(&site, ALPHA)
+        .replacen("  - client-a\n  - client-b\n", "  - client-a\n", 1)
+        .replacen(
+            "related:\n  - beta-tries-streamable-http-first\n",
+            "related:\n  - beta-tries-streamable-http-first\n  - gamma-calls-tools-in-order\n",
+            1,
+        );
+    assert!(alpha.contains("  - gamma-calls-tools-in-order\n"));
+    site.write(ALPHA, &alpha);
+    assert_same(&rebuilt(&mut rebuilder, &[ALPHA]), &full_build(&site));
+
+    // A client's title: shown on note pages, the matrix, lists.
+    let client = "content/clients/client-a.md";
+    let text = read(&site, client).replacen("title: Alpha Client", "title: Alpha Client 2", 1);
+    site.write(client, &text);
+    assert_same(&rebuilt(&mut rebuilder, &[client]), &full_build(&site));
+
+    // The site's settings.
+    let settings = read(&site, "site.yaml").replacen("title: Basic Fixture", "title: Basic", 1);
+    site.write("site.yaml", &settings);
+    assert_same(&rebuilt(&mut rebuilder, &["site.yaml"]), &full_build(&site));
+
+    // A new note, linking to alpha and related to beta.
+    let delta = alpha
+        .replacen("id: alpha-defaults-to-sse", "id: delta-is-new", 1)
+        .replacen(
+            "canonical: https://example.org/research/alpha-defaults-to-sse",
+            "canonical: https://example.org/research/delta-is-new",
+            1,
+        )
+        .replacen("title: Alpha Client reads", "title: Delta Client reads", 1);
+    let delta_path = "content/research/delta-is-new.md";
+    site.write(delta_path, &delta);
+    assert_same(&rebuilt(&mut rebuilder, &[delta_path]), &full_build(&site));
+
+    // Renamed: file and id.
+    let echo_path = "content/research/echo-was-delta.md";
+    let echo = delta.replace("delta-is-new", "echo-was-delta");
+    site.write(echo_path, &echo);
+    site.remove(delta_path);
+    assert_same(
+        &rebuilt(&mut rebuilder, &[delta_path, echo_path]),
+        &full_build(&site),
+    );
+
+    // Removed.
+    site.remove(echo_path);
+    assert_same(&rebuilt(&mut rebuilder, &[echo_path]), &full_build(&site));
+
+    // A template override.
+    site.write(
+        "templates/404.html",
+        "{% extends \"base.html\" %}{% block content %}<p>Gone.</p>{% endblock content %}",
+    );
+    assert_same(
+        &rebuilt(&mut rebuilder, &["templates/404.html"]),
+        &full_build(&site),
+    );
+}
+
+/// The files of a rebuild's site, as bytes.
+fn site_files(rebuilt: fieldnotes::serve::rebuild::Rebuilt) -> BTreeMap<String, Vec<u8>> {
+    let site = rebuilt.site.expect("built");
+    let files = site.files.into_iter();
+    files.map(|(path, bytes)| (path, bytes.to_vec())).collect()
+}
+
+/// `serve` publishes an edited note at once and the pages listing it after: the first
+/// result has the new note page and names the listings it left as they were; catching up
+/// makes them, and the whole equals a full build.
+#[test]
+fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.defer_listings(true);
+    rebuilder.build().expect("builds");
+    assert!(rebuilder.catch_up().expect("nothing to do").is_none());
+
+    let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Renamed", 1);
+    site.write(BETA, &beta);
+    let first = rebuilder.update(&[PathBuf::from(BETA)]).expect("rebuilds");
+    let pending = first.pending.clone();
+    let files = site_files(first);
+    let page = String::from_utf8_lossy(&files["research/beta-tries-streamable-http-first.html"]);
+    assert!(
+        page.contains("Beta Renamed"),
+        "the note itself is up to date"
+    );
+    for listing in ["research.html", "research.md", "api/notes.json", "feed.xml"] {
+        assert!(
+            pending.iter().any(|p| p == listing),
+            "{listing}: {pending:?}"
+        );
+        let stale = String::from_utf8_lossy(&files[listing]);
+        assert!(
+            !stale.contains("Beta Renamed"),
+            "{listing} is left for later"
+        );
+    }
+    assert!(
+        !pending.iter().any(|p| p.starts_with("research/")),
+        "note pages are never deferred: {pending:?}"
+    );
+    let caught_up = rebuilder.catch_up().expect("catches up").expect("had work");
+    let mut files = site_files(caught_up);
+    files.extend(rebuilder.search().expect("search index"));
+    assert_same(&files, &full_build(&site));
+    assert!(rebuilder.catch_up().expect("nothing left").is_none());
+
+    // Each front matter field a listing, card, cell or feed shows: after catching up, the
+    // site equals a full build.
+    // A note no support cell cites, whose body links nowhere: only the pages listing it
+    // show its title.
+    let gamma = read(&site, "content/research/gamma-calls-tools-in-order.md");
+    let (front, _) = gamma.split_at(gamma.find("\n---\n").expect("front matter") + 5);
+    let delta = "content/research/delta-is-cited-nowhere.md";
+    let front = front
+        .replace("gamma-calls-tools-in-order", "delta-is-cited-nowhere")
+        .replacen("title: Gamma Client runs", "title: Delta Client runs", 1)
+        .replacen("related:\n  - beta-tries-streamable-http-first\n", "", 1);
+    site.write(
+        delta,
+        &format!("{front}\n# Delta\n\nA body without links.\n"),
+    );
+    let added = rebuilder.update(&[PathBuf::from(delta)]).expect("rebuilds");
+    assert_eq!(added.errors(), 0, "{:#?}", added.diagnostics);
+    rebuilder.catch_up().expect("catches up");
+    let edits: [(&str, &str, &str); 8] = [
+        (
+            delta,
+            "title: Delta Client runs",
+            "title: Delta Client now runs",
+        ),
+        (ALPHA, "status: current", "status: draft"),
+        (
+            ALPHA,
+            "lastVerified: 2026-10-01",
+            "lastVerified: 2026-10-03",
+        ),
+        (ALPHA, "kind: default-behaviour", "kind: idiosyncrasy"),
+        (ALPHA, "  - transports.sse\n", ""),
+        (ALPHA, "  - 2024-11-05\n", ""),
+        (ALPHA, "summary: An Alpha", "summary: Now an Alpha"),
+        (BETA, "title: Beta Renamed", "title: Beta Client"),
+    ];
+    for (path, from, to) in edits {
+        let text = read(&site, path);
+        assert!(text.contains(from), "{path} has {from:?}");
+        site.write(path, &text.replacen(from, to, 1));
+        let first = rebuilder.update(&[PathBuf::from(path)]).expect("rebuilds");
+        assert_eq!(first.errors(), 0, "{to}: {:#?}", first.diagnostics);
+        let (_, full_findings) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+        assert_eq!(
+            first.diagnostics, full_findings,
+            "{to}: the same findings as a full lint"
+        );
+        let mut files = match rebuilder.catch_up().expect("catches up") {
+            Some(caught_up) => site_files(caught_up),
+            None => site_files(first),
+        };
+        files.extend(rebuilder.search().expect("search index"));
+        assert_same(&files, &full_build(&site));
+    }
+
+    // A body edit changes no listing: nothing is deferred.
+    let beta = read(&site, BETA);
+    site.write(BETA, &format!("{beta}\nOne more sentence.\n"));
+    let second = rebuilder.update(&[PathBuf::from(BETA)]).expect("rebuilds");
+    assert!(second.pending.is_empty(), "{:?}", second.pending);
+    assert!(rebuilder.catch_up().expect("nothing to do").is_none());
+}
