@@ -140,24 +140,27 @@ pub fn render_with(
         memo: memo.as_deref_mut().map(std::mem::take).unwrap_or_default(),
         defer: options.defer_listings && memo.is_some(),
     };
-    // The search index takes about as long as the pages: it is built meanwhile.
-    r.pages(from_epoch)?;
-    r.files()?;
-    // After the pages, not beside them: both use every core, and the index's postings
-    // would add to the pages' peak memory.
-    if !options.skip_search {
-        for (path, bytes) in search::index_files(pages.ctx())? {
-            r.put(&path, &bytes)?;
+    let written = (|| {
+        r.pages(from_epoch)?;
+        r.files()?;
+        // After the pages, not beside them: both use every core, and the index's postings
+        // would add to the pages' peak memory.
+        if !options.skip_search {
+            for (path, bytes) in search::index_files(pages.ctx())? {
+                r.put(&path, &bytes)?;
+            }
         }
-    }
-    for (path, bytes) in &theme.static_files {
-        r.put(path, bytes)?;
-    }
+        for (path, bytes) in &theme.static_files {
+            r.put(path, bytes)?;
+        }
+        Ok(())
+    })();
+    // Kept even when the render failed: each entry still holds its inputs' fingerprint.
     if let Some(memo) = memo {
         *memo = std::mem::take(&mut r.memo);
         memo.theme = Some(theme.clone());
     }
-    Ok(r.stats)
+    written.map(|()| r.stats)
 }
 
 /// How many pages a render of `index` writes (each as HTML and Markdown).

@@ -23,10 +23,20 @@ const PATIENCE: Duration = Duration::from_secs(90);
 
 impl Server {
     fn start(site: &TestSite) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        Server::start_with(site, &[], None)
+    }
+
+    /// Starts `serve` with `args` more, and `path` as its `PATH` when given.
+    fn start_with(site: &TestSite, args: &[&str], path: Option<String>) -> Server {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fieldnotes"));
+        if let Some(path) = path {
+            command.env("PATH", path);
+        }
+        let mut child = command
             .arg("--root")
             .arg(site.root())
             .args(["serve", "--port", "0", "--today", "2026-11-30"])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -395,4 +405,34 @@ fn build_quiet_prints_errors_only() {
         broken.contains("FN003") && !broken.contains("FN604"),
         "{broken}"
     );
+}
+
+/// `--open` starts the desktop's opener (`xdg-open` here: a stand-in that writes down what
+/// it was given) with the served URL.
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn open_starts_the_browser_at_the_served_url() {
+    use std::os::unix::fs::PermissionsExt;
+    let site = TestSite::fixture("basic");
+    let bin = site.root().join("fake-bin");
+    let opened = site.root().join("opened.txt");
+    std::fs::create_dir_all(&bin).expect("bin folder");
+    let opener = bin.join("xdg-open");
+    let script = format!("#!/bin/sh\nprintf '%s' \"$1\" > '{}'\n", opened.display());
+    std::fs::write(&opener, script).expect("opener");
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let server = Server::start_with(&site, &["--open"], Some(path));
+    let expected = format!("http://127.0.0.1:{}/", server.port);
+    let started = Instant::now();
+    let mut url = String::new();
+    while url != expected && started.elapsed() < PATIENCE {
+        std::thread::sleep(Duration::from_millis(20));
+        url = std::fs::read_to_string(&opened).unwrap_or_default();
+    }
+    assert_eq!(url, expected, "the opener was given the served URL");
 }

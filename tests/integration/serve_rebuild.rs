@@ -291,3 +291,38 @@ fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
     assert!(second.pending.is_empty(), "{:?}", second.pending);
     assert!(rebuilder.catch_up().expect("nothing to do").is_none());
 }
+
+/// A listing template that fails only when a listing renders: the note pages still go out
+/// first, catching up reports the template's error, and fixing it catches up to a full build.
+#[test]
+fn a_listing_that_fails_to_render_is_reported_when_catching_up() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.defer_listings(true);
+    rebuilder.build().expect("builds");
+    let list = "templates/list.html";
+    site.write(list, "{{ list.no_such_field.deeper }}");
+    let first = rebuilder
+        .update(&[PathBuf::from(list)])
+        .expect("note pages render");
+    assert!(first.site.is_some(), "{:#?}", first.diagnostics);
+    assert!(
+        first.pending.iter().any(|p| p == "research.html"),
+        "{:?}",
+        first.pending
+    );
+    let error = rebuilder
+        .catch_up()
+        .expect_err("the listing fails")
+        .to_string();
+    assert!(error.contains("list.html"), "{error}");
+
+    site.remove(list);
+    rebuilder.update(&[PathBuf::from(list)]).expect("rebuilds");
+    let mut files = match rebuilder.catch_up().expect("catches up") {
+        Some(caught_up) => site_files(caught_up),
+        None => panic!("the listings were left for later"),
+    };
+    files.extend(rebuilder.search().expect("search index"));
+    assert_same(&files, &full_build(&site));
+}
