@@ -79,7 +79,8 @@ pub struct SiteIndex {
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
     pub ids: Ids,
-    /// Every body link of every document, resolved.
+    /// Every body link of every document, resolved, sorted by the page it is on (documents in
+    /// index order, each body's links in order).
     pub links: Vec<ResolvedLink>,
     /// Pages that link to each page, sorted, without repeats.
     pub backlinks: BTreeMap<Page, Vec<Page>>,

@@ -62,9 +62,9 @@ impl<'a> Ctx<'a> {
             drop_leading_h1: drop,
             unsafe_html: self.index.config.markdown.unsafe_html,
         };
-        let targets = self.links.get(&page);
+        let targets = self.links_of(page);
         let html = markdown::body_html(markdown, &options, |i, dest| {
-            self.rewrite(targets.and_then(|t| t.get(i).copied()), dest)
+            self.rewrite(targets.get(i).copied(), dest)
         });
         BodyView {
             html,

@@ -15,7 +15,7 @@ use crate::sources::excerpt::Excerpts;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// What every page needs to know about the site: its name and the navigation.
@@ -153,8 +153,6 @@ pub struct Ctx<'a> {
     pub today: Option<NaiveDate>,
     /// The path part of `baseUrl` (`/docs` of `https://x.io/docs`), prefixed to every link.
     base_path: String,
-    /// The resolved body links of each page, in body order.
-    pub(super) links: HashMap<Page, Vec<&'a LinkTarget>>,
     /// Each source's pinned lines, when the build read them (`build --excerpts`).
     pub excerpts: Option<&'a Excerpts>,
     /// Each note's link and Markdown link, made once (on first use: a rebuild that renders
@@ -174,13 +172,6 @@ impl<'a> Ctx<'a> {
             .map_or("", |i| &after_scheme[i..])
             .trim_end_matches('/')
             .to_string();
-        let mut links: HashMap<Page, Vec<&LinkTarget>> = HashMap::new();
-        for link in &index.links {
-            let list = links.entry(link.from).or_default();
-            if list.len() == link.link {
-                list.push(&link.target);
-            }
-        }
         let note_hrefs = (0..index.content.notes.len())
             .map(|_| OnceLock::new())
             .collect();
@@ -188,13 +179,26 @@ impl<'a> Ctx<'a> {
             index,
             today,
             base_path,
-            links,
             excerpts: None,
             note_hrefs,
             note_summaries: (0..index.content.notes.len())
                 .map(|_| OnceLock::new())
                 .collect(),
         }
+    }
+
+    /// The resolved body links of `page`, in body order (the index keeps links sorted by the
+    /// page they are on, so they are found without a map of every page's).
+    pub(super) fn links_of(&self, page: Page) -> Vec<&'a LinkTarget> {
+        let links = &self.index.links;
+        let start = links.partition_point(|l| l.from < page);
+        let mut list = Vec::new();
+        for link in links[start..].iter().take_while(|l| l.from == page) {
+            if list.len() == link.link {
+                list.push(&link.target);
+            }
+        }
+        list
     }
 
     /// The link to a route, under the site's base path.

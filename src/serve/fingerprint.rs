@@ -28,6 +28,8 @@ use std::hash::{Hash, Hasher};
 pub struct FileHash {
     pub full: u64,
     pub front: u64,
+    /// A research note's id and file name (what links to it resolve by); 0 for other files.
+    pub id: u64,
 }
 
 /// Hashes every content file of `index` (by file id).
@@ -37,11 +39,14 @@ pub fn file_hashes(index: &SiteIndex) -> Vec<FileHash> {
         .par_iter()
         .map(|f| FileHash {
             full: hash(&(&f.path, &f.text)),
-            front: 0,
+            ..FileHash::default()
         })
         .collect();
     for doc in index.content.documents() {
         set_front(index, doc, &mut hashes);
+    }
+    for note in &index.content.notes {
+        set_id(note, &mut hashes);
     }
     hashes
 }
@@ -53,6 +58,16 @@ pub fn rehash_file(index: &SiteIndex, file: usize, hashes: &mut [FileHash]) {
     }
     if let Some(doc) = index.content.documents().find(|d| d.file == file) {
         set_front(index, doc, hashes);
+    }
+    if let Some(note) = index.content.notes.iter().find(|n| n.doc.file == file) {
+        set_id(note, hashes);
+    }
+}
+
+fn set_id(note: &crate::model::Note, hashes: &mut [FileHash]) {
+    if let Some(h) = hashes.get_mut(note.doc.file) {
+        let id = crate::index::doc_id(&note.id, &note.doc);
+        h.id = hash(&(id, &note.doc.stem, note.doc.file));
     }
 }
 
@@ -100,32 +115,27 @@ impl Fingerprints {
         let file = |doc: &crate::model::Document| hashes.get(doc.file).copied().unwrap_or_default();
         let shared = hash(&(settings, reference, theme));
         let fronts: Vec<u64> = content.notes.iter().map(|n| file(&n.doc).front).collect();
-        let non_notes = hash(
-            &(content.clients.iter().map(|c| file(&c.doc).full))
+        let non_notes = fold(
+            (content.clients.iter().map(|c| file(&c.doc).full))
                 .chain(content.capabilities.iter().map(|c| file(&c.doc).full))
-                .chain(content.guides.iter().map(|g| file(&g.doc).full))
-                .collect::<Vec<u64>>(),
+                .chain(content.guides.iter().map(|g| file(&g.doc).full)),
         );
         // Every link's resolution follows from the notes' ids and paths and the non-note files.
-        let ids = hash(&(
+        let ids = fold(
             content
                 .notes
                 .iter()
-                .map(|n| (crate::index::doc_id(&n.id, &n.doc), &n.doc.stem, n.doc.file))
-                .collect::<Vec<_>>(),
-            non_notes,
-        ));
+                .map(|n| file(&n.doc).id)
+                .chain([non_notes]),
+        );
         let page_key = |page: Page| match page {
             Page::Note(n) => fronts.get(n).copied().unwrap_or_default(),
             _ => 0,
         };
-        let notes_of = |notes: &[usize]| -> u64 {
-            hash(&notes.iter().map(|&n| (n, fronts[n])).collect::<Vec<_>>())
-        };
-        let backlinks_of = |page: Page| -> Vec<(Page, u64)> {
-            let pages = index.backlinks.get(&page);
-            let pages = pages.map(|pages| pages.iter().map(|&p| (p, page_key(p))));
-            pages.map(Iterator::collect).unwrap_or_default()
+        let notes_of = |notes: &[usize]| fold(notes.iter().flat_map(|&n| [n as u64, fronts[n]]));
+        let backlinks_of = |page: Page| {
+            let pages = index.backlinks.get(&page).map_or(&[][..], Vec::as_slice);
+            fold(pages.iter().flat_map(|&p| [page_code(p), page_key(p)]))
         };
         // The notes support cells cite: the matrix shows them by title.
         let mut cited: Vec<usize> = (content.clients.iter())
@@ -134,14 +144,16 @@ impl Fingerprints {
             .collect();
         cited.sort_unstable();
         cited.dedup();
-        let lengths = (index.notes_by_client.iter())
-            .chain(&index.notes_by_capability)
-            .chain(&index.notes_by_spec)
-            .map(Vec::len)
-            .collect::<Vec<_>>();
-        let listings = hash(&(shared, ids, notes_of(&cited), content.notes.len(), lengths));
+        let lengths = fold(
+            (index.notes_by_client.iter())
+                .chain(&index.notes_by_capability)
+                .chain(&index.notes_by_spec)
+                .map(|notes| notes.len() as u64),
+        );
+        let note_count = content.notes.len() as u64;
+        let listings = fold([shared, ids, notes_of(&cited), note_count, lengths]);
         let list_page =
-            |page: Page, notes: &[usize]| hash(&(listings, notes_of(notes), backlinks_of(page)));
+            |page: Page, notes: &[usize]| fold([listings, notes_of(notes), backlinks_of(page)]);
         let clients = (index.notes_by_client.iter().enumerate())
             .map(|(i, notes)| list_page(Page::Client(i), notes))
             .collect();
@@ -151,66 +163,40 @@ impl Fingerprints {
         let specs = (index.notes_by_spec.iter().enumerate())
             .map(|(i, notes)| list_page(Page::Spec(i), notes))
             .collect();
-        let other_backlinks: Vec<(&Page, &Vec<Page>)> = index
-            .backlinks
-            .iter()
-            .filter(|(page, _)| !matches!(page, Page::Note(_)))
-            .collect();
-        let others = hash(&(listings, &fronts, other_backlinks));
-        // Each note's body link targets, in one hasher per note (links come page by page).
-        // A link to a page renders as that page's route and anchor; any other link renders
-        // from its destination, which is in the note's text, and its kind.
-        let mut links = vec![0u64; content.notes.len()];
-        let mut current: Option<(usize, DefaultHasher)> = None;
-        for link in &index.links {
-            let Page::Note(i) = link.from else { continue };
-            if current.as_ref().is_some_and(|(n, _)| *n != i) {
-                if let Some((n, hasher)) = current.take() {
-                    links[n] = hash(&(links[n], hasher.finish()));
-                }
-            }
-            let (_, hasher) = current.get_or_insert_with(|| (i, DefaultHasher::new()));
-            std::mem::discriminant(&link.target).hash(hasher);
-            if let LinkTarget::Page { page, anchor } = &link.target {
-                (page, page_key(*page), anchor).hash(hasher);
-            }
-        }
-        if let Some((n, hasher)) = current {
-            links[n] = hash(&(links[n], hasher.finish()));
-        }
+        let other_backlinks = (index.backlinks.keys())
+            .filter(|page| !matches!(page, Page::Note(_)))
+            .flat_map(|&page| [page_code(page), backlinks_of(page)]);
+        let others = fold(
+            [listings, fold(fronts.iter().copied())]
+                .into_iter()
+                .chain(other_backlinks),
+        );
         let has_link = |n: usize| text(&content.notes[n].summary).contains(['[', '<']);
         let notes = content
             .notes
             .par_iter()
             .enumerate()
             .map(|(i, note)| {
-                let related: Vec<(usize, u64)> =
-                    index.related[i].iter().map(|&n| (n, fronts[n])).collect();
-                let backlinks: Vec<(Page, u64)> = index
-                    .backlinks
-                    .get(&Page::Note(i))
-                    .map(|pages| pages.iter().map(|&p| (p, page_key(p))).collect())
-                    .unwrap_or_default();
+                let related = fold(index.related[i].iter().flat_map(|&n| [n as u64, fronts[n]]));
                 let successor = note
                     .superseded_by
                     .as_ref()
                     .and_then(|s| index.ids.note(&s.value))
-                    .map(|n| (n, fronts[n]));
-                let summary_links =
-                    (has_link(i) || index.related[i].iter().any(|&n| has_link(n))).then_some(ids);
-                hash(&(
+                    .map_or(0, |n| fold([n as u64, fronts[n]]));
+                let summary_links = has_link(i) || index.related[i].iter().any(|&n| has_link(n));
+                fold([
                     shared,
                     non_notes,
                     file(&note.doc).full,
                     related,
-                    backlinks,
-                    links[i],
+                    backlinks_of(Page::Note(i)),
+                    links_of(index, Page::Note(i), page_key),
                     successor,
-                    summary_links,
-                ))
+                    if summary_links { ids } else { 0 },
+                ])
             })
             .collect();
-        let records = fronts.iter().map(|&f| hash(&(shared, non_notes, f)));
+        let records = fronts.iter().map(|&f| fold([shared, non_notes, f]));
         Fingerprints {
             records: records.collect(),
             notes,
@@ -250,6 +236,51 @@ impl crate::render::Fingerprint for Fingerprints {
     fn note_record(&self, note: usize) -> Option<u64> {
         self.records.get(note).copied()
     }
+}
+
+/// A hash of the body links on `page` (the index keeps them sorted by page): a link to a
+/// page renders as that page's route (`page_key`: what it follows from) and anchor; any other
+/// link renders from its destination, which is in the page's own text, and its kind.
+fn links_of(index: &SiteIndex, page: Page, page_key: impl Fn(Page) -> u64) -> u64 {
+    let links = &index.links;
+    let start = links.partition_point(|l| l.from < page);
+    let mut hasher = DefaultHasher::new();
+    for link in links[start..].iter().take_while(|l| l.from == page) {
+        std::mem::discriminant(&link.target).hash(&mut hasher);
+        if let LinkTarget::Page { page, anchor } = &link.target {
+            (page, page_key(*page), anchor).hash(&mut hasher);
+        }
+    }
+    hasher.finish()
+}
+
+/// A page as a number, to fold into a fingerprint.
+fn page_code(page: Page) -> u64 {
+    let (kind, i) = match page {
+        Page::Home => (0, 0),
+        Page::Index(section) => (1, section as usize),
+        Page::Note(i) => (2, i),
+        Page::Client(i) => (3, i),
+        Page::Capability(i) => (4, i),
+        Page::Guide(i) => (5, i),
+        Page::Spec(i) => (6, i),
+        Page::SpecIndex => (7, 0),
+    };
+    (kind << 56) ^ i as u64
+}
+
+/// Folds values into one, in order: each step goes through murmur3's 64-bit finalizer, so
+/// every bit of every value reaches the result. The values are hashes, counts and indexes;
+/// much cheaper than hashing them again with SipHash, one by one.
+fn fold(values: impl IntoIterator<Item = u64>) -> u64 {
+    let mix = |mut z: u64| {
+        z ^= z >> 33;
+        z = z.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        z ^= z >> 33;
+        z = z.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        z ^ (z >> 33)
+    };
+    (values.into_iter()).fold(0x243f_6a88_85a3_08d3, |acc, v| mix(acc.rotate_left(29) ^ v))
 }
 
 fn hash(value: &impl Hash) -> u64 {
