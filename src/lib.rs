@@ -15,7 +15,7 @@
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
 //!    ([`sources::excerpt::excerpts`]) beforehand.
-//! 6. **write** ([`write`]): into a staging folder, swapped into place at the end.
+//! 6. **write** ([`mod@write`]): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their

@@ -1,7 +1,7 @@
 //! Background file writers: `put` hands a file to a small pool of threads and returns, so
 //! rendering and disk I/O overlap; `finish` waits for every write and reports the first error.
 //!
-//! The queue is bounded ([`QUEUE`] files), so a slow disk holds render back instead of
+//! The queue is bounded (`QUEUE` files), so a slow disk holds render back instead of
 //! letting rendered pages pile up in memory.
 
 use crate::error::{Error, Result};

@@ -12,7 +12,7 @@
 //!
 //! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
-//! pull request, never what is checked; [`format`] prints findings.
+//! pull request, never what is checked; [`mod@format`] prints findings.
 
 pub mod focus;
 pub mod format;
@@ -108,7 +108,7 @@ impl<'a> Sink<'a> {
         }
     }
 
-    /// Whether the rule may still search for a "did you mean" (see [`MAX_SUGGESTIONS`]). Ask
+    /// Whether the rule may still search for a "did you mean" (see `MAX_SUGGESTIONS`). Ask
     /// once per finding, just before reporting it: [`lint_notes`] counts on a rule asking no
     /// more often than it reports.
     pub fn may_suggest(&mut self) -> bool {

@@ -8,7 +8,7 @@
 const MAX_EDITS: usize = 5;
 
 /// The candidate closest to `input` (ignoring case), if it is close enough to be a likely typo:
-/// at most a third of its length, between 2 and [`MAX_EDITS`] edits. Ties go to the smaller name.
+/// at most a third of its length, between 2 and `MAX_EDITS` edits. Ties go to the smaller name.
 pub fn closest<'a>(input: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let input: Vec<char> = input.chars().map(fold).collect();
     let mut limit = (input.len() / 3).clamp(2, MAX_EDITS);

@@ -6,6 +6,8 @@
 //! traversal and maps routes to files), [`events`] streams reloads to open pages, and
 //! [`state`] holds the site being served and the last build's status. An edit that breaks the
 //! site leaves the last good build served, and its errors are printed and shown on the page.
+//! After an edit the note pages are served first and the listings, feeds and data API right
+//! after; a request for one of those in between waits for it.
 
 pub mod events;
 pub mod fingerprint;

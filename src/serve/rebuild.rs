@@ -6,6 +6,10 @@
 //! else (a file added, removed or renamed, `site.yaml`, an unreadable file) loads the whole
 //! site again, still rendering only what changed. A change to templates, themes or static
 //! files compiles the theme again and renders every page.
+//!
+//! Lint after edits in place runs only what they can change (see `Relint`). With
+//! [`Rebuilder::defer_listings`], a rebuild renders the note pages first and leaves the pages
+//! that list notes, the feeds and the data API for [`Rebuilder::catch_up`].
 
 use super::fingerprint::{file_hashes, rehash_file, settings_hash, FileHash, Fingerprints};
 use crate::diagnostic::{Diagnostic, Severity};
