@@ -112,11 +112,17 @@ pub fn reindex(site: ParsedSite, previous: Resolved, changed: &[Page]) -> SiteIn
         let refs = NoteRefs::of(&site.content, &site.config, &ids);
         return assemble(site, ids, links, backlinks, refs);
     }
+    reindex_same_ids(site, previous, changed)
+}
+
+/// [`reindex`] when the caller knows no id changed: only research notes were edited, each
+/// keeping its id (and so its file name). Skips collecting every id again to find that out.
+pub fn reindex_same_ids(site: ParsedSite, previous: Resolved, changed: &[Page]) -> SiteIndex {
     let Resolved {
+        ids,
         mut links,
         mut backlinks,
         mut refs,
-        ..
     } = previous;
     for page in changed {
         if let Page::Note(n) = page {

@@ -287,8 +287,10 @@ impl Rebuilder {
         let Some(mut index) = self.index.take() else {
             return false;
         };
+        let id_before = note_id(&index, relative);
         let done = edit_in_place(&self.root, &mut index, relative);
         if let Some((file, page)) = done {
+            let same_ids = id_before.is_some() && id_before == note_id(&index, relative);
             let resolved = Resolved {
                 ids: index.ids,
                 links: index.links,
@@ -307,7 +309,10 @@ impl Rebuilder {
                 content: index.content,
                 unreadable: index.unreadable,
             };
-            let index = crate::index::reindex(parsed, resolved, &[page]);
+            let index = match same_ids {
+                true => crate::index::reindex_same_ids(parsed, resolved, &[page]),
+                false => crate::index::reindex(parsed, resolved, &[page]),
+            };
             let front = self.hashes.get(file).map(|h| h.front);
             rehash_file(&index, file, &mut self.hashes);
             if let Relint::Edited {
@@ -487,6 +492,13 @@ fn edit_in_place(root: &Path, index: &mut SiteIndex, relative: &Path) -> Option<
     }
     index.files[id] = file;
     Some((id, crate::index::page_of(section, at)))
+}
+
+/// The id of the research note at `relative`, if it is one.
+fn note_id(index: &SiteIndex, relative: &Path) -> Option<String> {
+    let file = index.files.iter().position(|f| f.path == relative)?;
+    let note = index.content.notes.iter().find(|n| n.doc.file == file)?;
+    Some(crate::index::doc_id(&note.id, &note.doc).to_string())
 }
 
 /// The section a content path belongs to (`content/research/x.md` → research).

@@ -326,3 +326,21 @@ fn a_listing_that_fails_to_render_is_reported_when_catching_up() {
     files.extend(rebuilder.search().expect("search index"));
     assert_same(&files, &full_build(&site));
 }
+
+/// A note's id changed in place: links to it, its backlinks and lint follow the new id (the
+/// rebuild must see that ids changed), and changing it back equals a full build again.
+#[test]
+fn an_id_changed_in_place_is_indexed_again() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.build().expect("builds");
+    let original = read(&site, ALPHA);
+    let renamed = original.replacen("id: alpha-defaults-to-sse", "id: alpha-renamed", 1);
+    site.write(ALPHA, &renamed);
+    let result = rebuilder.update(&[PathBuf::from(ALPHA)]).expect("rebuilds");
+    let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+    assert_eq!(result.diagnostics, full, "the same findings as a full lint");
+    assert!(result.errors() > 0, "links to the old id are broken now");
+    site.write(ALPHA, &original);
+    assert_same(&rebuilt(&mut rebuilder, &[ALPHA]), &full_build(&site));
+}
