@@ -21,7 +21,10 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let root = PathBuf::from(args.next().expect("usage: serve_latency SITE_DIR [RUNS] [title]"));
+    let root = PathBuf::from(
+        args.next()
+            .expect("usage: serve_latency SITE_DIR [RUNS] [title]"),
+    );
     let runs: usize = args.next().and_then(|r| r.parse().ok()).unwrap_or(10);
     let titles = args.next().as_deref() == Some("title");
     let gap: u64 = args.next().and_then(|g| g.parse().ok()).unwrap_or(1000);
@@ -29,7 +32,11 @@ fn main() {
     let mut events = BufReader::new(subscribe(port));
 
     let note = first_note(&root);
-    let id = note.file_stem().expect("a name").to_string_lossy().into_owned();
+    let id = note
+        .file_stem()
+        .expect("a name")
+        .to_string_lossy()
+        .into_owned();
     let original = std::fs::read_to_string(&note).expect("the note");
     let (mut reloads, mut pages, mut indexes) = (Vec::new(), Vec::new(), Vec::new());
     for run in 0..runs {
@@ -48,7 +55,10 @@ fn main() {
         pages.push(saved.elapsed());
         if titles {
             let index = get(port, "/research");
-            assert!(index.contains(&marker), "the research index has the new title");
+            assert!(
+                index.contains(&marker),
+                "the research index has the new title"
+            );
             indexes.push(saved.elapsed());
         }
     }
@@ -59,7 +69,10 @@ fn main() {
     println!("save → reload event: {}", spread(&mut reloads));
     println!("save → note page with the new text: {}", spread(&mut pages));
     if titles {
-        println!("save → research index with the new title: {}", spread(&mut indexes));
+        println!(
+            "save → research index with the new title: {}",
+            spread(&mut indexes)
+        );
     }
 }
 
@@ -118,11 +131,18 @@ fn wait_for_reload(events: &mut BufReader<TcpStream>) {
 /// `GET path` over HTTP/1.0; the body as text.
 fn get(port: u16, path: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-    write!(stream, "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n").expect("asks");
+    write!(
+        stream,
+        "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
+    )
+    .expect("asks");
     let mut response = Vec::new();
     stream.read_to_end(&mut response).expect("reads");
     let text = String::from_utf8_lossy(&response).into_owned();
-    assert!(text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"), "{path}");
+    assert!(
+        text.starts_with("HTTP/1.1 200") || text.starts_with("HTTP/1.0 200"),
+        "{path}"
+    );
     text
 }
 

@@ -2,7 +2,7 @@
 //! edit equals a full lint; listings left for later catch up to a full build.
 
 use crate::support::{today, TestSite};
-use fieldnotes::serve::rebuild::Rebuilder;
+use fieldnotes::serve::rebuild::{Rebuilder, Rebuilt};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -65,13 +65,32 @@ pub fn read(site: &TestSite, path: &str) -> String {
     std::fs::read_to_string(site.root().join(path)).expect("read")
 }
 
+/// A rebuilder of `site`, built once; `defer`: listings after notes (as `serve` does).
+fn built(site: &TestSite, defer: bool) -> Rebuilder {
+    let mut rebuilder = Rebuilder::new(site.root(), None, today());
+    rebuilder.defer_listings(defer);
+    let first = rebuilder.build().expect("builds");
+    assert_eq!(first.errors(), 0, "{:#?}", first.diagnostics);
+    rebuilder
+}
+
+/// Rebuilds after `path` changed, checking its findings equal a full lint's.
+fn relinted(rebuilder: &mut Rebuilder, path: &str) -> Rebuilt {
+    let result = rebuilder.update(&[PathBuf::from(path)]).expect("rebuilds");
+    let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
+    assert_eq!(
+        result.diagnostics, full,
+        "{path}: the same findings as a full lint"
+    );
+    result
+}
+
 /// After a body-only edit `serve` lints again with the body rules only and keeps the other
 /// rules' findings: the result must still equal a full lint, findings in bodies included.
 #[test]
 fn a_body_edit_lints_like_a_full_lint() {
     let site = TestSite::fixture("basic");
-    let mut rebuilder = Rebuilder::new(site.root(), None, today());
-    rebuilder.build().expect("builds");
+    let mut rebuilder = built(&site, false);
     let original = read(&site, ALPHA);
     let broken = format!(
         "{original}\nSee [nowhere](/research/no-such-note.md), <b>raw</b> and \
@@ -79,9 +98,7 @@ fn a_body_edit_lints_like_a_full_lint() {
     );
     for (text, broken_link) in [(&broken, true), (&original, false)] {
         site.write(ALPHA, text);
-        let result = rebuilder.update(&[PathBuf::from(ALPHA)]).expect("rebuilds");
-        let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
-        assert_eq!(result.diagnostics, full, "the same findings as a full lint");
+        let result = relinted(&mut rebuilder, ALPHA);
         let codes: Vec<&str> = result.diagnostics.iter().map(|d| d.code).collect();
         assert_eq!(codes.contains(&"FN601"), broken_link, "{codes:?}");
     }
@@ -181,7 +198,7 @@ fn incremental_rebuilds_equal_a_full_build() {
 }
 
 /// The files of a rebuild's site, as bytes.
-fn site_files(rebuilt: fieldnotes::serve::rebuild::Rebuilt) -> BTreeMap<String, Vec<u8>> {
+fn site_files(rebuilt: Rebuilt) -> BTreeMap<String, Vec<u8>> {
     let site = rebuilt.site.expect("built");
     let files = site.files.into_iter();
     files.map(|(path, bytes)| (path, bytes.to_vec())).collect()
@@ -193,9 +210,7 @@ fn site_files(rebuilt: fieldnotes::serve::rebuild::Rebuilt) -> BTreeMap<String, 
 #[test]
 fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
     let site = TestSite::fixture("basic");
-    let mut rebuilder = Rebuilder::new(site.root(), None, today());
-    rebuilder.defer_listings(true);
-    rebuilder.build().expect("builds");
+    let mut rebuilder = built(&site, true);
     assert!(rebuilder.catch_up().expect("nothing to do").is_none());
 
     let beta = read(&site, BETA).replacen("title: Beta Client", "title: Beta Renamed", 1);
@@ -269,13 +284,8 @@ fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
         let text = read(&site, path);
         assert!(text.contains(from), "{path} has {from:?}");
         site.write(path, &text.replacen(from, to, 1));
-        let first = rebuilder.update(&[PathBuf::from(path)]).expect("rebuilds");
+        let first = relinted(&mut rebuilder, path);
         assert_eq!(first.errors(), 0, "{to}: {:#?}", first.diagnostics);
-        let (_, full_findings) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
-        assert_eq!(
-            first.diagnostics, full_findings,
-            "{to}: the same findings as a full lint"
-        );
         let mut files = match rebuilder.catch_up().expect("catches up") {
             Some(caught_up) => site_files(caught_up),
             None => site_files(first),
@@ -297,9 +307,7 @@ fn listings_deferred_after_an_edit_catch_up_to_a_full_build() {
 #[test]
 fn a_listing_that_fails_to_render_is_reported_when_catching_up() {
     let site = TestSite::fixture("basic");
-    let mut rebuilder = Rebuilder::new(site.root(), None, today());
-    rebuilder.defer_listings(true);
-    rebuilder.build().expect("builds");
+    let mut rebuilder = built(&site, true);
     let list = "templates/list.html";
     site.write(list, "{{ list.no_such_field.deeper }}");
     let first = rebuilder
@@ -332,14 +340,11 @@ fn a_listing_that_fails_to_render_is_reported_when_catching_up() {
 #[test]
 fn an_id_changed_in_place_is_indexed_again() {
     let site = TestSite::fixture("basic");
-    let mut rebuilder = Rebuilder::new(site.root(), None, today());
-    rebuilder.build().expect("builds");
+    let mut rebuilder = built(&site, false);
     let original = read(&site, ALPHA);
     let renamed = original.replacen("id: alpha-defaults-to-sse", "id: alpha-renamed", 1);
     site.write(ALPHA, &renamed);
-    let result = rebuilder.update(&[PathBuf::from(ALPHA)]).expect("rebuilds");
-    let (_, full) = fieldnotes::check(rebuilder.root(), today()).expect("lints");
-    assert_eq!(result.diagnostics, full, "the same findings as a full lint");
+    let result = relinted(&mut rebuilder, ALPHA);
     assert!(result.errors() > 0, "links to the old id are broken now");
     site.write(ALPHA, &original);
     assert_same(&rebuilt(&mut rebuilder, &[ALPHA]), &full_build(&site));
