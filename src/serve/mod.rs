@@ -137,7 +137,13 @@ impl Serving<'_> {
         };
         let pending = rebuilt.pending.len();
         let files = self.swap(site.files, rebuilt.pending.into_iter().collect());
-        self.state.hub.send("reload", &build.to_string());
+        // A save that changed no page (an editor writing the same file twice, the second
+        // event of one save) reloads nothing; the status still goes out for the overlay.
+        let event = match rebuilt.rendered + pending {
+            0 => "status",
+            _ => "reload",
+        };
+        self.state.hub.send(event, &build.to_string());
         eprintln!(
             "built {} of {} pages in {:.0?}{}",
             rebuilt.rendered,
