@@ -3,7 +3,7 @@
 
 use super::events;
 use super::paths::{self, content_type};
-use super::state::State;
+use super::state::{Files, State};
 use crate::write::Shared;
 use tiny_http::{Header, Method, Request, Response, StatusCode};
 
@@ -69,20 +69,16 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
             return;
         }
     };
-    let Some(mut files) = state.site() else {
+    let path = state.strip_base(&path);
+    // A page an edit changed but the rebuild has not caught up with yet is waited for.
+    let name_of = |files: &Files| paths::resolve(files, path).map(|(name, _)| name.to_string());
+    let Some(files) = state.site_for(name_of, PENDING_WAIT) else {
         let page = format!(
             "<!doctype html><title>Building…</title><p>The site has not built yet.</p>\n{SCRIPT_TAG}"
         );
         let _ = request.respond(bytes(503, "text/html; charset=utf-8", page.into_bytes()));
         return;
     };
-    let path = state.strip_base(&path);
-    // A page an edit changed but the rebuild has not caught up with yet: wait for it.
-    if let Some((name, _)) = paths::resolve(&files, path) {
-        if state.wait_while_pending(name, PENDING_WAIT) {
-            files = state.site().unwrap_or(files);
-        }
-    }
     let (status, name, body) = match paths::resolve(&files, path) {
         Some((name, body)) => (200, name, body.clone()),
         None => match files.get_key_value("404.html") {

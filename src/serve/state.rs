@@ -141,13 +141,30 @@ impl State {
 
     /// Serves `files` from now on; `pending` of them are out of date until the next call.
     pub fn set_site(&self, files: Arc<Files>, pending: HashSet<String>) {
-        // Both change under the pending lock: a request that finds a file not pending has
-        // the site it is up to date in, or an older one that was current when it came.
+        // Both change under the pending lock: a request that finds a file not pending, then
+        // reads the site, gets a site that file is up to date in (see `site_for`).
         let mut current = lock(&self.pending);
         *write(&self.site) = Some(files);
         *current = pending;
         drop(current);
         self.caught_up.notify_all();
+    }
+
+    /// The site to answer a request from: after waiting (at most `limit`) while the file
+    /// `name_of` finds for it is out of date, the site as it is then. Read again whether it
+    /// waited or not: the rebuild may have caught up between the first read and the check,
+    /// and only a site read after the check is sure to have the file up to date.
+    pub fn site_for(
+        &self,
+        name_of: impl Fn(&Files) -> Option<String>,
+        limit: Duration,
+    ) -> Option<Arc<Files>> {
+        let files = self.site()?;
+        let Some(name) = name_of(&files) else {
+            return Some(files);
+        };
+        self.wait_while_pending(&name, limit);
+        self.site()
     }
 
     /// Forgets which files were out of date (when catching up failed): requests stop waiting.
@@ -229,6 +246,27 @@ mod tests {
         assert_eq!(state.strip_base("docs"), "");
         assert_eq!(state.strip_base("docsx/y"), "docsx/y");
         assert_eq!(state.strip_base("research/x"), "research/x");
+    }
+
+    /// The rebuild catches up between a request's first read of the site and its check of
+    /// what is pending: the request must still get the caught-up site.
+    #[test]
+    fn a_request_gets_the_caught_up_site_when_it_catches_up_in_between() {
+        let state = State::default();
+        let site = |text: &str| {
+            let bytes: Shared = Arc::new(text.as_bytes().to_vec());
+            Arc::new(Files::from([("research.html".to_string(), bytes)]))
+        };
+        let pending = HashSet::from(["research.html".to_string()]);
+        state.set_site(site("old"), pending);
+        let name_of = |_: &Files| {
+            state.set_site(site("new"), HashSet::new());
+            Some("research.html".to_string())
+        };
+        let files = state
+            .site_for(name_of, Duration::from_secs(5))
+            .expect("a site");
+        assert_eq!(files["research.html"].as_slice(), b"new");
     }
 
     #[test]
