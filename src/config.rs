@@ -268,6 +268,17 @@ impl SiteConfig {
     pub fn url_for(&self, route: &str) -> String {
         format!("{}{}", self.base_url, route)
     }
+
+    /// `baseUrl`'s path (`/docs` of `https://x.io/docs`, empty for `https://x.io/`), which
+    /// every link on the site starts with.
+    pub fn base_path(&self) -> &str {
+        let base = self.base_url.as_str();
+        let after_scheme = base.split_once("://").map_or(base, |(_, rest)| rest);
+        after_scheme
+            .find('/')
+            .map_or("", |i| &after_scheme[i..])
+            .trim_end_matches('/')
+    }
 }
 
 #[cfg(test)]

@@ -142,8 +142,8 @@ pub fn reindex_same_ids(site: ParsedSite, previous: Resolved, changed: &[Page]) 
     // Links are in `Page` order (section order is `Page` order) and, within a page, in body
     // order: each changed page's run is found by binary search and replaced.
     for &page in changed {
-        let start = links.partition_point(|l| l.from < page);
-        let end = start + links[start..].partition_point(|l| l.from == page);
+        let on_page = links_on(&links, page);
+        let (start, end) = (on_page.start, on_page.end);
         for link in &links[start..end] {
             unlink(&mut backlinks, link);
         }
@@ -181,6 +181,12 @@ pub fn reindex_same_ids(site: ParsedSite, previous: Resolved, changed: &[Page]) 
         }
     }
     assemble(site, ids, links, backlinks, refs)
+}
+
+/// Where the links on `page` are in `links` (sorted by page, as [`SiteIndex::links`] is).
+fn links_on(links: &[ResolvedLink], page: Page) -> std::ops::Range<usize> {
+    let start = links.partition_point(|l| l.from < page);
+    start..start + links[start..].partition_point(|l| l.from == page)
 }
 
 /// What [`reindex`] reuses of the previous index: its ids, resolved links and references.
@@ -431,6 +437,11 @@ fn backlinks(links: &[ResolvedLink]) -> BTreeMap<Page, Vec<Page>> {
 }
 
 impl SiteIndex {
+    /// The resolved body links on `page`, in body order.
+    pub fn links_on(&self, page: Page) -> &[ResolvedLink] {
+        &self.links[links_on(&self.links, page)]
+    }
+
     /// The document a page renders, for pages that have one.
     pub fn document(&self, page: Page) -> Option<&Document> {
         let c = &self.content;

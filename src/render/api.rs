@@ -56,6 +56,9 @@ pub struct ApiSource<'a> {
     pub ranges: Vec<RangeLink>,
 }
 
+/// Where the notes' data goes.
+pub(super) const NOTES_JSON: &str = "api/notes.json";
+
 /// One note's record in `/api/notes.json` as compact JSON, with the key it was made under
 /// (see [`super::Fingerprint::note_record`]).
 pub type NoteRecord = (u64, Shared);
@@ -205,12 +208,15 @@ pub fn notes_json(
             let key = keys.and_then(|k| k.get(i).copied());
             match (key, previous.get(i)) {
                 (Some(key), Some((old, bytes))) if *old == key => Ok((key, bytes.clone())),
-                _ => Ok((key.unwrap_or(0), Arc::new(compact(&api_note(ctx, i))?))),
+                _ => Ok((
+                    key.unwrap_or(0),
+                    Arc::new(compact(NOTES_JSON, &api_note(ctx, i))?),
+                )),
             }
         })
         .collect();
     let records = records.into_iter().collect::<Result<Vec<NoteRecord>>>()?;
-    let schema = compact(&schema_url(ctx, "notes"))?;
+    let schema = compact(NOTES_JSON, &schema_url(ctx, "notes"))?;
     let size: usize = records.iter().map(|(_, r)| r.len() + 1).sum();
     let mut out = Vec::with_capacity(size + schema.len() + 32);
     out.extend_from_slice(b"{\"$schema\":");
@@ -259,10 +265,9 @@ fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
     }
 }
 
-/// `value` as compact JSON, as part of `api/notes.json`.
-fn compact<T: Serialize>(value: &T) -> Result<Vec<u8>> {
-    serde_json::to_vec(value)
-        .map_err(|e| crate::error::Error::io("api/notes.json", "serialize", e.into()))
+/// `value` as compact JSON (serde_json escapes every string), for the file at `path`.
+pub(super) fn compact<T: Serialize>(path: &str, value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec(value).map_err(|e| crate::error::Error::io(path, "serialize", e.into()))
 }
 
 fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {

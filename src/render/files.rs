@@ -3,7 +3,7 @@
 //! fixed order, so the output is the same whatever finishes first.
 
 use super::{api, feeds, listing, sitemap, PageView, Pages};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::index::routes::Page;
 use crate::write::Shared;
 use rayon::prelude::*;
@@ -63,7 +63,7 @@ pub(super) fn files(
     makers.push(Box::new(|| {
         let (json, made) = api::notes_json(ctx, records.0, records.1)?;
         *made_records.lock().unwrap_or_else(|e| e.into_inner()) = made;
-        Ok(vec![("api/notes.json".to_string(), Arc::new(json))])
+        Ok(vec![(api::NOTES_JSON.to_string(), Arc::new(json))])
     }));
     makers.push(Box::new(|| {
         json("api/clients.json", &api::clients_doc(ctx))
@@ -112,10 +112,9 @@ fn one(path: &str, text: String) -> Result<Vec<File>> {
     Ok(vec![file(path, text)])
 }
 
-/// `value` as compact JSON (serde_json escapes every string).
+/// `value` as a compact JSON file.
 fn json<V: Serialize>(path: &str, value: &V) -> Result<Vec<File>> {
-    let mut bytes =
-        serde_json::to_vec(value).map_err(|e| Error::io(path, "serialize", e.into()))?;
+    let mut bytes = api::compact(path, value)?;
     bytes.push(b'\n');
     Ok(vec![(path.to_string(), Arc::new(bytes))])
 }

@@ -115,9 +115,6 @@ pub fn render_with(
         Some(theme) => theme,
         None => Arc::new(theme::load(index)?),
     };
-    if let Some(memo) = memo.as_deref_mut() {
-        memo.theme = Some(theme.clone());
-    }
     let (today, from_epoch) = match options.reference {
         Some(reference) => reference,
         None => reference_day(index)?,

@@ -165,13 +165,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub fn new(index: &'a SiteIndex, today: Option<NaiveDate>) -> Ctx<'a> {
-        let base = &index.config.base_url;
-        let after_scheme = base.split_once("://").map_or(base.as_str(), |(_, r)| r);
-        let base_path = after_scheme
-            .find('/')
-            .map_or("", |i| &after_scheme[i..])
-            .trim_end_matches('/')
-            .to_string();
+        let base_path = index.config.base_path().to_string();
         let note_hrefs = (0..index.content.notes.len())
             .map(|_| OnceLock::new())
             .collect();
@@ -187,13 +181,10 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// The resolved body links of `page`, in body order (the index keeps links sorted by the
-    /// page they are on, so they are found without a map of every page's).
+    /// The resolved body links of `page`, in body order, each once.
     pub(super) fn links_of(&self, page: Page) -> Vec<&'a LinkTarget> {
-        let links = &self.index.links;
-        let start = links.partition_point(|l| l.from < page);
         let mut list = Vec::new();
-        for link in links[start..].iter().take_while(|l| l.from == page) {
+        for link in self.index.links_on(page) {
             if list.len() == link.link {
                 list.push(&link.target);
             }

@@ -177,18 +177,17 @@ impl Fingerprints {
             .par_iter()
             .enumerate()
             .map(|(i, note)| {
-                let related = fold(index.related[i].iter().flat_map(|&n| [n as u64, fronts[n]]));
                 let successor = note
                     .superseded_by
                     .as_ref()
                     .and_then(|s| index.ids.note(&s.value))
-                    .map_or(0, |n| fold([n as u64, fronts[n]]));
+                    .map_or(0, |n| notes_of(&[n]));
                 let summary_links = has_link(i) || index.related[i].iter().any(|&n| has_link(n));
                 fold([
                     shared,
                     non_notes,
                     file(&note.doc).full,
-                    related,
+                    notes_of(&index.related[i]),
                     backlinks_of(Page::Note(i)),
                     links_of(index, Page::Note(i), page_key),
                     successor,
@@ -238,14 +237,12 @@ impl crate::render::Fingerprint for Fingerprints {
     }
 }
 
-/// A hash of the body links on `page` (the index keeps them sorted by page): a link to a
-/// page renders as that page's route (`page_key`: what it follows from) and anchor; any other
-/// link renders from its destination, which is in the page's own text, and its kind.
+/// A hash of the body links on `page`: a link to a page renders as that page's route
+/// (`page_key`: what it follows from) and anchor; any other link renders from its
+/// destination, which is in the page's own text, and its kind.
 fn links_of(index: &SiteIndex, page: Page, page_key: impl Fn(Page) -> u64) -> u64 {
-    let links = &index.links;
-    let start = links.partition_point(|l| l.from < page);
     let mut hasher = DefaultHasher::new();
-    for link in links[start..].iter().take_while(|l| l.from == page) {
+    for link in index.links_on(page) {
         std::mem::discriminant(&link.target).hash(&mut hasher);
         if let LinkTarget::Page { page, anchor } = &link.target {
             (page, page_key(*page), anchor).hash(&mut hasher);

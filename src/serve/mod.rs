@@ -119,12 +119,7 @@ impl Serving<'_> {
         let build = self.builds;
         let rebuilt = match result {
             Ok(rebuilt) => rebuilt,
-            Err(error) => {
-                eprintln!("error: {error}");
-                self.state.set_status(Status::failed(build, &error));
-                self.state.hub.send("status", &build.to_string());
-                return;
-            }
+            Err(error) => return self.fail(build, &error),
         };
         self.print_findings(rebuilder, &rebuilt);
         self.state.set_base_path(rebuilder.base_path());
@@ -177,12 +172,17 @@ impl Serving<'_> {
             }
             Ok(_) => {}
             Err(error) => {
-                eprintln!("error: {error}");
                 self.state.clear_pending();
-                self.state.set_status(Status::failed(self.builds, &error));
-                self.state.hub.send("status", &self.builds.to_string());
+                self.fail(self.builds, &error);
             }
         }
+    }
+
+    /// Reports a build that could not run: printed, and shown on open pages.
+    fn fail(&self, build: u64, error: &Error) {
+        eprintln!("error: {error}");
+        self.state.set_status(Status::failed(build, error));
+        self.state.hub.send("status", &build.to_string());
     }
 
     /// Serves `files` (with the previous search index until the new one is made), `pending`

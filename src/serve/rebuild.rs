@@ -57,6 +57,18 @@ pub struct Timings {
 }
 
 impl Rebuilt {
+    /// A rebuild that made no site (nothing to build, or lint found errors).
+    fn without_site(diagnostics: Vec<Diagnostic>, timings: Timings) -> Rebuilt {
+        Rebuilt {
+            diagnostics,
+            site: None,
+            rendered: 0,
+            pages: 0,
+            pending: Vec::new(),
+            timings,
+        }
+    }
+
     pub fn errors(&self) -> usize {
         self.diagnostics
             .iter()
@@ -214,16 +226,8 @@ impl Rebuilder {
 
     /// `baseUrl`'s path (`/docs` of `https://x.io/docs`), which every link starts with.
     pub fn base_path(&self) -> String {
-        let Some(index) = &self.index else {
-            return String::new();
-        };
-        let base = index.config.base_url.as_str();
-        let after_scheme = base.split_once("://").map_or(base, |(_, rest)| rest);
-        after_scheme
-            .find('/')
-            .map_or("", |i| &after_scheme[i..])
-            .trim_end_matches('/')
-            .to_string()
+        let index = self.index.as_ref();
+        index.map_or(String::new(), |i| i.config.base_path().to_string())
     }
 
     /// The search index of the last build, as (path, contents).
@@ -354,14 +358,7 @@ impl Rebuilder {
             ..Timings::default()
         };
         let Some(index) = &self.index else {
-            return Ok(Rebuilt {
-                diagnostics: Vec::new(),
-                site: None,
-                rendered: 0,
-                pages: 0,
-                pending: Vec::new(),
-                timings,
-            });
+            return Ok(Rebuilt::without_site(Vec::new(), timings));
         };
         let previous = self.findings.take();
         let (diagnostics, rendered) = rayon::join(
@@ -404,14 +401,7 @@ impl Rebuilder {
         self.findings = Some(diagnostics.clone());
         let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
         if has_errors {
-            return Ok(Rebuilt {
-                diagnostics,
-                site: None,
-                rendered: 0,
-                pages: 0,
-                pending: Vec::new(),
-                timings,
-            });
+            return Ok(Rebuilt::without_site(diagnostics, timings));
         }
         let ((out, stats), fingerprints) = rendered?;
         if !stats.deferred.is_empty() {
