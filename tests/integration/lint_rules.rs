@@ -89,7 +89,7 @@ fn the_seed_note_reports_only_its_missing_related_notes() {
     let findings = lint_site("_seed").lint();
     assert_eq!(
         codes_and_lines(&findings),
-        [("FN501", 35), ("FN501", 36), ("FN601", 63), ("FN601", 64)],
+        [("FN501", 35), ("FN501", 36), ("FN601", 61), ("FN601", 62)],
         "{}",
         compact(&findings)
     );
@@ -98,7 +98,7 @@ fn the_seed_note_reports_only_its_missing_related_notes() {
 #[test]
 fn a_bom_and_crlf_endings_shift_no_line_or_column() {
     let site = lint_site("_seed");
-    let path = "content/research/hermes-defaults-a-url-server-to-streamable-http.md";
+    let path = "content/research/openclaw-reads-only-the-transport-key.md";
     let position = |d: &Diagnostic| (d.code, d.line, d.column, d.end_line, d.end_column);
     let before: Vec<_> = site.lint().iter().map(position).collect();
     let text = fs::read_to_string(site.root().join(path)).expect("seed");

@@ -10,6 +10,7 @@ mod lint_incremental;
 mod lint_rules;
 mod provenance;
 mod render;
+mod self_contained;
 mod serve;
 mod serve_rebuild;
 mod site_features;
