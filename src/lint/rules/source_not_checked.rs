@@ -16,7 +16,8 @@ pub const META: RuleMeta = RuleMeta {
 A source with a `commit` that `fieldnotes sources verify` could not check: its repository is
 not in the cache and could not be cloned (no network, `--offline`, a private repository), the
 commit is not in a cached clone that could not be fetched, or the source is malformed in a way
-another rule reports (a `url` that is not http(s), a `commit` that is not a hash). Only
+another rule reports (a `url` that is not http(s), a `commit` that is not a hash, a `path` that
+is not a file and line ranges). Only
 `fieldnotes sources verify` runs this rule.
 
 ## Why
