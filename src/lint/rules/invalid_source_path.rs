@@ -2,7 +2,7 @@
 //! and line ranges ([`crate::parse::source_path`] decides; this rule reports its error).
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN403",
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     summary: "a source path that is malformed or has a reversed line range",
+    reads: Reads::FrontMatter,
     doc: r#"## What it flags
 
 A source `path` that is not a file path relative to the repository root, optionally followed

@@ -2,7 +2,7 @@
 //! (its repository is not in the cache and cannot be reached, or it is malformed).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-not-checked",
     severity: Severity::Info,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a pinned source that could not be checked against its repository (sources verify)",
     doc: r#"## What it flags
 
