@@ -1,7 +1,7 @@
 //! FN103 duplicate-id: two files of one section with the same id.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Content;
 use crate::source::{Section, Span};
 
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "duplicate-id",
     severity: Severity::Error,
     scope: Scope::Global, // compares every note's id
+    reads: Reads::FrontMatter,
     summary: "two notes, clients or capabilities with the same id",
     doc: r#"## What it flags
 

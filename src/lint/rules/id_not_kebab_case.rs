@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "id-not-kebab-case",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities)",
     doc: r#"## What it flags
 
