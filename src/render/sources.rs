@@ -33,6 +33,8 @@ pub struct SourceView<'a> {
 /// The pinned lines of a source, highlighted, one block per line range.
 #[derive(Debug, Serialize)]
 pub struct ExcerptView {
+    /// The highlighter's token for the language (the file's extension), cut to the letters,
+    /// digits and `+-_.#` such tokens are made of: it follows a code fence in the `.md`.
     pub language: String,
     /// Cut at the excerpt limit; the rest is behind the source link.
     pub truncated: bool,
@@ -73,7 +75,11 @@ impl ExcerptView {
             })
             .collect();
         ExcerptView {
-            language: excerpt.language.clone(),
+            language: excerpt
+                .language
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || "+-_.#".contains(*c))
+                .collect(),
             truncated: excerpt.truncated,
             blocks,
         }
