@@ -8,7 +8,7 @@ pub mod markdown;
 pub mod yaml;
 
 use crate::config::SiteConfig;
-use crate::load::{LoadedSite, Unreadable};
+use crate::load::{Assets, LoadedSite, Unreadable};
 use crate::model::{
     Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
 };
@@ -27,6 +27,7 @@ pub struct ParsedSite {
     pub files: Vec<SourceFile>,
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
+    pub assets: Assets,
 }
 
 /// One parsed content file, typed by its section.
@@ -62,6 +63,7 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
         files: site.files,
         content,
         unreadable: site.unreadable,
+        assets: site.assets,
     }
 }
 
