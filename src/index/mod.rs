@@ -4,6 +4,7 @@
 
 pub mod links;
 mod matrix;
+pub mod outputs;
 pub mod routes;
 
 use crate::config::SiteConfig;

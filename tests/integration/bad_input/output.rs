@@ -179,3 +179,50 @@ fn no_id_writes_outside_the_output_even_with_its_rules_off() {
     assert!(!site.out().exists());
     assert_eq!(leftovers(site.root()), Vec::<String>::new());
 }
+
+#[test]
+fn every_file_a_render_writes_is_one_lint_knows_it_generates_or_a_static_one() {
+    use fieldnotes::index::outputs::{Clash, Outputs};
+    let site = TestSite::fixture("bad/_base");
+    site.write("static/img/logo.svg", "<svg/>");
+    let index = fieldnotes::open(site.root()).expect("opens");
+    let mut out = fieldnotes::write::MemoryOutput::default();
+    fieldnotes::render::render(&index, None, &mut out).expect("renders");
+    let outputs = Outputs::of(&index);
+    let static_files: Vec<&str> = (index.assets.static_files.iter())
+        .map(|a| a.name.as_str())
+        .chain(["site.js", "style.css"])
+        .collect();
+    for path in out.files.keys() {
+        let known = matches!(
+            outputs.clash(path),
+            Some(Clash::Replaces(_) | Clash::InFolder(_))
+        );
+        assert!(
+            known || static_files.contains(&path.as_str()),
+            "{path} is written, but FN012 does not know the build generates it"
+        );
+        assert!(
+            !static_files.contains(&path.as_str()) || outputs.clash(path).is_none(),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn a_static_file_never_replaces_a_generated_one_even_with_fn012_off() {
+    let site = TestSite::fixture("bad/_base");
+    site.write("static/index.html", "<h1>not the home page</h1>");
+    let config = fs::read_to_string(site.root().join("site.yaml")).expect("config");
+    site.write(
+        "site.yaml",
+        &format!("{config}lint:\n  rules:\n    FN012: off\n"),
+    );
+    let result = build_into(&site, &site.out());
+    assert!(
+        matches!(&result, Err(Error::Io { path, .. }) if path == Path::new("index.html")),
+        "the static file must be refused: {result:?}"
+    );
+    assert!(!site.out().exists());
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
