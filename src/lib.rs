@@ -128,9 +128,11 @@ pub struct BuildReport {
     pub excerpts: Option<sources::excerpt::Excerpts>,
 }
 
-/// Builds the site: lint, then render and write unless lint found errors.
+/// Builds the site: lint, then render and write unless lint found errors. An output folder
+/// that building into would harm is refused first ([`write::check_out`]).
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
+    write::check_out(&options.out, &options.root)?;
     let mut index = open(&options.root)?;
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();
