@@ -7,7 +7,8 @@
 //!
 //! Data flows one way; each step takes what the previous one returned:
 //!
-//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order.
+//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order;
+//!    the templates and static files listed; no file read outside the folder it was found in.
 //! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
