@@ -343,6 +343,49 @@ fn schema_out_writes_three_schemas_with_the_sites_vocabularies() {
         .contains(&serde_json::json!("lastVerified")));
 }
 
+/// Checks that `out` is a refusal of `--changed-since`: exit status 2, nothing on standard
+/// output, and one line on standard error that says `what`.
+fn refused_in_one_line(out: &Output, what: &str) {
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(errors.lines().count(), 1, "{errors}");
+    assert!(
+        errors.starts_with("error: --changed-since ") && errors.contains(what),
+        "{errors}"
+    );
+}
+
+#[test]
+fn changed_since_outside_git_or_with_an_unknown_revision_is_one_clear_line() {
+    let site = lint_site("_base");
+    let outside = run(site.root(), &["lint", "--changed-since", "HEAD"]);
+    refused_in_one_line(&outside, "is not in a git work tree");
+    commit_all(&site);
+    let unknown = run(site.root(), &["lint", "--changed-since", "no-such-branch"]);
+    refused_in_one_line(&unknown, "no such commit");
+    let blob = run(site.root(), &["lint", "--changed-since", "HEAD:site.yaml"]);
+    refused_in_one_line(&blob, "no such commit");
+}
+
+#[test]
+fn a_changed_since_revision_git_would_read_as_an_option_never_reaches_git() {
+    let site = lint_site("_base");
+    commit_all(&site);
+    for rev in ["--output=written.txt", "-owritten.txt"] {
+        let out = run(site.root(), &["lint", &format!("--changed-since={rev}")]);
+        refused_in_one_line(&out, "not a revision");
+        assert!(
+            !site.root().join("written.txt").exists(),
+            "{rev} wrote a file"
+        );
+    }
+}
+
 /// Whether `text` holds a character a terminal would act on rather than show (line breaks
 /// aside).
 pub(crate) fn has_controls(text: &str) -> bool {

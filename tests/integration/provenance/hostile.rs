@@ -1,5 +1,5 @@
 //! A hostile repository and hostile pins: file names made of terminal escape codes are printed
-//! escaped.
+//! escaped, and a pinned `commit` that git would read as an option never reaches git.
 
 use super::widget::Widget;
 use super::{run, WIDGET};
@@ -73,4 +73,42 @@ fn drift_and_queue_show_file_names_from_a_repository_and_content_escaped() {
     assert!(queue.starts_with("STATE "), "{queue}");
     assert!(!has_controls(&queue), "{queue:?}");
     assert!(queue.contains("\\u{1b}]0;pwned\\u{7}"), "{queue}");
+}
+
+#[test]
+fn a_pinned_commit_git_would_read_as_an_option_never_reaches_git() {
+    let (site, widget) = super::fixture();
+    let note = "content/research/widget-picks-streamable-http.md";
+    for commit in ["--output=written.txt", "-owritten.txt"] {
+        edit(
+            &site,
+            note,
+            "commit: 457c9c41",
+            &format!("commit: \"{commit}\""),
+        );
+        for command in [
+            &["verify"][..],
+            &["drift"],
+            &["queue", "--today", "2026-11-30"],
+        ] {
+            let out = sources(&site, &widget, command);
+            assert!(
+                out.status.code().is_some_and(|c| c < 2),
+                "{command:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            for folder in [site.root(), widget.repo.path()] {
+                assert!(
+                    !folder.join("written.txt").exists(),
+                    "{commit} wrote a file ({command:?})"
+                );
+            }
+        }
+        edit(
+            &site,
+            note,
+            &format!("commit: \"{commit}\""),
+            "commit: 457c9c41",
+        );
+    }
 }
