@@ -57,10 +57,10 @@ impl Focus {
     /// Adds what changed since `rev` in the git repository holding `root`: files changed,
     /// added, renamed or copied since `rev` (working tree included) and untracked files.
     pub fn add_changes_since(&mut self, root: &Path, rev: &str) -> Result<()> {
-        let commit = commit_named(root, rev)?;
+        let since = resolve_since(root, rev)?;
         let diff = (Git::in_dir(root))
             .args(["diff", "--name-status", "-z", "-M", "--relative"])
-            .value(&commit)
+            .value(&since)
             .and_then(|diff| diff.operands(NO_PATHS).run(None));
         let diff = git_output(rev, diff)?;
         let mut fields = diff.split('\0').filter(|f| !f.is_empty());
@@ -138,10 +138,12 @@ fn target_id<'a>(finding: &Diagnostic, index: &'a SiteIndex) -> &'a str {
         .unwrap_or(last)
 }
 
-/// The full hash of the commit `rev` names in the git work tree holding `root`. A usage error
-/// (one line: what failed, what to do) when `root` is not in a work tree or `rev` names no
-/// commit; a `rev` git could read as an option (`--output=FILE`) never reaches git.
-fn commit_named(root: &Path, rev: &str) -> Result<String> {
+/// `rev` as `git diff` is given it, each commit it names resolved to its full hash: one
+/// commit (compared with the working tree), or a range `A..B` or `A...B` (a side left out is
+/// `HEAD`). A usage error (one line: what failed, what to do) when `root` is not in a git work
+/// tree or a side names no commit; a `rev` git could read as an option (`--output=FILE`) never
+/// reaches git.
+fn resolve_since(root: &Path, rev: &str) -> Result<String> {
     let refuse = |why: String| Error::Usage {
         message: format!("--changed-since {}: {why}", terminal::escape(rev)),
     };
@@ -166,18 +168,27 @@ fn commit_named(root: &Path, rev: &str) -> Result<String> {
             terminal::escape(&root.to_string_lossy())
         )));
     }
-    let found = (Git::in_dir(root))
-        .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
-        .value(&format!("{rev}^{{commit}}"))
-        .and_then(|rev_parse| rev_parse.run(None));
-    match found {
-        Ok(out) => Ok(String::from_utf8_lossy(&out).trim().to_string()),
-        Err(_) => Err(refuse(
-            "no such commit in this repository; give a branch, tag or commit it has (in CI, \
-             fetch it first: `git fetch origin main`, or check out with `fetch-depth: 0`)"
-                .to_string(),
-        )),
+    let commit = |name: &str| {
+        let name = if name.is_empty() { "HEAD" } else { name };
+        let found = (Git::in_dir(root))
+            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+            .value(&format!("{name}^{{commit}}"))
+            .and_then(|rev_parse| rev_parse.run(None));
+        match found {
+            Ok(out) => Ok(String::from_utf8_lossy(&out).trim().to_string()),
+            Err(_) => Err(refuse(format!(
+                "no commit `{}` in this repository; give a branch, tag or commit it has (in CI, \
+                 fetch it first: `git fetch origin main`, or check out with `fetch-depth: 0`)",
+                terminal::escape(name)
+            ))),
+        }
+    };
+    for dots in ["...", ".."] {
+        if let Some((from, to)) = rev.split_once(dots) {
+            return Ok(format!("{}{dots}{}", commit(from)?, commit(to)?));
+        }
     }
+    commit(rev)
 }
 
 /// What git printed, or its failure as a usage error of `--changed-since`.

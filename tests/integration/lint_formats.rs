@@ -367,9 +367,33 @@ fn changed_since_outside_git_or_with_an_unknown_revision_is_one_clear_line() {
     refused_in_one_line(&outside, "is not in a git work tree");
     commit_all(&site);
     let unknown = run(site.root(), &["lint", "--changed-since", "no-such-branch"]);
-    refused_in_one_line(&unknown, "no such commit");
+    refused_in_one_line(&unknown, "no commit `no-such-branch`");
     let blob = run(site.root(), &["lint", "--changed-since", "HEAD:site.yaml"]);
-    refused_in_one_line(&blob, "no such commit");
+    refused_in_one_line(&blob, "no commit `HEAD:site.yaml`");
+    let range = run(
+        site.root(),
+        &["lint", "--changed-since", "main...no-such-branch"],
+    );
+    refused_in_one_line(&range, "no commit `no-such-branch`");
+}
+
+#[test]
+fn changed_since_takes_a_range_of_commits() {
+    let site = lint_site("_base");
+    commit_all(&site);
+    site.write("content/research/new-note.md", "# A committed note\n");
+    git(site.root(), &["add", "."]);
+    git(site.root(), &["commit", "-q", "-m", "new note"]);
+    site.write("content/research/untracked.md", "# Not committed\n");
+    for range in ["HEAD~1...HEAD", "HEAD~1..HEAD", "HEAD~1..."] {
+        let args = ["lint", "--format", "json", "--changed-since", range];
+        let mut found = reported(site.root(), &args);
+        found.sort();
+        let expected = [("content/research/new-note.md", "FN002")];
+        // Untracked files are always reported: they are not in any commit.
+        let untracked = [("content/research/untracked.md", "FN002")];
+        assert_eq!(found, pairs(&[expected, untracked].concat()), "{range}");
+    }
 }
 
 #[test]
