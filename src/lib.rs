@@ -49,6 +49,7 @@ pub mod schema;
 pub mod serve;
 pub mod source;
 pub mod sources;
+mod terminal;
 pub mod today;
 pub mod write;
 pub mod writers;
