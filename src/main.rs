@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("{}", fieldnotes::commands::error_line(&error));
             ExitCode::from(2)
         }
     }

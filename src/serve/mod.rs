@@ -178,7 +178,7 @@ impl Serving<'_> {
 
     /// Reports a build that could not run: printed, and shown on open pages.
     fn fail(&self, build: u64, error: &Error) {
-        eprintln!("error: {error}");
+        eprintln!("{}", crate::commands::error_line(error));
         self.state.set_status(Status::failed(build, error));
         self.state.hub.send("status", &build.to_string());
     }
