@@ -34,6 +34,9 @@ const GENERATED: &[(&str, Generator)] = &[
     ("gen-symlink-folder-loop", symlink_folder_loop),
     ("gen-symlink-dangling", symlink_dangling),
     ("gen-fifo", fifo),
+    ("gen-id-252-bytes", id_252_bytes),
+    ("gen-id-windows-device", id_windows_device),
+    ("gen-id-case-clash", id_case_clash),
 ];
 
 /// The folder of the corpus.
@@ -283,4 +286,49 @@ fn fifo(root: &Path) {
         .status()
         .expect("mkfifo");
     assert!(status.success(), "mkfifo failed");
+}
+
+// Ids that are no file name on some system: made here, so the repository checks out anywhere.
+
+/// A note whose id and file name are 252 bytes: `<id>.md` is a file name, `<id>.html` too long.
+fn id_252_bytes(root: &Path) {
+    let id = "a".repeat(252);
+    write(
+        root,
+        &format!("content/research/{id}.md"),
+        note(&id, "", ""),
+    );
+}
+
+/// The base site's capability, as `id` with `title`.
+fn capability(id: &str, title: &str) -> String {
+    let base = corpus().join("_base/content/capabilities/transports.sse.md");
+    let text = fs::read_to_string(base).expect("base capability");
+    text.replace("transports.sse", id).replace("SSE", title)
+}
+
+/// Names Windows keeps for devices: a note `con`, a guide `PRN.md`, a capability `com1.sse`.
+fn id_windows_device(root: &Path) {
+    write(root, "content/research/con.md", note("con", "", ""));
+    let guide = "---\ntitle: Printers\nsummary: One.\nlast-updated: 2026-11-02\n---\n\nText.\n";
+    write(root, "content/guides/PRN.md", guide);
+    write(
+        root,
+        "content/capabilities/com1.sse.md",
+        capability("com1.sse", "COM1"),
+    );
+}
+
+/// Two capabilities whose ids differ only in case: one file on macOS and Windows.
+fn id_case_clash(root: &Path) {
+    for (id, title) in [
+        ("transports.streamableHttp", "One"),
+        ("transports.streamablehttp", "Two"),
+    ] {
+        write(
+            root,
+            &format!("content/capabilities/{id}.md"),
+            capability(id, title),
+        );
+    }
 }
