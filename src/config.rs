@@ -1,5 +1,7 @@
 //! `site.yaml`: the site's settings and vocabularies (spec revisions, capability groups, kinds).
 
+mod base_url;
+
 use crate::error::{Error, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -197,6 +199,7 @@ impl SiteConfig {
             }
         })?;
         config.base_url = config.base_url.trim_end_matches('/').to_string();
+        base_url::check(&config.base_url, path, text)?;
         config.check(path, text)?;
         Ok(config)
     }

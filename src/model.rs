@@ -5,7 +5,9 @@
 //! is required (see [`crate::schema`]).
 
 use crate::source::{FileId, Section, Span};
+use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::ops::Range;
 
 /// A value and the span of source text it was read from.
@@ -135,8 +137,113 @@ pub struct SourceRef {
     pub url: Option<Spanned<String>>,
     pub title: Option<Spanned<String>>,
     pub commit: Option<Spanned<String>>,
+    /// `path` as written.
     pub path: Option<Spanned<String>>,
+    /// `path` read into its file and line ranges, or why it cannot be: read once, by
+    /// [`crate::parse::source_path`], for lint (FN403), pages, verification, drift and
+    /// excerpts alike. `None` when there is no `path`.
+    pub location: Option<Result<SourcePath, SourcePathError>>,
     pub date: Option<Spanned<String>>,
+}
+
+/// A source's `path` as read: the file, relative to the repository root, and the line ranges
+/// pinned in it, in increasing order and not overlapping (none: the whole file, or a folder).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourcePath {
+    pub file: String,
+    pub lines: Vec<LineRange>,
+}
+
+/// 1-based lines `start..=end` of a source's file: never line 0, never backwards
+/// ([`LineRange::new`] makes no other).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct LineRange {
+    start: usize,
+    end: usize,
+}
+
+impl LineRange {
+    /// Lines `start..=end`; `None` when `start` is 0 or after `end`.
+    pub fn new(start: usize, end: usize) -> Option<LineRange> {
+        (start >= 1 && start <= end).then_some(LineRange { start, end })
+    }
+
+    pub fn start(self) -> usize {
+        self.start
+    }
+
+    pub fn end(self) -> usize {
+        self.end
+    }
+
+    /// How many lines the range spans (at least one).
+    pub fn count(self) -> usize {
+        self.end - self.start + 1
+    }
+
+    /// As many lines, starting at `start` (at least 1).
+    pub fn starting_at(self, start: usize) -> LineRange {
+        let start = start.max(1);
+        LineRange {
+            start,
+            end: start + self.count() - 1,
+        }
+    }
+}
+
+/// `3` or `3-5`, as in a source path.
+impl fmt::Display for LineRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.start == self.end {
+            write!(f, "{}", self.start)
+        } else {
+            write!(f, "{}-{}", self.start, self.end)
+        }
+    }
+}
+
+/// Why a source's `path` cannot be read, and the part of it that is wrong (the whole value
+/// when the YAML is quoted or folded, so that offsets in the value are not offsets in the
+/// file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourcePathError {
+    pub problem: PathProblem,
+    pub span: Span,
+}
+
+/// What is wrong with a source's `path` (its message: [`crate::parse::source_path`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PathProblem {
+    /// Nothing but spaces.
+    Empty,
+    /// Nothing before the `:` that starts the line ranges.
+    NoFile,
+    /// A leading `/`.
+    Absolute,
+    /// A Windows drive (`C:\`, `C:/`).
+    Drive,
+    /// A `\` (Windows separators are not a repository's).
+    Backslash,
+    /// A `..` segment.
+    ParentDir,
+    /// Spaces at the start or end of the file.
+    Spaces,
+    /// A `:` with nothing after it.
+    NoLines,
+    /// Nothing between two `,` or after the last one.
+    EmptyRange,
+    /// A range with no line on one side of its `-` (`3-`).
+    HalfRange(String),
+    /// A GitHub-style `L` before a line number (`L10`); the number.
+    LinePrefix(String),
+    /// Something other than digits where a line number belongs.
+    NotALine(String),
+    /// Line 0 (lines are numbered from 1).
+    LineZero,
+    /// A range whose end comes before its start.
+    Reversed { start: usize, end: usize },
+    /// A range that starts at or before the end of the range before it.
+    OutOfOrder { start: usize },
 }
 
 /// A research note (`content/research/<id>.md`), fields as in the seed note.

@@ -1,12 +1,15 @@
 //! Lint: run every rule over the index and collect findings, with severities from the
 //! rule table overridden by `site.yaml`'s `lint.rules`.
 //!
-//! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`], its doc in the shape
-//! "What it flags / Why / Example", its [`Scope`]) and a `check` function, add it to
-//! [`rules::ALL`] in code order, add a fixture under `tests/fixtures/lint/<code>/` (copied over
-//! `_base/`), and accept its snapshot. Rules that report what `fieldnotes sources verify` found
-//! in the sources' repositories (FN95x) are [`Check::Sources`] rules: plain lint skips them, and
-//! their tests build git repositories (`tests/integration/provenance.rs`). Rules that check a
+//! Adding a rule: write `rules/<name>.rs` with a `META` ([`RuleMeta`]: every fact about the
+//! rule, its doc in the shape "What it flags / Why / Example", its [`Scope`] and what it
+//! [`Reads`]) and a `check` function, add it to [`rules::ALL`] in code order, add a fixture
+//! under `tests/fixtures/lint/<code>/` (copied over `_base/`), accept its snapshot, and
+//! regenerate README.md's rule table (`UPDATE_README=1 cargo test --test integration
+//! readme_rule_table`; the test fails while it is stale). Rules that report what `fieldnotes
+//! sources verify` found in the sources' repositories (FN95x) are [`Check::Sources`] rules:
+//! plain lint skips them, and their tests build git repositories
+//! (`tests/integration/provenance.rs`). Rules that check a
 //! value against a list of known ids use [`vocab::check`]; walks that several rules make (every
 //! source, every date, every link) live in `walk`.
 //!
@@ -29,7 +32,7 @@ use crate::sources::verify::Verification;
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What a rule is: its code, name, default severity and documentation.
 #[derive(Debug)]
@@ -41,10 +44,24 @@ pub struct RuleMeta {
     pub severity: Severity,
     /// Whether its findings on a note depend on that note alone ([`lint_notes`] reads it).
     pub scope: Scope,
+    /// Whether it reads bodies or only front matter ([`lint_bodies`] reads it).
+    pub reads: Reads,
     /// One line: what it flags.
     pub summary: &'static str,
     /// Markdown: what it flags, why it matters, an example.
     pub doc: &'static str,
+}
+
+/// What part of the content files a rule reads, which decides whether an edit to bodies alone
+/// runs it again ([`lint_bodies`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reads {
+    /// Front matter, file names, what the load found and `site.yaml`: an edit below the front
+    /// matter cannot change its findings.
+    FrontMatter,
+    /// Bodies too (links, headings, raw HTML) or a file's whole text. When unsure, a rule reads
+    /// bodies: that costs time, never a missed finding.
+    Body,
 }
 
 /// A rule: its metadata and the function that checks the site.
@@ -172,26 +189,23 @@ pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Dia
     lint_rules(index, today, |_| true)
 }
 
-/// The rules whose findings can change when nothing but a note's body does: they read bodies
-/// (links, headings, raw HTML) or a file's whole text. Every other rule reads front matter
-/// and settings only.
-pub const BODY_RULES: [&str; 7] = [
-    "FN003", "FN601", "FN602", "FN603", "FN604", "FN605", "FN705",
-];
-
-/// Lints after an edit that changed only bodies (`fieldnotes serve`): the [`BODY_RULES`]
-/// run again, the other rules' findings are taken from `previous` (the last full lint of
-/// the same front matter and settings). Equal to [`lint`] of the site as it now is.
+/// Lints after an edit that changed only bodies (`fieldnotes serve`): the rules that read
+/// bodies ([`Reads::Body`]) run again, the other rules' findings are taken from `previous` (the
+/// last full lint of the same front matter and settings). Equal to [`lint`] of the site as it
+/// now is.
 pub fn lint_bodies(
     index: &SiteIndex,
     today: NaiveDate,
     previous: &[Diagnostic],
 ) -> crate::error::Result<Vec<Diagnostic>> {
-    let mut findings = lint_rules(index, today, |meta| BODY_RULES.contains(&meta.code))?;
+    let body_rules: HashSet<&str> = (rules::ALL.iter())
+        .filter(|r| r.meta.reads == Reads::Body)
+        .map(|r| r.meta.code)
+        .collect();
+    let mut findings = lint_rules(index, today, |meta| body_rules.contains(meta.code))?;
     findings.extend(
-        previous
-            .iter()
-            .filter(|d| !BODY_RULES.contains(&d.code))
+        (previous.iter())
+            .filter(|d| !body_rules.contains(d.code))
             .cloned(),
     );
     Ok(in_order(findings))
@@ -286,18 +300,5 @@ fn bad_override_error(index: &SiteIndex, bad: &BadOverride) -> crate::error::Err
              lists the rules)",
             bad.key, bad.value
         ),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{rules, BODY_RULES};
-
-    #[test]
-    fn body_rules_name_rules_that_lint_runs() {
-        for code in BODY_RULES {
-            let rule = rules::ALL.iter().find(|r| r.meta.code == code);
-            assert!(rule.is_some_and(|r| r.in_lint()), "{code}");
-        }
     }
 }

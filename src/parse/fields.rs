@@ -1,6 +1,7 @@
 //! Reading typed fields out of a YAML mapping, recording every key, its position and every
 //! value of the wrong type, so that one bad field never hides the others.
 
+use super::source_path::source_path;
 use super::yaml::{Node, NodeKind};
 use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
 use crate::source::Span;
@@ -21,13 +22,21 @@ pub struct Reader<'a> {
     entries: Vec<(Node, Node)>,
     /// Field path prefix in messages (`sources[1].`).
     prefix: String,
+    /// The text of the file being read (values' spans are offsets into it).
+    file_text: &'a str,
     out: &'a mut Collected,
 }
 
 impl<'a> Reader<'a> {
-    /// Starts reading `map` (a mapping node, or null for an empty one) as an object of `kind`,
-    /// recording all its keys.
-    pub fn new(kind: ObjectKind, map: Node, prefix: String, out: &'a mut Collected) -> Reader<'a> {
+    /// Starts reading `map` (a mapping node, or null for an empty one of `file_text`) as an
+    /// object of `kind`, recording all its keys.
+    pub fn new(
+        kind: ObjectKind,
+        map: Node,
+        prefix: String,
+        file_text: &'a str,
+        out: &'a mut Collected,
+    ) -> Reader<'a> {
         let span = map.span;
         let entries = match map.kind {
             NodeKind::Map(entries) => entries,
@@ -45,6 +54,7 @@ impl<'a> Reader<'a> {
             span,
             entries,
             prefix,
+            file_text,
             out,
         }
     }
@@ -140,13 +150,18 @@ impl<'a> Reader<'a> {
                 continue;
             };
             let prefix = format!("{}{key}[{i}].", self.prefix);
-            out.push(self.nested(ObjectKind::Source, map, prefix, |r| SourceRef {
-                span: r.span,
-                url: r.text("url"),
-                title: r.text("title"),
-                commit: r.text("commit"),
-                path: r.text("path"),
-                date: r.text("date"),
+            out.push(self.nested(ObjectKind::Source, map, prefix, |r| {
+                let (url, title, commit) = (r.text("url"), r.text("title"), r.text("commit"));
+                let path = r.text("path");
+                SourceRef {
+                    span: r.span,
+                    url,
+                    title,
+                    commit,
+                    location: (path.as_ref()).map(|path| source_path(path, r.file_text)),
+                    path,
+                    date: r.text("date"),
+                }
             }));
         }
         out
@@ -191,7 +206,7 @@ impl<'a> Reader<'a> {
         prefix: String,
         read: impl FnOnce(&mut Reader<'_>) -> T,
     ) -> T {
-        let mut reader = Reader::new(kind, map, prefix, self.out);
+        let mut reader = Reader::new(kind, map, prefix, self.file_text, self.out);
         read(&mut reader)
     }
 

@@ -1,10 +1,12 @@
 //! Parse: split each file into front matter and body, read the front matter into the typed
-//! model (keeping every position), and scan the body for links and headings.
+//! model (keeping every position; each source's `path` read into its file and lines by
+//! [`source_path`]), and scan the body for links and headings.
 
 mod decode;
 pub mod fields;
 pub mod frontmatter;
 pub mod markdown;
+pub mod source_path;
 pub mod yaml;
 
 use crate::config::SiteConfig;
@@ -95,7 +97,7 @@ pub fn parse_file(
         span: front.block,
         kind: yaml::NodeKind::Null,
     });
-    let mut reader = Reader::new(object, map, String::new(), &mut collected);
+    let mut reader = Reader::new(object, map, String::new(), &source.text, &mut collected);
     doc.extra = reader.unknown(|key| crate::schema::find(object, key).is_some());
     match section {
         Section::Research => {

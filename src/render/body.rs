@@ -1,19 +1,22 @@
 //! Page bodies: the document's Markdown as HTML and as written, and which of the template's
 //! sections the body already has.
 
+use super::escape;
 use super::markdown::{self, BodyOptions};
 use super::views::Ctx;
 use crate::index::routes::Page;
 use crate::index::template_anchors;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// A page's Markdown body, as HTML and as written.
 #[derive(Debug, Serialize)]
 pub struct BodyView<'a> {
     pub html: String,
-    /// The body as the author wrote it (the `.md` rendition prints it unchanged).
-    pub markdown: &'a str,
+    /// The body as the author wrote it (the `.md` rendition prints it unchanged but for NUL,
+    /// which becomes U+FFFD as in the HTML).
+    pub markdown: Cow<'a, str>,
     /// The body opens with an H1, so the `.md` rendition needs no title line of its own.
     pub has_title: bool,
     /// The anchor of the dropped leading H1, which the page's own `<h1>` takes over.
@@ -43,7 +46,7 @@ impl<'a> Ctx<'a> {
         let Some(doc) = self.index.document(page) else {
             return BodyView {
                 html: String::new(),
-                markdown: "",
+                markdown: Cow::Borrowed(""),
                 has_title: false,
                 title_anchor: None,
                 covers: BTreeMap::new(),
@@ -69,7 +72,9 @@ impl<'a> Ctx<'a> {
         BodyView {
             html,
             // Blank lines around the body go; an indented first line stays (it may be code).
-            markdown: markdown.trim_start_matches(['\r', '\n']).trim_end(),
+            markdown: escape::markdown::without_nul(
+                markdown.trim_start_matches(['\r', '\n']).trim_end(),
+            ),
             has_title: drop,
             title_anchor: drop
                 .then(|| doc.body.headings.first().map(|h| h.anchor.as_str()))

@@ -2,7 +2,7 @@
 //! client and per capability (`/feeds/clients/<id>.xml`, `/feeds/capabilities/<id>.xml`).
 //! Dates come from the notes (`last-updated`, `lastVerified`), never from the clock.
 
-use super::highlight::escape;
+use super::escape;
 use super::views::{parse_day, Ctx};
 use crate::index::routes::Page;
 use crate::model::{text, Note};
@@ -30,7 +30,7 @@ pub struct FeedView<'a> {
 /// One note in a feed.
 #[derive(Debug, Serialize)]
 pub struct FeedEntry<'a> {
-    pub title: Cow<'a, str>,
+    pub title: &'a str,
     /// The note's canonical URL (also its Atom id).
     pub url: String,
     pub updated: String,
@@ -85,14 +85,14 @@ pub fn feed_view<'a>(ctx: &Ctx<'a>, page: Page, notes: &[usize]) -> FeedView<'a>
     let route = feed_route(ctx, page).unwrap_or_default();
     FeedView {
         title: match page {
-            Page::Home => xml_safe(&site.title),
+            Page::Home => Cow::Borrowed(&site.title),
             _ => Cow::Owned(format!(
                 "{}: research notes · {}",
-                xml_safe(&ctx.title(page)),
-                xml_safe(&site.title)
+                ctx.title(page),
+                site.title
             )),
         },
-        subtitle: xml_safe(&site.description),
+        subtitle: Cow::Borrowed(&site.description),
         id: site.url_for(&route),
         alternate: ctx.index.canonical_url(page),
         updated: timestamp(updated),
@@ -107,10 +107,10 @@ fn entry<'a>(ctx: &Ctx<'a>, n: usize, day: Option<NaiveDate>) -> FeedEntry<'a> {
     let note = &ctx.index.content.notes[n];
     let card = ctx.note_card(n);
     FeedEntry {
-        title: xml_safe(card.title),
+        title: card.title,
         url: ctx.index.canonical_url(Page::Note(n)),
         updated: timestamp(day),
-        summary_html: xml_safe(&summary_html(&card.summary_html, card.status)).into_owned(),
+        summary_html: summary_html(&card.summary_html, card.status),
         status: card.status,
         categories: note
             .clients
@@ -127,7 +127,7 @@ fn summary_html(summary_html: &str, status: &str) -> String {
     let mut html = summary_html.to_string();
     if status != "current" {
         html.push_str(" (");
-        escape(status, &mut html);
+        escape::html(status, &mut html);
         html.push(')');
     }
     html
@@ -138,25 +138,12 @@ fn timestamp(day: Option<NaiveDate>) -> String {
     format!("{}T00:00:00Z", day.unwrap_or_default().format("%Y-%m-%d"))
 }
 
-/// Text without the characters XML 1.0 does not allow, escaped or not (C0 controls other
-/// than tab and newlines, U+FFFE, U+FFFF): one of them would make the whole feed unreadable.
-pub fn xml_safe(text: &str) -> Cow<'_, str> {
-    let allowed = |c: char| !matches!(c, '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}');
-    if text.chars().all(allowed) {
-        Cow::Borrowed(text)
-    } else {
-        Cow::Owned(text.chars().filter(|&c| allowed(c)).collect())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn control_characters_leave_feeds() {
-        assert_eq!(xml_safe("a\u{1}b\tc\u{ffff}"), "ab\tc");
-        assert!(matches!(xml_safe("plain"), Cow::Borrowed(_)));
+    fn an_undated_feed_starts_at_the_epoch() {
         assert_eq!(timestamp(None), "1970-01-01T00:00:00Z");
     }
 

@@ -1,6 +1,7 @@
 //! Code blocks highlighted at build time: syntect marks tokens with `hl-` CSS classes, and
 //! the theme's stylesheet colours them for light and dark alike.
 
+use super::escape;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 use syntect::html::{ClassStyle, ClassedHTMLGenerator};
@@ -69,23 +70,16 @@ fn render_block(lang: &str, code: &str) -> String {
     html.push_str("><code");
     if !lang.is_empty() {
         html.push_str(" class=\"language-");
-        escape(lang, &mut html);
+        escape::html(lang, &mut html);
         html.push('"');
     }
     html.push('>');
     match highlighted {
         Some(tokens) => html.push_str(&tokens),
-        None => escape(code, &mut html),
+        None => escape::html(code, &mut html),
     }
     html.push_str("</code></pre>\n");
     html
-}
-
-/// Appends `text` to `out`, HTML-escaped.
-pub fn escape(text: &str, out: &mut String) {
-    let mut buf = Vec::with_capacity(text.len());
-    tera::escape_html(text, &mut buf).expect("writing to a Vec cannot fail");
-    out.push_str(&String::from_utf8_lossy(&buf));
 }
 
 #[cfg(test)]

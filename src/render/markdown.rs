@@ -1,7 +1,8 @@
 //! Markdown to HTML: site links rewritten to routes, headings given their index anchors, a
-//! leading H1 dropped, raw HTML shown as text rather than passed through.
+//! leading H1 dropped, raw HTML shown as text rather than passed through, NUL replaced.
+//! Front-matter Markdown (summaries, support notes) renders as inline content only.
 
-use super::highlight;
+use super::{escape, highlight};
 use crate::model::Heading;
 use crate::parse::markdown::options;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
@@ -31,7 +32,8 @@ pub fn body_html(
     // A fenced block being collected: its language and text.
     let mut code: Option<(String, String)> = None;
     let mut events: Vec<Event<'_>> = Vec::new();
-    for event in Parser::new_ext(markdown, self::options()) {
+    let markdown = escape::markdown::without_nul(markdown);
+    for event in Parser::new_ext(&markdown, self::options()) {
         match event {
             Event::Start(Tag::Heading {
                 level,
@@ -96,26 +98,38 @@ pub fn body_html(
 /// hidden from both.
 fn self_link(anchor: &str) -> String {
     let mut html = String::from(" <a class=\"anchor\" href=\"#");
-    highlight::escape(anchor, &mut html);
+    escape::html(anchor, &mut html);
     html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
     html
 }
 
-/// Renders a one-paragraph text (a summary, a support cell's notes) without its `<p>`.
+/// Renders front-matter Markdown (a summary, a support cell's notes) as inline HTML, without
+/// a `<p>`. It is read as one paragraph ([`escape::markdown::md_paragraph`]), so a line break
+/// cannot start a heading, list, quote or code block; should anything but one paragraph come
+/// out all the same, the text is shown escaped instead.
 pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> String {
     let none = BodyOptions {
         headings: &[],
         drop_leading_h1: false,
         unsafe_html: false,
     };
-    let html = body_html(markdown, &none, |_, dest| link(dest));
-    let trimmed = html.trim_end();
-    match trimmed
+    let html = body_html(
+        &escape::markdown::md_paragraph(markdown),
+        &none,
+        |_, dest| link(dest),
+    );
+    let inner = html
+        .trim_end()
         .strip_prefix("<p>")
-        .and_then(|s| s.strip_suffix("</p>"))
-    {
+        .and_then(|s| s.strip_suffix("</p>"));
+    match inner {
         Some(inner) if !inner.contains("<p>") => inner.to_string(),
-        _ => html,
+        None if html.is_empty() => html,
+        _ => {
+            let mut text = String::new();
+            escape::html(markdown, &mut text);
+            text
+        }
     }
 }
 
@@ -185,6 +199,29 @@ mod tests {
             html.contains("&lt;script&gt;") && html.contains("&lt;b&gt;"),
             "{html}"
         );
+    }
+
+    #[test]
+    fn front_matter_markdown_makes_no_block() {
+        let link = |d: &str| d.to_string();
+        assert_eq!(
+            inline_html("x\n\n# Heading\n- item\n\n    code", link),
+            "x # Heading - item code"
+        );
+        assert_eq!(inline_html("# Heading", link), "# Heading");
+        assert_eq!(inline_html("1. first", link), "1. first");
+        assert_eq!(
+            inline_html("<div>x</div>", link),
+            "&lt;div&gt;x&lt;/div&gt;"
+        );
+        assert_eq!(inline_html("", link), "");
+    }
+
+    #[test]
+    fn nul_becomes_the_replacement_character() {
+        let html = render("a\0b `c\0`\n\n```\nd\0\n```\n", false);
+        assert!(!html.contains('\0'), "{html:?}");
+        assert_eq!(html.matches('\u{fffd}').count(), 3, "{html}");
     }
 
     #[test]

@@ -4,10 +4,10 @@
 //! page), from a same-named `.html` and `.md` template. Templates never see the model: each
 //! page family builds serialize-only views (`views`, `body`, `home`, `note`,
 //! `support`, `listing`) that borrow from the index. `theme` finds and compiles the
-//! templates, `markdown` turns bodies into HTML (`highlight` colours their code), `sources`
-//! pins source links to commits and lines. Beside the pages: Atom feeds (`feeds`),
-//! `sitemap.xml` and `robots.txt` (`sitemap`), the JSON data API (`api`) and the search
-//! index (`search`).
+//! templates, `escape` escapes what they print for each output format, `markdown` turns
+//! bodies into HTML (`highlight` colours their code), `sources` pins source links to commits
+//! and lines. Beside the pages: Atom feeds (`feeds`), `sitemap.xml` and `robots.txt`
+//! (`sitemap`), the JSON data API (`api`) and the search index (`search`).
 //!
 //! [`render`] makes everything. [`render_with`] can also reuse what an earlier render made
 //! ([`Memo`]): a [`Fingerprint`] hashes each page's inputs, and a page whose hash is
@@ -15,6 +15,7 @@
 
 mod api;
 mod body;
+mod escape;
 mod feeds;
 mod files;
 mod highlight;

@@ -2,7 +2,7 @@
 
 use super::highlight;
 use super::views::safe_href;
-use crate::model::{text, SourceRef};
+use crate::model::{text, LineRange, SourceRef};
 use crate::sources::excerpt::{Excerpt, Excerpts};
 use serde::Serialize;
 
@@ -33,6 +33,8 @@ pub struct SourceView<'a> {
 /// The pinned lines of a source, highlighted, one block per line range.
 #[derive(Debug, Serialize)]
 pub struct ExcerptView {
+    /// The highlighter's token for the language (the file's extension), cut to the letters,
+    /// digits and `+-_.#` such tokens are made of: it follows a code fence in the `.md`.
     pub language: String,
     /// Cut at the excerpt limit; the rest is behind the source link.
     pub truncated: bool,
@@ -73,7 +75,11 @@ impl ExcerptView {
             })
             .collect();
         ExcerptView {
-            language: excerpt.language.clone(),
+            language: excerpt
+                .language
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || "+-_.#".contains(*c))
+                .collect(),
             truncated: excerpt.truncated,
             blocks,
         }
@@ -106,20 +112,15 @@ enum Forge {
     GitLab,
 }
 
-/// A line range: `start..=end` (equal for a single line).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Lines {
-    start: u64,
-    end: u64,
-}
-
 /// The view of one source.
 pub fn source_view(source: &SourceRef) -> SourceView<'_> {
     let url = text(&source.url);
     let commit = Some(text(&source.commit)).filter(|c| !c.is_empty());
-    let path = text(&source.path);
-    let (file, lines) = split_path(path);
-    let file = Some(file).filter(|f| !f.is_empty());
+    // A path that cannot be read (FN403) pins nothing but the commit.
+    let (file, lines) = match &source.location {
+        Some(Ok(path)) => (Some(path.file.as_str()), &path.lines[..]),
+        _ => (None, &[][..]),
+    };
     let title = match text(&source.title) {
         "" => url,
         title => title,
@@ -130,9 +131,9 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
             let ranges = match file {
                 Some(file) => lines
                     .iter()
-                    .map(|l| RangeLink {
-                        label: l.label(),
-                        href: format!("{}#{}", blob(forge, &base, commit, file), l.anchor(forge)),
+                    .map(|&l| RangeLink {
+                        label: label(l),
+                        href: format!("{}#{}", blob(forge, &base, commit, file), anchor(l, forge)),
                     })
                     .collect(),
                 None => Vec::new(),
@@ -159,49 +160,22 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
     }
 }
 
-/// Splits `file:3-5,9-12` into the file and its line ranges. A path whose last `:` is not
-/// followed by a valid range list is all file.
-fn split_path(path: &str) -> (&str, Vec<Lines>) {
-    let path = path.trim();
-    if let Some((file, spec)) = path.rsplit_once(':') {
-        let ranges: Option<Vec<Lines>> = spec.split(',').map(|r| parse_range(r.trim())).collect();
-        if let Some(ranges) = ranges {
-            return (file, ranges);
-        }
-    }
-    (path, Vec::new())
-}
-
-fn parse_range(range: &str) -> Option<Lines> {
-    let number = |s: &str| -> Option<u64> {
-        let s = s.trim().trim_start_matches(['L', 'l']);
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())).then(|| s.parse().ok())?
-    };
-    match range.split_once('-') {
-        Some((a, b)) => Some(Lines {
-            start: number(a)?,
-            end: number(b)?,
-        }),
-        None => number(range).map(|n| Lines { start: n, end: n }),
+/// `L3-L5` or `L12`.
+fn label(lines: LineRange) -> String {
+    if lines.start() == lines.end() {
+        format!("L{}", lines.start())
+    } else {
+        format!("L{}-L{}", lines.start(), lines.end())
     }
 }
 
-impl Lines {
-    fn label(self) -> String {
-        if self.start == self.end {
-            format!("L{}", self.start)
-        } else {
-            format!("L{}-L{}", self.start, self.end)
-        }
-    }
-
-    /// The fragment a forge highlights the lines with.
-    fn anchor(self, forge: Forge) -> String {
-        match (forge, self.start == self.end) {
-            (_, true) => format!("L{}", self.start),
-            (Forge::GitHub, false) => format!("L{}-L{}", self.start, self.end),
-            (Forge::GitLab, false) => format!("L{}-{}", self.start, self.end),
-        }
+/// The fragment a forge highlights the lines with.
+fn anchor(lines: LineRange, forge: Forge) -> String {
+    let (start, end) = (lines.start(), lines.end());
+    match (forge, start == end) {
+        (_, true) => format!("L{start}"),
+        (Forge::GitHub, false) => format!("L{start}-L{end}"),
+        (Forge::GitLab, false) => format!("L{start}-{end}"),
     }
 }
 
@@ -280,6 +254,7 @@ mod tests {
             url: s(url),
             title: s("t"),
             commit: s(commit),
+            location: s(path).map(|p| crate::parse::source_path::source_path(&p, path)),
             path: s(path),
             date: s("2026-01-02"),
         }
@@ -323,6 +298,20 @@ mod tests {
             v.href.as_deref(),
             Some("https://github.com/o/r/blob/0123abc/x.rs")
         );
+    }
+
+    #[test]
+    fn a_path_that_cannot_be_read_pins_the_commit_alone() {
+        for path in ["x.rs:20-10", "x.rs:L12", "x.rs:0-3", "x.rs:"] {
+            let s = source("https://github.com/o/r", "0123abc", path);
+            let v = source_view(&s);
+            assert!(v.ranges.is_empty() && v.file.is_none(), "{path}");
+            assert_eq!(
+                v.href.as_deref(),
+                Some("https://github.com/o/r/tree/0123abc"),
+                "{path}"
+            );
+        }
     }
 
     #[test]

@@ -97,7 +97,7 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
         })?;
         sources.push((name, text));
     }
-    let mut tera = tera::Tera::new();
+    let mut tera = super::escape::tera();
     tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| template_error("", &e))?;
     Ok(Theme { tera, static_files })

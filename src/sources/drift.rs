@@ -193,11 +193,11 @@ fn file_at_head(
 /// Where the block `range` of `then` is in `now`.
 fn locate(range: LineRange, then: &[String], now: &[String], renamed: bool) -> RangeDrift {
     let found = then
-        .get(range.start.saturating_sub(1)..range.end)
+        .get(range.start() - 1..range.end())
         .filter(|block| !block.is_empty())
-        .and_then(|block| nearest_match(block, now, range.start));
+        .and_then(|block| nearest_match(block, now, range.start()));
     let state = match found {
-        Some(start) if start == range.start && !renamed => State::Unchanged,
+        Some(start) if start == range.start() && !renamed => State::Unchanged,
         Some(_) => State::Moved,
         None => State::Changed,
     };
@@ -231,13 +231,13 @@ mod tests {
     #[test]
     fn blocks_are_found_where_they_are_now() {
         let then = text(&["a", "b", "c", "d"]);
-        let range = LineRange { start: 2, end: 3 };
+        let range = LineRange::new(2, 3).expect("a range");
         let same = locate(range, &then, &then, false);
         assert_eq!((same.state, same.now), (State::Unchanged, Some(range)));
         let moved = locate(range, &then, &text(&["x", "y", "a", "b", "c"]), false);
         assert_eq!(
             (moved.state, moved.now),
-            (State::Moved, Some(LineRange { start: 4, end: 5 }))
+            (State::Moved, LineRange::new(4, 5))
         );
         let renamed = locate(range, &then, &then, true);
         assert_eq!(renamed.state, State::Moved);

@@ -8,7 +8,6 @@
 //! in [`Excerpts::missing`] with the reason.
 
 use super::cache::Cache;
-use super::pin::format_path;
 use super::pinned;
 use super::verify::{out_of_range, resolve};
 use crate::index::SiteIndex;
@@ -88,7 +87,8 @@ impl Excerpts {
 /// fetching as [`Cache`] does when a repository or commit is not there yet).
 pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
     let mut out = Excerpts::default();
-    for pinned in pinned(index).into_iter().filter(|p| !p.ranges.is_empty()) {
+    let with_lines = |p: &super::Pinned<'_>| !p.ranges.is_empty() || p.path_error.is_some();
+    for pinned in pinned(index).into_iter().filter(with_lines) {
         let read = resolve(&pinned, cache).and_then(|resolved| {
             match out_of_range(&pinned, &resolved).into_iter().next() {
                 Some(problem) => Err(problem),
@@ -102,7 +102,7 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
                 out.missing.push(Missed {
                     file,
                     line,
-                    path: format_path(pinned.file, &pinned.ranges),
+                    path: pinned.pinned_path(),
                     reason: problem.reason(),
                 });
                 continue;
@@ -116,7 +116,7 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
             .ranges
             .iter()
             .map(|range| {
-                let numbers = range.start.max(1)..=range.end;
+                let numbers = range.start()..=range.end();
                 let lines: Vec<ExcerptLine> = numbers
                     .take(budget)
                     .map(|number| ExcerptLine {
@@ -126,7 +126,7 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
                     .collect();
                 budget -= lines.len();
                 ExcerptBlock {
-                    start: range.start,
+                    start: range.start(),
                     lines,
                 }
             })
@@ -138,7 +138,7 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
             file: file.to_string(),
             language: language(file).to_string(),
             blocks,
-            truncated: pinned.ranges.iter().map(|r| r.len()).sum::<usize>() > MAX_LINES,
+            truncated: pinned.ranges.iter().map(|r| r.count()).sum::<usize>() > MAX_LINES,
         };
         out.by_source.insert(pinned.source.span, excerpt);
     }

@@ -24,9 +24,9 @@ pub mod report;
 pub mod verify;
 
 use crate::index::{doc_id, SiteIndex};
-use crate::model::{text, SourceRef, Spanned};
+use crate::model::{text, SourcePathError, SourceRef, Spanned};
 use crate::source::LineCol;
-use pin::{repository_url, split_path, LineRange};
+use pin::{repository_url, LineRange};
 
 /// What holds a source: a research note, or one cell of a client's support map.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -92,9 +92,12 @@ pub struct Pinned<'a> {
     /// The repository's URL ([`repository_url`]); `None` when `url` is missing or not http(s).
     pub repository: Option<String>,
     pub commit: &'a Spanned<String>,
-    /// The file of `path` (empty when there is no path: the commit alone is pinned).
+    /// The file of `path`: empty when there is no path (the commit alone is pinned) or when
+    /// `path` cannot be read.
     pub file: &'a str,
-    pub ranges: Vec<LineRange>,
+    pub ranges: &'a [LineRange],
+    /// Why `path` cannot be read (lint's FN403): the source is not checked.
+    pub path_error: Option<&'a SourcePathError>,
 }
 
 impl Pinned<'_> {
@@ -109,6 +112,15 @@ impl Pinned<'_> {
     pub fn path(&self) -> &str {
         text(&self.source.path)
     }
+
+    /// The file and lines pinned, written back (`src/a.py:5-8`), or `path` as written when it
+    /// cannot be read.
+    pub fn pinned_path(&self) -> String {
+        match self.path_error {
+            Some(_) => self.path().to_string(),
+            None => pin::format_path(self.file, self.ranges),
+        }
+    }
 }
 
 /// Every source that names a `commit`, notes' first, in content order.
@@ -119,7 +131,11 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
             let Some(commit) = &source.commit else {
                 continue;
             };
-            let (file, ranges) = split_path(text(&source.path));
+            let (file, ranges, path_error) = match &source.location {
+                Some(Ok(path)) => (path.file.as_str(), &path.lines[..], None),
+                Some(Err(error)) => ("", &[][..], Some(error)),
+                None => ("", &[][..], None),
+            };
             out.push(Pinned {
                 holder,
                 position,
@@ -128,6 +144,7 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
                 commit,
                 file,
                 ranges,
+                path_error,
             });
         }
     }

@@ -3,7 +3,6 @@
 //! support cells to read again, most drifted first, then longest unverified first.
 
 use super::drift::{Drift, DriftReport, State};
-use super::pin::format_path;
 use super::{short, Holder};
 use crate::index::{doc_id, SiteIndex};
 use crate::lint::walk::parse_date;
@@ -48,7 +47,7 @@ fn summary_line(report: &DriftReport<'_>) -> String {
 
 /// The source's pinned path and commit: `src/a.py:5-8 @ 3f4e5d6`.
 fn pinned_text(drift: &Drift<'_>) -> String {
-    let path = format_path(drift.pinned.file, &drift.pinned.ranges);
+    let path = drift.pinned.pinned_path();
     format!("{path} @ {}", short(&drift.pinned.commit.value))
 }
 

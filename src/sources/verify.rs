@@ -130,7 +130,7 @@ pub(crate) fn out_of_range(pinned: &Pinned<'_>, resolved: &Resolved) -> Vec<Prob
     pinned
         .ranges
         .iter()
-        .filter(|r| r.end > lines.len() || r.start > lines.len())
+        .filter(|r| r.end() > lines.len())
         .map(|&range| Problem::LinesOutOfRange {
             range,
             lines: lines.len(),
@@ -151,6 +151,13 @@ pub fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Probl
     if !((7..=40).contains(&commit.len()) && commit.bytes().all(|b| b.is_ascii_hexdigit())) {
         return Err(Problem::NotChecked(format!(
             "commit `{commit}` is not 7 to 40 hex digits (see FN402)"
+        )));
+    }
+    if let Some(error) = pinned.path_error {
+        return Err(Problem::NotChecked(format!(
+            "path `{}`: {} (see FN403)",
+            pinned.path(),
+            error.problem
         )));
     }
     let repo = cache.repo(url).map_err(Problem::NotChecked)?;

@@ -120,6 +120,25 @@ describe("the matrix", () => {
     await close();
   });
 
+  test("a malformed #cell- address or link opens nothing and throws nothing", async () => {
+    // Not percent-decodable; a bare %; an id no CSS selector could hold; a panel's id gone wrong.
+    const hashes = ["#cell-%E0%A4%A", "#cell-%", '#cell-a"]>x', "#cell-cline--transports.sse%"];
+    for (const hash of hashes) {
+      const { page, problems, close } = await open("/" + hash);
+      assert.equal(await page.locator(".cell-panel.open").count(), 0, hash);
+      await page.evaluate((href) => {
+        const link = document.createElement("a");
+        link.href = href;
+        link.textContent = "malformed";
+        document.querySelector("main").append(link);
+        link.click();
+      }, hash);
+      assert.equal(await page.locator(".cell-panel.open").count(), 0, hash);
+      assert.deepEqual(problems, [], hash);
+      await close();
+    }
+  });
+
   test("a spec revision shows what each client supports of it", async () => {
     const { page, close } = await open("/spec/2025-11-25");
     const cells = await page.locator("table.matrix td.cell").count();

@@ -1,11 +1,14 @@
 //! Tests: `lint_notes`, the lint `fieldnotes serve` runs after edits to research notes, gives
 //! what a full lint gives: after every lint fixture's edits to notes, after hand-made edits that
-//! reach other notes and clients, and around the cap on "did you mean" suggestions.
+//! reach other notes and clients, and around the cap on "did you mean" suggestions. So does
+//! `lint_bodies`, its lint after edits to bodies alone, after each body of every lint fixture is
+//! edited: which checks each rule's `reads`.
 
-use crate::lint_rules::compact;
+use crate::lint_rules::{compact, lint_site};
 use crate::support::{copy_dir, fixtures, today, TestSite};
 use fieldnotes::index::SiteIndex;
-use fieldnotes::lint::{lint, lint_notes};
+use fieldnotes::lint::{lint, lint_bodies, lint_notes};
+use fieldnotes::parse::frontmatter::{split, Split};
 use fieldnotes::source::FileId;
 use std::fs;
 use std::path::Path;
@@ -320,4 +323,66 @@ fn an_edited_file_that_is_not_a_note_gives_a_full_lint() {
     let full = lint(&index, today()).expect("lint");
     let incremental = lint_notes(&index, today(), &[], &client).expect("lint_notes");
     assert_eq!(incremental, full);
+}
+
+/// A body in which every rule that reads bodies finds something: a broken link, a missing
+/// anchor, a script URL, a link above the root, raw HTML, a placeholder.
+const TROUBLED_BODY: &str = "\n# Edited\n\n[gone](/research/no-such-note.md) [here](#nowhere) \
+    [script](javascript:alert(1)) [up](../../../../../../outside.md) <b>raw</b> TODO\n";
+
+/// Whether `index` read the file at `path` (relative to the root) as `text` (a file over
+/// `limits.maxFileBytes` it does not read at all: an edit across that line is no body edit).
+fn read_as(index: &SiteIndex, path: &str, text: &str) -> bool {
+    (index.files.iter()).any(|f| f.display_path() == path && f.text == text)
+}
+
+/// Each content file of every lint fixture (and of `_base`) gets [`TROUBLED_BODY`] below its
+/// front matter, then its own body back; after each edit `lint_bodies`, which takes the
+/// findings of the rules that read front matter alone (`Reads::FrontMatter`) from the lint
+/// before, must give what a full lint gives.
+#[test]
+fn lint_bodies_equals_lint_for_every_body_edit() {
+    let mut edited = 0;
+    for entry in fs::read_dir(fixtures().join("lint")).expect("fixtures") {
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let site = lint_site(&name);
+        let mut previous = lint(&open(&site), today()).expect("lint");
+        for path in files_of(&site.root().join("content")) {
+            let path = format!("content/{path}");
+            let Ok(text) = fs::read_to_string(site.root().join(&path)) else {
+                continue;
+            };
+            let Split::Found { body, .. } = split(&text) else {
+                continue;
+            };
+            let troubled = format!("{}{TROUBLED_BODY}", &text[..body.start]);
+            if !read_as(&open(&site), &path, &text) {
+                continue;
+            }
+            site.write(&path, &troubled);
+            if !read_as(&open(&site), &path, &troubled) {
+                site.write(&path, &text);
+                continue;
+            }
+            for (direction, now) in [("forward", &troubled), ("back", &text)] {
+                site.write(&path, now);
+                let index = open(&site);
+                let full = lint(&index, today()).expect("lint");
+                let incremental = lint_bodies(&index, today(), &previous).expect("lint_bodies");
+                assert!(
+                    incremental == full,
+                    "{name}, {path}, {direction}: lint_bodies gave\n{}\nlint gave\n{}",
+                    compact(&incremental),
+                    compact(&full)
+                );
+                previous = full;
+            }
+            edited += 1;
+        }
+    }
+    assert!(edited >= 100, "only {edited} bodies edited");
 }

@@ -19,6 +19,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 
+mod paths;
 mod widget;
 
 /// The codes `sources verify` reports for the fixture's `widget-broken-pins` note, in order.
@@ -161,7 +162,7 @@ fn drift_of<'a>(
 }
 
 fn range(start: usize, end: usize) -> Option<LineRange> {
-    Some(LineRange { start, end })
+    LineRange::new(start, end)
 }
 
 #[test]

@@ -297,6 +297,27 @@ fn unsafe_links_are_dropped_and_raw_html_is_shown_as_text() {
 }
 
 #[test]
+fn a_nul_in_a_body_becomes_the_replacement_character() {
+    let site = TestSite::fixture("basic");
+    site.write(
+        "content/guides/choosing-a-transport.md",
+        "---\ntitle: Choosing a transport\n---\n\nA\0B `c\0d` <b\0>\n\n```\ne\0f\n```\n",
+    );
+    let report = site.build();
+    assert!(report.written, "{:#?}", report.diagnostics);
+    for path in [
+        "guides/choosing-a-transport.html",
+        "guides/choosing-a-transport.md",
+    ] {
+        let text = site.output(path);
+        assert!(!text.contains('\0'), "{path} holds a NUL");
+        for replaced in ["A\u{fffd}B", "c\u{fffd}d", "e\u{fffd}f"] {
+            assert!(text.contains(replaced), "{path} lacks {replaced:?}");
+        }
+    }
+}
+
+#[test]
 fn a_site_template_wins_over_the_theme() {
     let site = TestSite::fixture("basic");
     site.write(

@@ -1,8 +1,13 @@
 //! The human format: a code frame per finding (annotate-snippets), then a summary line.
+//!
+//! Linear in findings and files: each finding's file is found in a map built once, and only
+//! the lines its span covers are handed to the frame renderer, never the whole file.
 
 use super::{Options, Report};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
+use crate::source::SourceFile;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use std::collections::HashMap;
 
 pub fn render(report: &Report<'_>, options: &Options) -> String {
     let renderer = if options.color {
@@ -10,9 +15,12 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
     } else {
         Renderer::plain()
     };
+    let files: HashMap<String, &SourceFile> =
+        report.files.iter().map(|f| (f.display_path(), f)).collect();
     let mut out = String::new();
     for d in report.diagnostics {
-        out.push_str(&frame(d, report, options, &renderer));
+        let file = files.get(d.file.as_str()).copied();
+        out.push_str(&frame(d, file, options, &renderer));
         out.push_str("\n\n");
     }
     out.push_str(&summary_line(&report.summary));
@@ -20,7 +28,12 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
     out
 }
 
-fn frame(d: &Diagnostic, report: &Report<'_>, options: &Options, renderer: &Renderer) -> String {
+fn frame(
+    d: &Diagnostic,
+    file: Option<&SourceFile>,
+    options: &Options,
+    renderer: &Renderer,
+) -> String {
     let level = match d.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
@@ -28,36 +41,67 @@ fn frame(d: &Diagnostic, report: &Report<'_>, options: &Options, renderer: &Rend
     };
     let title = format!("{} [{}]", d.message, d.name);
     let path = options.path(d);
-    let source = report
-        .files
-        .iter()
-        .find(|f| f.display_path() == d.file)
-        .map(|f| f.text.as_str());
+    let excerpt = file.and_then(|f| Excerpt::around(f, d));
     let mut groups = Vec::new();
     let head = level.primary_title(title.as_str()).id(d.code);
-    match source {
-        Some(text) if !text.is_empty() => {
-            let end = d.span.end.max(d.span.start).min(text.len());
-            let start = d.span.start.min(end);
-            groups.push(
-                head.element(
-                    Snippet::source(text)
-                        .path(path.as_str())
-                        .annotation(AnnotationKind::Primary.span(start..end)),
-                ),
-            );
-        }
-        _ => groups.push(Group::with_title(head)),
+    match &excerpt {
+        Some(excerpt) => groups.push(
+            head.element(
+                Snippet::source(excerpt.text)
+                    .line_start(excerpt.first_line)
+                    .path(path.as_str())
+                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone())),
+            ),
+        ),
+        None => groups.push(Group::with_title(head)),
     }
     let location = format!("{path}:{}:{}", d.line, d.column);
     let mut rendered = renderer.render(&groups).to_string();
-    if source.is_none_or(str::is_empty) {
+    if excerpt.is_none() {
         rendered.push_str(&format!("\n  --> {location}"));
     }
     if let Some(help) = &d.help {
         rendered.push_str(&format!("\n  = help: {help}"));
     }
     rendered
+}
+
+/// The whole lines a finding's span covers, and the span within them.
+struct Excerpt<'a> {
+    text: &'a str,
+    first_line: usize,
+    span: std::ops::Range<usize>,
+}
+
+impl<'a> Excerpt<'a> {
+    /// `None` when the file is empty (nothing to frame).
+    fn around(file: &'a SourceFile, d: &Diagnostic) -> Option<Excerpt<'a>> {
+        let text = file.text.as_str();
+        if text.is_empty() {
+            return None;
+        }
+        let end = d.span.end.max(d.span.start).min(text.len());
+        let start = floor_boundary(text, d.span.start.min(end));
+        let end = floor_boundary(text, end);
+        let from = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let mut to = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        if to > end && text[..to].ends_with('\r') {
+            to -= 1;
+        }
+        let first_line = file.line_col(start).line;
+        Some(Excerpt {
+            text: &text[from..to],
+            first_line,
+            span: start - from..end - from,
+        })
+    }
+}
+
+fn floor_boundary(text: &str, mut offset: usize) -> usize {
+    while offset > 0 && !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    offset
 }
 
 /// "2 errors, 1 warning in 14 files" (or "no problems in 14 files").

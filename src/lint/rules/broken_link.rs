@@ -4,7 +4,7 @@
 use crate::diagnostic::Severity;
 use crate::index::links::{LinkTarget, MissingKind};
 use crate::lint::vocab::Vocab;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
@@ -12,6 +12,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "broken-link",
     severity: Severity::Error,
     scope: Scope::Global, // links resolve against every note's id
+    reads: Reads::Body,
     summary: "a body link to a page that does not exist",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::index::routes::Page;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN701",
     name: "canonical-mismatch",
     severity: Severity::Error,
     scope: Scope::NoteLocal, // the note's own id and site.yaml's baseUrl
+    reads: Reads::FrontMatter,
     summary: "a note's canonical URL that differs from its computed URL",
     doc: r#"## What it flags
 

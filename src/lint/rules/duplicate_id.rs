@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::index::{doc_id, AliasClash, CaseClash};
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Content;
 use crate::source::{Section, Span};
 
@@ -12,6 +12,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "duplicate-id",
     severity: Severity::Error,
     scope: Scope::Global, // compares every note's id
+    reads: Reads::FrontMatter,
     summary: "two notes, clients, capabilities or guides with the same id (or the same but for \
               case), or a capability alias that names two capabilities",
     doc: r#"## What it flags

@@ -1,7 +1,7 @@
 //! FN503 duplicate-related: the same id twice in one `related` list.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use std::collections::HashSet;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "duplicate-related",
     severity: Severity::Warning,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "an id listed more than once in `related`",
     doc: r#"## What it flags
 

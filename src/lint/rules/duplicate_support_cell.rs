@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Client;
 use std::collections::BTreeMap;
 
@@ -12,6 +12,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "duplicate-support-cell",
     severity: Severity::Error,
     scope: Scope::NoteLocal, // reads a client and the capabilities' ids only
+    reads: Reads::FrontMatter,
     summary: "two support cells of a client for one capability (its id and an alias)",
     doc: r#"## What it flags
 

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::source::Span;
 use std::collections::HashMap;
 
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "duplicate-title",
     severity: Severity::Warning,
     scope: Scope::Global, // compares every note's title
+    reads: Reads::FrontMatter,
     summary: "two files of one section with the same title",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN009 file-too-large: a content file larger than `limits.maxFileBytes`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "file-too-large",
     severity: Severity::Error,
     scope: Scope::Global, // reads the load's unreadable files
+    reads: Reads::FrontMatter,
     summary: "a content file larger than limits.maxFileBytes (16 MiB unless site.yaml says)",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN005 front-matter-not-a-mapping: front matter that parses, but not as `key: value` fields.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "front-matter-not-a-mapping",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "front matter that is a list or a single value instead of fields",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN010 front-matter-too-large: front matter larger than `limits.maxFrontMatterBytes`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "front-matter-too-large",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "front matter larger than limits.maxFrontMatterBytes (256 KiB unless site.yaml says)",
     doc: r#"## What it flags
 

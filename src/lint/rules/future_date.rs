@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN302",
     name: "future-date",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a verification, update or source date after today",
     doc: r#"## What it flags
 

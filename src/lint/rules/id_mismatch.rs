@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN102",
     name: "id-mismatch",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "an id that differs from the file name",
     doc: r#"## What it flags
 

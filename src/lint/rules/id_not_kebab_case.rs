@@ -4,7 +4,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::source::Section;
 
 pub const META: RuleMeta = RuleMeta {
@@ -12,8 +12,9 @@ pub const META: RuleMeta = RuleMeta {
     name: "id-not-kebab-case",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities), or \
-              that cannot be a file name everywhere",
+              that cannot be a file name everywhere (over 100 bytes, a Windows device name)",
     doc: r#"## What it flags
 
 A research note or client `id`, or a guide's file name, that is not kebab-case (lowercase ASCII

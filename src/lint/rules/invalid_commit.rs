@@ -1,13 +1,14 @@
 //! FN402 invalid-commit: a source `commit` that is not 7 to 40 hex digits.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN402",
     name: "invalid-commit",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a source commit that is not 7 to 40 hexadecimal digits",
     doc: r#"## What it flags
 

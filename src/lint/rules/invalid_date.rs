@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN301",
     name: "invalid-date",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a date that is not written as a real YYYY-MM-DD date",
     doc: r#"## What it flags
 

@@ -1,8 +1,8 @@
-//! FN403 invalid-source-path: a source `path` that is not `file`, `file:L`, `file:L-L` or
-//! `file:L-L,L-L`, or whose line ranges run backwards.
+//! FN403 invalid-source-path: a source `path` that the parse step could not read into a file
+//! and line ranges ([`crate::parse::source_path`] decides; this rule reports its error).
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN403",
@@ -10,11 +10,21 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     summary: "a source path that is malformed or has a reversed line range",
+    reads: Reads::FrontMatter,
     doc: r#"## What it flags
 
 A source `path` that is not a file path relative to the repository root, optionally followed
-by `:` and line ranges: `file`, `file:L`, `file:L-L` or `file:L-L,L-L`. Ranges must run forwards
-and in order, lines start at 1, and the path may not start with `/` or contain `..` or `\`.
+by `:` and line ranges: `file`, `file:L`, `file:L-L` or `file:L-L,L-L`, each `L` a line number
+(`tools/x.py:3-5,9`). The last `:` starts the ranges, so a file name may hold a `:` only when
+lines follow. Line numbers are digits, from 1: not `0`, and not GitHub's `L10` (write `10`).
+Each range runs forwards (not `20-10`) and starts after the one before it ends; none is left
+open or empty (`3-`, `1-2,`, a `:` with nothing after it). The file may not start with `/` or a
+drive (`C:\`, `C:/`), contain `\` or a `..` segment, or start or end with spaces (spaces inside
+it are fine).
+
+`sources verify`, `sources drift`, excerpts and pages read the path the same way: a source this
+rule flags is not checked against its repository (FN955 says why), and its page links to the
+commit alone.
 
 ## Why
 
@@ -32,97 +42,18 @@ Write `tools/mcp_tool.py:3588-3672`."#,
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for source in walk::sources(&cx.index.content) {
-        let Some(path) = &source.path else {
+        let (Some(path), Some(Err(error))) = (&source.path, &source.location) else {
             continue;
         };
-        if let Err(problem) = check_path(&path.value) {
-            sink.report(
-                &META,
-                path.span,
-                format!("source path `{}`: {problem}", path.value),
-                Some(
-                    "write `file`, `file:L`, `file:L-L` or `file:L-L,L-L`, the file relative to \
-                     the repository root, ranges in increasing order"
-                        .to_string(),
-                ),
-            );
-        }
-    }
-}
-
-/// Checks `file[:ranges]`; the error says what is wrong.
-pub fn check_path(text: &str) -> Result<(), String> {
-    let (file, lines) = match text.rsplit_once(':') {
-        Some((file, lines)) => (file, Some(lines)),
-        None => (text, None),
-    };
-    if file.trim().is_empty() {
-        return Err("no file before the line numbers".to_string());
-    }
-    if file.starts_with('/') {
-        return Err(
-            "the file must be relative to the repository root, without a leading `/`".into(),
+        sink.report(
+            &META,
+            error.span,
+            format!("source path `{}`: {}", path.value, error.problem),
+            Some(
+                "write `file`, `file:L`, `file:L-L` or `file:L-L,L-L`, the file relative to \
+                 the repository root, ranges in increasing order"
+                    .to_string(),
+            ),
         );
-    }
-    if file.contains('\\') || file.split('/').any(|s| s == "..") {
-        return Err("the file may not contain `\\` or `..`".to_string());
-    }
-    if file != file.trim() {
-        return Err("the file starts or ends with spaces".to_string());
-    }
-    let Some(lines) = lines else {
-        return Ok(());
-    };
-    let mut last = 0;
-    for range in lines.split(',') {
-        let (start, end) = match range.split_once('-') {
-            Some((a, b)) => (line_number(a)?, line_number(b)?),
-            None => {
-                let line = line_number(range)?;
-                (line, line)
-            }
-        };
-        if start > end {
-            return Err(format!("the range {start}-{end} runs backwards"));
-        }
-        if start <= last {
-            return Err(format!(
-                "the range starting at line {start} overlaps or comes before the one before it"
-            ));
-        }
-        last = end;
-    }
-    Ok(())
-}
-
-fn line_number(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(0) => Err("lines are numbered from 1".to_string()),
-        Ok(n) if text.trim() == text && !text.starts_with('+') => Ok(n),
-        _ => Err(format!("`{text}` is not a line number")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::check_path;
-
-    #[test]
-    fn reads_paths_and_ranges() {
-        for ok in ["a.py", "a/b.py:3", "a.py:3588-3672", "t.py:532-560,600-668"] {
-            assert_eq!(check_path(ok), Ok(()), "{ok}");
-        }
-        for bad in [
-            "a.py:10-5",
-            "a.py:L10",
-            "/a.py:1",
-            ":1-2",
-            "a.py:5-9,1-2",
-            "a.py:0",
-            "a.py:",
-            "../a.py",
-        ] {
-            assert!(check_path(bad).is_err(), "{bad}");
-        }
     }
 }

@@ -1,7 +1,7 @@
 //! FN004 invalid-yaml: front matter that is not valid YAML.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "invalid-yaml",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "front matter that is not valid YAML",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::index::links::LinkTarget;
-use crate::lint::{suggest, walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{suggest, walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN602",
     name: "missing-anchor",
     severity: Severity::Error,
     scope: Scope::Global, // reads the linked note's headings
+    reads: Reads::Body,
     summary: "a link to an anchor that the target page does not have",
     doc: r#"## What it flags
 

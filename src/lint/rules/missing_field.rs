@@ -1,7 +1,7 @@
 //! FN007 missing-field: a required front matter field is absent or empty.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{Document, KeyRef, ObjectKind};
 use crate::parse::object_kind;
 use crate::schema;
@@ -12,6 +12,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "missing-field",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a required front matter field is absent or empty",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN002 missing-front-matter: a content file that does not open with `---`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "missing-front-matter",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a content file without front matter",
     doc: r#"## What it flags
 

@@ -5,6 +5,9 @@
 //! FN7xx page metadata, FN8xx support cells, FN9xx capabilities; FN95x are what
 //! `fieldnotes sources verify` found in the sources' repositories ([`Check::Sources`] rules,
 //! which plain `lint` does not run).
+//!
+//! Each rule's `META` holds every fact about it (what it reads included); README.md's rule
+//! table is [`markdown_table`], kept current by a test.
 
 use super::{Check, Rule};
 
@@ -150,6 +153,23 @@ pub const ALL: &[Rule] = &[
 pub fn find(code_or_name: &str) -> Option<&'static Rule> {
     ALL.iter()
         .find(|r| r.meta.code.eq_ignore_ascii_case(code_or_name) || r.meta.name == code_or_name)
+}
+
+/// README.md's rule table, made from [`ALL`]: one row per rule, its code, name, default
+/// severity and summary (a test keeps README.md's copy current).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| code | name | default | flags |\n| --- | --- | --- | --- |\n");
+    for rule in ALL {
+        let m = rule.meta;
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            m.code,
+            m.name,
+            m.severity.as_str(),
+            m.summary.replace('|', "\\|")
+        ));
+    }
+    out
 }
 
 /// Position of a rule in [`ALL`] (SARIF's `ruleIndex`).

@@ -2,7 +2,7 @@
 //! that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Spanned;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "page-url-scheme",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a homepage, repository or specUrl that is not an absolute http or https URL",
     doc: r#"## What it flags
 

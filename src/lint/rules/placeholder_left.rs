@@ -2,7 +2,7 @@
 //! replaced yet.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::scaffold::PLACEHOLDER;
 use crate::source::Span;
 
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "placeholder-left",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::Body,
     summary: "a TODO marker left where the author must still write something",
     doc: r#"## What it flags
 

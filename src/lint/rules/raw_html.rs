@@ -1,7 +1,7 @@
 //! FN604 raw-html: HTML written in a body instead of Markdown.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::source::Span;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "raw-html",
     severity: Severity::Warning,
     scope: Scope::NoteLocal,
+    reads: Reads::Body,
     summary: "raw HTML in a body",
     doc: r#"## What it flags
 

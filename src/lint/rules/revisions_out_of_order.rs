@@ -1,7 +1,7 @@
 //! FN903 revisions-out-of-order: a capability deprecated or removed before it was introduced.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Spanned;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "revisions-out-of-order",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a capability's revisions out of order (deprecated before introduced, …)",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN502",
     name: "self-related",
     severity: Severity::Warning,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a note that lists its own id in `related`",
     doc: r#"## What it flags
 

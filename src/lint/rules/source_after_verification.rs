@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN303",
     name: "source-after-verification",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a source dated after the note's or cell's lastVerified",
     doc: r#"## What it flags
 

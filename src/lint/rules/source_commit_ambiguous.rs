@@ -2,7 +2,7 @@
 //! commits of its repository (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-commit-ambiguous",
     severity: Severity::Error,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a short source commit that names more than one commit (sources verify)",
     doc: r#"## What it flags
 

@@ -2,7 +2,7 @@
 //! (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-commit-unknown",
     severity: Severity::Error,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a source commit that its repository does not have (sources verify)",
     doc: r#"## What it flags
 

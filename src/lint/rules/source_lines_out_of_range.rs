@@ -2,7 +2,7 @@
 //! pinned commit (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::short;
 use crate::sources::verify::Problem;
 
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-lines-out-of-range",
     severity: Severity::Error,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a source line range past the end of its file at the commit (sources verify)",
     doc: r#"## What it flags
 

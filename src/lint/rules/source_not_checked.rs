@@ -2,7 +2,7 @@
 //! (its repository is not in the cache and cannot be reached, or it is malformed).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,13 +10,15 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-not-checked",
     severity: Severity::Info,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a pinned source that could not be checked against its repository (sources verify)",
     doc: r#"## What it flags
 
 A source with a `commit` that `fieldnotes sources verify` could not check: its repository is
 not in the cache and could not be cloned (no network, `--offline`, a private repository), the
 commit is not in a cached clone that could not be fetched, or the source is malformed in a way
-another rule reports (a `url` that is not http(s), a `commit` that is not a hash). Only
+another rule reports (a `url` that is not http(s), a `commit` that is not a hash, a `path` that
+is not a file and line ranges). Only
 `fieldnotes sources verify` runs this rule.
 
 ## Why

@@ -2,7 +2,7 @@
 //! (`fieldnotes sources verify`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{RuleMeta, Scope, Sink, SourcesContext};
+use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
 use crate::sources::short;
 use crate::sources::verify::Problem;
 
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "source-path-missing",
     severity: Severity::Error,
     scope: Scope::Global, // not run by lint
+    reads: Reads::FrontMatter,
     summary: "a source path that does not exist at its commit (sources verify)",
     doc: r#"## What it flags
 

@@ -1,13 +1,14 @@
 //! FN401 source-url-scheme: a source `url` that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN401",
     name: "source-url-scheme",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a source url that is not an absolute http or https URL",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, parse_date};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN304",
     name: "stale-verification",
     severity: Severity::Warning,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a note or support cell last verified longer ago than lint.staleAfterDays",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN702 summary-length: a summary that is empty or longer than 300 characters.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 /// The longest summary, in characters.
 pub const MAX_SUMMARY: usize = 300;
@@ -11,6 +11,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "summary-length",
     severity: Severity::Warning,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a summary that is empty or longer than 300 characters",
     doc: r#"## What it flags
 

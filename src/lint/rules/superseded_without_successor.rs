@@ -1,13 +1,14 @@
 //! FN207 superseded-without-successor: a superseded note that does not say what replaces it.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN207",
     name: "superseded-without-successor",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a note with `status: superseded` and no `supersededBy`",
     doc: r#"## What it flags
 

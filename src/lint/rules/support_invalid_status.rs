@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN802",
     name: "support-invalid-status",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a support cell status other than yes, partial, no or unknown",
     doc: r#"## What it flags
 

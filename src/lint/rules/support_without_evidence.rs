@@ -2,7 +2,7 @@
 //! or note behind it.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::text;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "support-without-evidence",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a support cell with a status but no sources and no research notes",
     doc: r#"## What it flags
 

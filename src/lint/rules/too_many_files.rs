@@ -1,7 +1,7 @@
 //! FN011 too-many-files: a site with more content files than `limits.maxFiles`.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "too-many-files",
     severity: Severity::Error,
     scope: Scope::Global, // reads the load's unreadable files
+    reads: Reads::FrontMatter,
     summary: "more content files than limits.maxFiles (200,000 unless site.yaml says)",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN204",
     name: "unknown-capability",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a note names a capability that has no file in content/capabilities/",
     doc: r#"## What it flags
 

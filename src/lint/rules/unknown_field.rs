@@ -1,7 +1,7 @@
 //! FN006 unknown-field: a front matter key that the object does not take.
 
 use crate::diagnostic::Severity;
-use crate::lint::{suggest, Context, RuleMeta, Scope, Sink};
+use crate::lint::{suggest, Context, Reads, RuleMeta, Scope, Sink};
 use crate::schema;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "unknown-field",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a front matter field that the note, client, capability, source or cell does not take",
     doc: r#"## What it flags
 

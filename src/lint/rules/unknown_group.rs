@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN901",
     name: "unknown-group",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a capability group that site.yaml's `capabilityGroups` does not list",
     doc: r#"## What it flags
 

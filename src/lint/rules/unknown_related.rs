@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN501",
     name: "unknown-related",
     severity: Severity::Error,
     scope: Scope::Global, // reads every note's id
+    reads: Reads::FrontMatter,
     summary: "a `related` id names no research note",
     doc: r#"## What it flags
 

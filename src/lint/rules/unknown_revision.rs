@@ -3,13 +3,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN902",
     name: "unknown-revision",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary:
         "a capability's introduced, deprecated or removed revision that is not a spec revision",
     doc: r#"## What it flags

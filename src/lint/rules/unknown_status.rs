@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN202",
     name: "unknown-status",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a note status other than current, superseded, retracted or draft",
     doc: r#"## What it flags
 

@@ -4,13 +4,14 @@
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
 use crate::lint::vocab::{self, Vocab};
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN208",
     name: "unknown-successor",
     severity: Severity::Error,
     scope: Scope::Global, // reads every note's id
+    reads: Reads::FrontMatter,
     summary: "a `supersededBy` id that names no research note, or leads back to the note",
     doc: r#"## What it flags
 

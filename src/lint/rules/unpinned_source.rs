@@ -1,13 +1,14 @@
 //! FN404 unpinned-source: a GitHub or GitLab repository source with no commit.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN404",
     name: "unpinned-source",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a source in a GitHub or GitLab repository that is not pinned to a commit",
     doc: r#"## What it flags
 

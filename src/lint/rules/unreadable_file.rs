@@ -2,7 +2,7 @@
 //! regular file, or a symlink that dangles, loops or leads out of the site.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::load::Problem;
 
 pub const META: RuleMeta = RuleMeta {
@@ -10,6 +10,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "unreadable-file",
     severity: Severity::Error,
     scope: Scope::Global, // reads the load's unreadable files
+    reads: Reads::FrontMatter,
     summary: "a content file that cannot be read as UTF-8 text, or a symlink that is not followed",
     doc: r#"## What it flags
 

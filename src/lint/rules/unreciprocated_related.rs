@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::index::doc_id;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN504",
     name: "unreciprocated-related",
     severity: Severity::Info,
     scope: Scope::Global, // reads the related notes' own lists
+    reads: Reads::FrontMatter,
     summary: "a related note that does not list this note back",
     doc: r#"## What it flags
 

@@ -2,13 +2,14 @@
 
 use crate::diagnostic::Severity;
 use crate::index::links::LinkTarget;
-use crate::lint::{walk, Context, RuleMeta, Scope, Sink};
+use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN603",
     name: "unsafe-link-scheme",
     severity: Severity::Error,
     scope: Scope::NoteLocal, // what it flags resolves without reading ids
+    reads: Reads::Body,
     summary: "a link or image with a javascript:, data: or vbscript: URL",
     doc: r#"## What it flags
 

@@ -1,7 +1,7 @@
 //! FN003 unterminated-front-matter: an opening `---` with no closing one.
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::FrontMatterError;
 
 pub const META: RuleMeta = RuleMeta {
@@ -9,6 +9,7 @@ pub const META: RuleMeta = RuleMeta {
     name: "unterminated-front-matter",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::Body,
     summary: "front matter opened with `---` and never closed",
     doc: r#"## What it flags
 

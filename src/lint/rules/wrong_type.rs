@@ -1,13 +1,14 @@
 //! FN008 wrong-type: a field whose value has the wrong shape (a list for a single value, …).
 
 use crate::diagnostic::Severity;
-use crate::lint::{Context, RuleMeta, Scope, Sink};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN008",
     name: "wrong-type",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
+    reads: Reads::FrontMatter,
     summary: "a field whose value is a list, mapping or value where another shape belongs",
     doc: r#"## What it flags
 

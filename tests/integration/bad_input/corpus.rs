@@ -3,9 +3,10 @@
 //! or symlinks and FIFOs git cannot hold: see [`GENERATED`]). Its `expected.txt` lists every
 //! finding the case must give, one `CODE file:line:column` a line (`#` starts a comment), and
 //! nothing else may be found. Every finding must say what to do, every output format must
-//! print them, lint must finish in bounded time, and a build must write nothing at all.
+//! print them, lint must finish in bounded time, and a build must write nothing at all. A case
+//! whose `site.yaml` is refused lists the refusal as `CONFIG site.yaml:line:column`.
 
-use super::super::support::{copy_dir, fixtures, TestSite};
+use super::super::support::{copy_dir, fixtures, today, TestSite};
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{self, Report};
 use fieldnotes::{Diagnostic, Severity, Summary};
@@ -118,7 +119,10 @@ fn every_bad_input_gets_its_findings_and_writes_nothing() {
 fn check_case(name: &str) -> Result<(), String> {
     let site = case_site(name);
     let started = Instant::now();
-    let findings = site.lint();
+    let findings = match fieldnotes::check(site.root(), today()) {
+        Ok((_, findings)) => findings,
+        Err(error) => return check_refusal(name, &site, &error),
+    };
     let elapsed = started.elapsed();
     if elapsed > TIME_BOUND {
         return Err(format!("lint took {elapsed:?}"));
@@ -158,6 +162,31 @@ fn check_case(name: &str) -> Result<(), String> {
         return Err(format!("the build left {leftovers:?} behind"));
     }
     Ok(())
+}
+
+/// A case the site's settings refuse: the refusal is where `expected.txt` says, and a build is
+/// refused the same way and writes nothing.
+fn check_refusal(name: &str, site: &TestSite, error: &fieldnotes::Error) -> Result<(), String> {
+    let fieldnotes::Error::Config {
+        path, line, column, ..
+    } = error
+    else {
+        return Err(format!("the site does not open: {error}"));
+    };
+    let file = path.strip_prefix(site.root()).unwrap_or(path).display();
+    let found = vec![format!("CONFIG {file}:{line}:{column}")];
+    if found != expected(name) {
+        return Err(format!("expected {:#?}\nfound: {error}", expected(name)));
+    }
+    let options = fieldnotes::BuildOptions {
+        today: today(),
+        ..fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out())
+    };
+    match fieldnotes::build(&options) {
+        Err(fieldnotes::Error::Config { .. }) if !site.out().exists() => Ok(()),
+        Err(fieldnotes::Error::Config { .. }) => Err("a refused build wrote output".to_string()),
+        other => Err(format!("the build was not refused: {other:?}")),
+    }
 }
 
 /// Every output format prints the findings without panicking, each naming every one.

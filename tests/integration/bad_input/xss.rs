@@ -8,6 +8,11 @@
 //!
 //! The detector is checked too: with `markdown.unsafeHtml: true` the body's raw script must be
 //! found, so a pass means the payloads were escaped, not missed.
+//!
+//! `structure`: the same site read for structure instead of script (Markdown payloads in front
+//! matter make no link, heading, list item, comment or raw HTML in any output).
+
+mod structure;
 
 use super::super::support::TestSite;
 use std::fs;
@@ -48,10 +53,16 @@ fn js(field: &str) -> String {
     format!("\"javascript:alert('xss1337-{field}')\"")
 }
 
-/// All payloads on one line, YAML-quoted.
+/// All payloads, the script ones and [`structure::MD_PAYLOADS`] (which hold line breaks and
+/// control characters), as one YAML double-quoted string.
 fn yaml_payloads() -> String {
-    let joined = PAYLOADS.join(" ");
-    format!("'{}'", joined.replace('\'', "''"))
+    let joined = [PAYLOADS, structure::MD_PAYLOADS].concat().join(" ");
+    // A JSON string is a YAML double-quoted one; YAML 1.1 readers take U+2028 and U+2029 for
+    // line breaks, so those are escaped too.
+    serde_json::to_string(&joined)
+        .expect("a string serializes")
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029")
 }
 
 /// A body with every payload as raw HTML, in text, headings, code, link texts, titles and

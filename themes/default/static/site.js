@@ -321,6 +321,21 @@
       }
     }
 
+    /* The panel a `#cell-…` hash names, or null. The hash comes from the address bar or a
+       link anyone may write: one that does not decode, or names anything but a panel, opens
+       nothing and throws nothing (getElementById takes any id; querySelector would not). */
+    function panelFor(hash) {
+      if (!hash.startsWith("#cell-")) return null;
+      let id;
+      try {
+        id = decodeURIComponent(hash.slice(1));
+      } catch {
+        return null;
+      }
+      const panel = document.getElementById(id);
+      return panel && panel.classList.contains("cell-panel") ? panel : null;
+    }
+
     document.addEventListener("click", (event) => {
       const link = event.target instanceof Element ? event.target.closest("a") : null;
       if (!link) return;
@@ -330,9 +345,14 @@
         show(null);
         return;
       }
-      const url = new URL(link.href, location.href);
-      if (url.pathname !== location.pathname || !url.hash.startsWith("#cell-")) return;
-      const panel = document.getElementById(decodeURIComponent(url.hash.slice(1)));
+      let url;
+      try {
+        url = new URL(link.href, location.href);
+      } catch {
+        return;
+      }
+      if (url.pathname !== location.pathname) return;
+      const panel = panelFor(url.hash);
       if (!panel) return;
       event.preventDefault();
       history.replaceState(history.state, "", location.pathname + location.search + url.hash);
@@ -344,10 +364,8 @@
         show(null);
       }
     });
-    if (location.hash.startsWith("#cell-")) {
-      const panel = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      if (panel) show(panel);
-    }
+    const opened = panelFor(location.hash);
+    if (opened) show(opened);
   }
 
   setUpSearch();

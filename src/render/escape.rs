@@ -1,0 +1,118 @@
+//! Escaping: text from front matter (and `site.yaml`) made safe for the format it lands in, one
+//! function per format, and the tera instance whose templates use them.
+//!
+//! - HTML and XML (pages, feeds, the sitemap): [`markup`], tera's autoescape for `.html` and
+//!   `.xml` templates (and [`html`] for Rust code writing HTML). Front-matter Markdown
+//!   (summaries, support notes) becomes inline HTML through `markdown::inline_html`.
+//! - Markdown (the `.md` renditions and `llms.txt`): [`markdown`]'s `md_inline` for plain
+//!   text, `md_summary` for front-matter Markdown, `md_code` for a code span and `md_url` for a
+//!   link destination, which templates call as filters of the same names. Tera's autoescape
+//!   is HTML only: a `.md` or `.txt` template passes every value it did not make itself
+//!   through one of them.
+//! - JSON (the data API, the search index): serde_json, which escapes every string.
+
+pub mod markdown;
+
+use std::io::Write;
+
+/// A Markdown filter: the value in, the escaped Markdown out.
+type MarkdownFilter = fn(&str) -> String;
+
+/// A new tera instance: values escaped by [`markup`] in `.html` and `.xml` templates, and the
+/// Markdown filters registered (before any template is added: tera checks templates against
+/// the filters it knows).
+pub fn tera() -> tera::Tera {
+    let mut tera = tera::Tera::new();
+    tera.set_escape_fn(markup);
+    let filters: [(&str, MarkdownFilter); 4] = [
+        ("md_inline", markdown::md_inline),
+        ("md_summary", markdown::md_summary),
+        ("md_code", markdown::md_code),
+        ("md_url", markdown::md_url),
+    ];
+    for (name, filter) in filters {
+        tera.register_filter(name, move |text: &str, _: tera::Kwargs, _: &tera::State| {
+            filter(text)
+        });
+    }
+    tera
+}
+
+/// Writes `text` escaped for HTML or XML text and quoted attribute values: `& < > " '` as
+/// references, and every character XML 1.0 forbids (NUL, the C0 controls but tab and line
+/// breaks, U+FFFE, U+FFFF) as U+FFFD, so a feed stays readable and no NUL reaches a page.
+pub fn markup(text: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut result = Ok(());
+    markup_pieces(text, |piece| {
+        if result.is_ok() {
+            result = out.write_all(piece.as_bytes());
+        }
+    });
+    result
+}
+
+/// Appends `text` to `out`, escaped as [`markup`] does.
+pub fn html(text: &str, out: &mut String) {
+    markup_pieces(text, |piece| out.push_str(piece));
+}
+
+/// `text` escaped for HTML or XML, in pieces.
+fn markup_pieces(text: &str, mut push: impl FnMut(&str)) {
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let replacement = match c {
+            '&' => "&amp;",
+            '<' => "&lt;",
+            '>' => "&gt;",
+            '"' => "&quot;",
+            '\'' => "&#39;",
+            '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
+                "\u{fffd}"
+            }
+            _ => continue,
+        };
+        push(&text[start..i]);
+        push(replacement);
+        start = i + c.len_utf8();
+    }
+    push(&text[start..]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markup_escapes_and_replaces_what_xml_forbids() {
+        let escaped = |text: &str| {
+            let mut out = String::new();
+            html(text, &mut out);
+            out
+        };
+        assert_eq!(
+            escaped("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+        assert_eq!(
+            escaped("a\0b\u{1}c\td\ne\u{ffff}"),
+            "a\u{fffd}b\u{fffd}c\td\ne\u{fffd}"
+        );
+        let mut bytes = Vec::new();
+        markup("é <", &mut bytes).expect("writes");
+        assert_eq!(bytes, "é &lt;".as_bytes());
+    }
+
+    #[test]
+    fn templates_get_the_markdown_filters() {
+        let mut tera = tera();
+        tera.add_raw_template("t.md", "{{ t | md_inline }} {{ s | md_summary }}")
+            .expect("compiles");
+        let mut context = tera::Context::new();
+        context.insert("t", "[x](y)");
+        context.insert("s", "`c`");
+        assert_eq!(
+            tera.render("t.md", &context).expect("renders"),
+            "\\[x\\](y) `c`"
+        );
+    }
+}
