@@ -7,7 +7,8 @@
 //!
 //! Data flows one way; each step takes what the previous one returned:
 //!
-//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order.
+//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order;
+//!    the templates and static files listed; no file read outside the folder it was found in.
 //! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
@@ -128,9 +129,11 @@ pub struct BuildReport {
     pub excerpts: Option<sources::excerpt::Excerpts>,
 }
 
-/// Builds the site: lint, then render and write unless lint found errors.
+/// Builds the site: lint, then render and write unless lint found errors. An output folder
+/// that building into would harm is refused first ([`write::check_out`]).
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
+    write::check_out(&options.out, &options.root)?;
     let mut index = open(&options.root)?;
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();

@@ -5,10 +5,11 @@
 mod ids;
 pub mod links;
 mod matrix;
+pub mod outputs;
 pub mod routes;
 
 use crate::config::SiteConfig;
-use crate::load::Unreadable;
+use crate::load::{Assets, Unreadable};
 use crate::model::{Content, Document};
 use crate::parse::ParsedSite;
 use crate::source::{Section, SourceFile};
@@ -38,6 +39,8 @@ pub struct SiteIndex {
     pub files: Vec<SourceFile>,
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
+    /// The templates and static files, and those that may not be read.
+    pub assets: Assets,
     pub ids: Ids,
     /// Every body link of every document, resolved, sorted by the page it is on (documents in
     /// index order, each body's links in order).
@@ -259,6 +262,7 @@ fn assemble(
         files: site.files,
         content: site.content,
         unreadable: site.unreadable,
+        assets: site.assets,
         ids,
         links,
         backlinks,

@@ -48,6 +48,7 @@ use rayon::prelude::*;
 pub use search::SEARCH_DIR;
 use serde::Serialize;
 use std::borrow::Cow;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use views::{Ctx, PageView};
@@ -133,6 +134,7 @@ pub fn render_with(
         out,
         stats: RenderStats::default(),
         written: Vec::new(),
+        generated: HashSet::new(),
         progress: options.progress,
         fingerprint,
         memo: memo.as_deref_mut().map(std::mem::take).unwrap_or_default(),
@@ -149,7 +151,7 @@ pub fn render_with(
             }
         }
         for (path, bytes) in &theme.static_files {
-            r.put(path, bytes)?;
+            r.put_static(path, bytes)?;
         }
         Ok(())
     })();
@@ -357,6 +359,8 @@ struct Renderer<'r, 'a> {
     stats: RenderStats,
     /// The pages written so far, for the sitemap.
     written: Vec<Page>,
+    /// Every path written so far: a static file may replace none of them.
+    generated: HashSet<String>,
     progress: Option<&'r AtomicUsize>,
     fingerprint: Option<&'r dyn Fingerprint>,
     /// What the previous render made, updated with what this one makes (empty and left
@@ -519,12 +523,30 @@ impl<'a> Renderer<'_, 'a> {
 
     fn put(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
         self.out.put(path, bytes)?;
+        self.generated.insert(path.to_string());
         self.stats.files += 1;
         Ok(())
     }
 
     fn put_shared(&mut self, path: &str, bytes: &Shared) -> Result<()> {
         self.out.put_shared(path, bytes)?;
+        self.generated.insert(path.to_string());
+        self.stats.files += 1;
+        Ok(())
+    }
+
+    /// Writes a static file, which may never replace a generated one (lint reports it first,
+    /// as FN012; this keeps the promise whatever lint was asked).
+    fn put_static(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
+        if self.generated.contains(path) {
+            let error = std::io::Error::new(
+                std::io::ErrorKind::AlreadyExists,
+                "a static file would replace this generated file; rename or move the static \
+                 file (FN012)",
+            );
+            return Err(crate::error::Error::io(path, "publish", error));
+        }
+        self.out.put(path, bytes)?;
         self.stats.files += 1;
         Ok(())
     }

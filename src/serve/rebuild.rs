@@ -5,7 +5,8 @@
 //! ([`Memo`]). An edit to an existing Markdown file is re-read and re-parsed alone; anything
 //! else (a file added, removed or renamed, `site.yaml`, an unreadable file) loads the whole
 //! site again, still rendering only what changed. A change to templates, themes or static
-//! files compiles the theme again and renders every page.
+//! files lists them again (fenced as a load does), compiles the theme again and renders every
+//! page.
 //!
 //! Lint after edits in place runs only what they can change (see `Relint`). With
 //! [`Rebuilder::defer_listings`], a rebuild renders the note pages first and leaves the pages
@@ -200,6 +201,9 @@ impl Rebuilder {
             }
             Plan::Theme => {
                 self.forget_theme();
+                if let Some(index) = &mut self.index {
+                    index.assets = load::assets(&self.root, &index.config.theme)?;
+                }
                 self.finish()
             }
             Plan::Reload { theme } => {
@@ -312,6 +316,7 @@ impl Rebuilder {
                 files: index.files,
                 content: index.content,
                 unreadable: index.unreadable,
+                assets: index.assets,
             };
             let index = match same_ids {
                 true => crate::index::reindex_same_ids(parsed, resolved, &[page]),

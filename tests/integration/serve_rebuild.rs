@@ -197,6 +197,29 @@ fn incremental_rebuilds_equal_a_full_build() {
     );
 }
 
+/// Static files are listed again after a change under `static/`: a new one is published, and
+/// one at a page's path is FN012 (the lint a full load would give) until it goes.
+#[test]
+fn static_files_added_while_serving_are_listed_again() {
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = built(&site, false);
+    site.write("static/img/logo.svg", "<svg/>");
+    let files = rebuilt(&mut rebuilder, &["static/img/logo.svg"]);
+    assert_eq!(
+        files.get("img/logo.svg").map(Vec::as_slice),
+        Some(&b"<svg/>"[..])
+    );
+    site.write("static/index.html", "<h1>not the home page</h1>");
+    let result = relinted(&mut rebuilder, "static/index.html");
+    let codes: Vec<&str> = result.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["FN012"]);
+    site.remove("static/index.html");
+    assert_same(
+        &rebuilt(&mut rebuilder, &["static/index.html"]),
+        &full_build(&site),
+    );
+}
+
 /// The files of a rebuild's site, as bytes.
 fn site_files(rebuilt: Rebuilt) -> BTreeMap<String, Vec<u8>> {
     let site = rebuilt.site.expect("built");

@@ -45,6 +45,7 @@ mod source_not_checked;
 mod source_path_missing;
 mod source_url_scheme;
 mod stale_verification;
+mod static_replaces_generated;
 mod summary_length;
 mod superseded_without_successor;
 mod support_invalid_status;
@@ -101,6 +102,7 @@ pub const ALL: &[Rule] = &[
     rule!(file_too_large),
     rule!(front_matter_too_large),
     rule!(too_many_files),
+    rule!(static_replaces_generated),
     rule!(id_not_kebab_case),
     rule!(id_mismatch),
     rule!(duplicate_id),
