@@ -35,6 +35,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod dates;
 pub mod diagnostic;
 pub mod error;
 pub mod index;
@@ -50,7 +51,6 @@ pub mod serve;
 pub mod source;
 pub mod sources;
 mod terminal;
-pub mod today;
 pub mod write;
 pub mod writers;
 
@@ -105,7 +105,7 @@ impl BuildOptions {
             root,
             out,
             base_url: None,
-            today: today::today(None).unwrap_or_default(),
+            today: dates::today(None).unwrap_or_default(),
             excerpts: None,
             progress: None,
         }

@@ -20,7 +20,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("{}", fieldnotes::commands::error_line(&error));
+            eprintln!("{}", error.terminal_line());
             ExitCode::from(2)
         }
     }

@@ -4,7 +4,7 @@ use crate::cli::{BuildArgs, Format};
 use crate::diagnostic::{Severity, Summary};
 use crate::error::Result;
 use crate::lint::format::{self, Report};
-use crate::{today, BuildOptions, Progress};
+use crate::{dates, BuildOptions, Progress};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,7 +24,7 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
             root.join(args.out)
         },
         base_url: args.base_url,
-        today: today::today(args.today.as_deref())?,
+        today: dates::today(args.today.as_deref())?,
         excerpts: match args.excerpts {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,

@@ -1,13 +1,13 @@
 //! `fieldnotes lint`: check the whole site, report findings in the chosen format.
 
 use crate::cli::{Format, LintArgs};
+use crate::dates;
 use crate::diagnostic::{Diagnostic, Summary};
 use crate::error::{Error, Result};
 use crate::lint::focus::Focus;
 use crate::lint::format::{self, Options, Report};
 use crate::lint::rules;
 use crate::source::{display_path, SourceFile};
-use crate::today;
 use std::io::{IsTerminal, Write};
 use std::path::{Component, Path};
 
@@ -17,7 +17,7 @@ pub fn lint(root: &Path, args: LintArgs) -> Result<u8> {
         let _ = writeln!(std::io::stdout().lock(), "{}", explain(code)?);
         return Ok(0);
     }
-    let today = today::today(args.today.as_deref())?;
+    let today = dates::today(args.today.as_deref())?;
     let focus = focus(root, &args)?;
     let (index, mut diagnostics) = crate::check(root, today)?;
     if let Some(focus) = &focus {

@@ -17,12 +17,6 @@ pub use schema::schema;
 pub use serve::serve;
 pub use sources::sources;
 
-/// An error as one line for a terminal (`error: …`), its text from content or a repository
-/// escaped as every printer for people escapes it.
-pub fn error_line(error: &crate::Error) -> String {
-    format!("error: {}", crate::terminal::escape(&error.to_string()))
-}
-
 use std::io::IsTerminal;
 
 /// Whether standard error is a terminal that shows colour.

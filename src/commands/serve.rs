@@ -1,9 +1,9 @@
 //! `fieldnotes serve`: build in memory, serve, rebuild on every save.
 
 use crate::cli::ServeArgs;
+use crate::dates;
 use crate::error::Result;
 use crate::serve::ServeOptions;
-use crate::today;
 use std::path::Path;
 
 pub fn serve(root: &Path, args: ServeArgs) -> Result<u8> {
@@ -12,7 +12,7 @@ pub fn serve(root: &Path, args: ServeArgs) -> Result<u8> {
         bind: args.bind,
         port: args.port,
         open: args.open,
-        today: today::today(args.today.as_deref())?,
+        today: dates::today(args.today.as_deref())?,
         color: super::stderr_color(),
     };
     crate::serve::serve(&options)?;

@@ -192,7 +192,7 @@ pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
 /// pages show dates without ages.
 pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     if std::env::var("SOURCE_DATE_EPOCH").is_ok_and(|v| !v.trim().is_empty()) {
-        return Ok((Some(crate::today::today(None)?), true));
+        return Ok((Some(crate::dates::today(None)?), true));
     }
     let content = &index.content;
     let notes = content

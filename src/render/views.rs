@@ -511,7 +511,7 @@ pub fn parse_day(date: &str) -> Option<NaiveDate> {
     let date = date.trim();
     // The exact `YYYY-MM-DD` shape without chrono's format parser (10,000 notes' dates are
     // read on every build and rebuild); anything else as chrono reads it.
-    crate::lint::walk::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
+    crate::dates::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
 }
 
 /// The status a cell shows.

@@ -178,7 +178,7 @@ impl Serving<'_> {
 
     /// Reports a build that could not run: printed, and shown on open pages.
     fn fail(&self, build: u64, error: &Error) {
-        eprintln!("{}", crate::commands::error_line(error));
+        eprintln!("{}", error.terminal_line());
         self.state.set_status(Status::failed(build, error));
         self.state.hub.send("status", &build.to_string());
     }

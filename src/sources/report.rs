@@ -4,8 +4,8 @@
 
 use super::drift::{Drift, DriftReport, State};
 use super::{short, Holder};
+use crate::dates::parse_date;
 use crate::index::{doc_id, SiteIndex};
-use crate::lint::walk::parse_date;
 use crate::model::text;
 use crate::terminal;
 use chrono::NaiveDate;
