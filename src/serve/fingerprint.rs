@@ -65,13 +65,13 @@ pub fn rehash_file(index: &SiteIndex, file: usize, hashes: &mut [FileHash]) {
     }
 }
 
-/// Each document's file and the hash of what it is known by: its id, file name and position,
-/// and a capability's aliases.
+/// Each document's file and the hash of what it is known by: its id and file name, and a
+/// capability's aliases. (Not its position: a lookup's result is one, so the ids of a section
+/// are hashed in order; a note's route stays when a file is added before it.)
 fn id_hashes(index: &SiteIndex) -> impl Iterator<Item = (usize, u64)> + '_ {
     let content = &index.content;
-    let id = |doc: &Document, id: &str, aliases: Vec<&str>| {
-        (doc.file, hash(&(id, &doc.stem, doc.file, aliases)))
-    };
+    let id =
+        |doc: &Document, id: &str, aliases: Vec<&str>| (doc.file, hash(&(id, &doc.stem, aliases)));
     let notes = (content.notes.iter()).map(move |n| id(&n.doc, doc_id(&n.id, &n.doc), vec![]));
     let clients = (content.clients.iter()).map(move |c| id(&c.doc, doc_id(&c.id, &c.doc), vec![]));
     let capabilities = content.capabilities.iter().map(move |c| {
