@@ -10,8 +10,8 @@ use crate::write::Shared;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-/// What a render reuses and updates: [`super::RenderOptions`] without one renders every
-/// output and records nothing.
+/// What [`super::render_with`] reuses and updates: the one way a render takes an earlier
+/// one into account. Without it (`build`), every output is made and nothing is recorded.
 pub struct Incremental<'m> {
     /// What the previous render made.
     pub memo: &'m mut Memo,
@@ -30,8 +30,8 @@ pub struct Incremental<'m> {
 pub struct Memo {
     pub(super) theme: Option<Arc<super::theme::Theme>>,
     /// Each page's output stem (`research/x`), HTML and Markdown. A page is known by its
-    /// position in the index, which a reload may give to another document: every page reads
-    /// its own document, so it is then rendered anew.
+    /// position in the index, which a reload may give to another document: a page made from a
+    /// document reads it, so it is then rendered anew.
     pub(super) pages: HashMap<Page, Kept<PageFiles>>,
     /// The files beside the pages, by the maker that made them.
     pub(super) files: HashMap<FileKey, Kept<SharedFiles>>,
