@@ -24,6 +24,17 @@ pub struct Incremental<'m> {
     pub defer_listings: bool,
 }
 
+impl<'m> Incremental<'m> {
+    /// The memo, and how the render reuses what it holds.
+    pub(super) fn split(self) -> (&'m mut Memo, Reuse<'m>) {
+        let reuse = Reuse {
+            inputs: self.inputs,
+            defer: self.defer_listings,
+        };
+        (self.memo, reuse)
+    }
+}
+
 /// What a render made, kept for the next one: the theme, and each output with the inputs it
 /// read.
 #[derive(Default)]

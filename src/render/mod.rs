@@ -108,20 +108,7 @@ pub fn render_with(
     out: &mut dyn Output,
     incremental: Option<Incremental<'_>>,
 ) -> Result<RenderStats> {
-    let (mut memo, reuse) = match incremental {
-        Some(Incremental {
-            memo,
-            inputs,
-            defer_listings,
-        }) => (
-            Some(memo),
-            Some(Reuse {
-                inputs,
-                defer: defer_listings,
-            }),
-        ),
-        None => (None, None),
-    };
+    let (mut memo, reuse) = incremental.map(Incremental::split).unzip();
     let theme = match memo.as_ref().and_then(|m| m.theme.clone()) {
         Some(theme) => theme,
         None => Arc::new(theme::load(index)?),
@@ -302,8 +289,8 @@ impl<'a> Pages<'_, 'a> {
         context.insert_value("site", self.site_value(ctx));
         context.insert("page", &meta);
         context.insert(template, view);
-        // Both at once: a listing of 10,000 notes takes tens of milliseconds per form.
         ctx.uses_theme();
+        // Both at once: a listing of 10,000 notes takes tens of milliseconds per form.
         let (html, md) = rayon::join(
             || self.tera_render(&format!("{template}.html"), &context),
             || self.tera_render(&format!("{template}.md"), &context),

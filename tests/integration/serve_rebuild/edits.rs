@@ -72,7 +72,7 @@ impl<'s> Edits<'s> {
         self.step += 1;
         let n = self.step;
         let mut notes = vec![ALPHA.to_string(), BETA.to_string(), GAMMA.to_string()];
-        notes.extend((0..2).filter(|&e| self.extra[e]).map(|e| extra_path(e)));
+        notes.extend((0..2).filter(|&e| self.extra[e]).map(extra_path));
         let note = notes[self.random.below(notes.len())].clone();
         let other = self.random.pick(&NOTE_IDS);
         let text = || read(self.site, &note);
