@@ -11,7 +11,7 @@
 use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
 use crate::index::{doc_id, SiteIndex};
-use crate::model::Document;
+use crate::model::{Document, Spanned};
 use crate::render::{fold, Input, Inputs};
 use crate::source::Section;
 use chrono::NaiveDate;
@@ -41,51 +41,47 @@ pub fn file_hashes(index: &SiteIndex) -> Vec<FileHash> {
             ..FileHash::default()
         })
         .collect();
-    for doc in index.content.documents() {
-        set_front(index, doc, &mut hashes);
-    }
-    for (file, id) in id_hashes(index) {
-        if let Some(h) = hashes.get_mut(file) {
-            h.id = id;
-        }
+    for (doc, id, aliases) in known_by(index) {
+        set_document(index, (doc, id, aliases), &mut hashes);
     }
     hashes
 }
 
 /// Hashes one file again, after it changed.
 pub fn rehash_file(index: &SiteIndex, file: usize, hashes: &mut [FileHash]) {
-    if let Some(f) = index.files.get(file) {
-        hashes[file].full = hash(&(&f.path, &f.text));
+    if let (Some(f), Some(h)) = (index.files.get(file), hashes.get_mut(file)) {
+        h.full = hash(&(&f.path, &f.text));
     }
-    if let Some(doc) = index.content.documents().find(|d| d.file == file) {
-        set_front(index, doc, hashes);
-    }
-    if let Some((_, id)) = id_hashes(index).find(|(f, _)| *f == file) {
-        hashes[file].id = id;
+    if let Some(document) = known_by(index).find(|(doc, ..)| doc.file == file) {
+        set_document(index, document, hashes);
     }
 }
 
-/// Each document's file and the hash of what it is known by: its id and file name, and a
-/// capability's aliases. (Not its position: a lookup's result is one, so the ids of a section
-/// are hashed in order; a note's route stays when a file is added before it.)
-fn id_hashes(index: &SiteIndex) -> impl Iterator<Item = (usize, u64)> + '_ {
+/// Every document with what it is known by: its id and a capability's aliases.
+fn known_by(index: &SiteIndex) -> impl Iterator<Item = (&Document, &str, &[Spanned<String>])> {
     let content = &index.content;
-    let id =
-        |doc: &Document, id: &str, aliases: Vec<&str>| (doc.file, hash(&(id, &doc.stem, aliases)));
-    let notes = (content.notes.iter()).map(move |n| id(&n.doc, doc_id(&n.id, &n.doc), vec![]));
-    let clients = (content.clients.iter()).map(move |c| id(&c.doc, doc_id(&c.id, &c.doc), vec![]));
-    let capabilities = content.capabilities.iter().map(move |c| {
-        let aliases = c.aliases.iter().map(|a| a.value.as_str()).collect();
-        id(&c.doc, doc_id(&c.id, &c.doc), aliases)
-    });
-    let guides = (content.guides.iter()).map(move |g| id(&g.doc, &g.doc.stem, vec![]));
+    let notes = (content.notes.iter()).map(|n| (&n.doc, doc_id(&n.id, &n.doc), &[][..]));
+    let clients = (content.clients.iter()).map(|c| (&c.doc, doc_id(&c.id, &c.doc), &[][..]));
+    let capabilities = (content.capabilities.iter())
+        .map(|c| (&c.doc, doc_id(&c.id, &c.doc), c.aliases.as_slice()));
+    let guides = (content.guides.iter()).map(|g| (&g.doc, g.doc.stem.as_str(), &[][..]));
     notes.chain(clients).chain(capabilities).chain(guides)
 }
 
-fn set_front(index: &SiteIndex, doc: &Document, hashes: &mut [FileHash]) {
+/// Sets the hashes only documents have: of the front matter, and of what the document is
+/// known by (its id and file name, and a capability's aliases; not its position: a lookup's
+/// result is one, so the ids of a section are folded in order, and a note's route stays when
+/// a file is added before it).
+fn set_document(
+    index: &SiteIndex,
+    (doc, id, aliases): (&Document, &str, &[Spanned<String>]),
+    hashes: &mut [FileHash],
+) {
     if let (Some(f), Some(h)) = (index.files.get(doc.file), hashes.get_mut(doc.file)) {
         let front = f.text.get(..doc.body.range.start).unwrap_or(&f.text);
         h.front = hash(&(&f.path, front));
+        let aliases: Vec<&str> = aliases.iter().map(|a| a.value.as_str()).collect();
+        h.id = hash(&(id, &doc.stem, aliases));
     }
 }
 
@@ -149,6 +145,11 @@ impl<'i> InputHashes<'i> {
         self.files.get(doc.file).copied()
     }
 
+    /// The hashes of file `file` (zeros for one not hashed).
+    fn of_file(&self, file: usize) -> FileHash {
+        self.files.get(file).copied().unwrap_or_default()
+    }
+
     /// The documents of `section` (a pass over every document: for what is made once).
     fn documents(&self, section: Section) -> impl Iterator<Item = &'i Document> + 'i {
         let section_of = move |d: &&Document| d.section == section;
@@ -179,15 +180,16 @@ impl Inputs for InputHashes<'_> {
             Input::Ids(section) => {
                 let at = Section::ALL.iter().position(|s| *s == section).unwrap_or(0);
                 *self.ids[at].get_or_init(|| {
-                    let files = self.documents(section).map(|d| self.files[d.file].id);
-                    fold(files)
+                    let ids = self.documents(section).map(|d| self.of_file(d.file).id);
+                    fold(ids)
                 })
             }
-            Input::Route(page) => match index.document(page) {
-                Some(_) => self
+            // A document's route is its id; the others' follow from the settings.
+            Input::Route(page) => match page {
+                Page::Note(_) | Page::Client(_) | Page::Capability(_) | Page::Guide(_) => self
                     .file(page)
                     .map_or(GONE, |f| fold([self.settings, f.id])),
-                None => self.settings,
+                _ => self.settings,
             },
             Input::Front(page) => self.file(page).map_or(GONE, |f| f.front),
             Input::File(page) => self.file(page).map_or(GONE, |f| f.full),
@@ -206,7 +208,7 @@ impl Inputs for InputHashes<'_> {
             Input::Matrix => *self.matrix.get_or_init(|| {
                 let fronts = (self.documents(Section::Clients))
                     .chain(self.documents(Section::Capabilities))
-                    .map(|d| self.files[d.file].front);
+                    .map(|d| self.of_file(d.file).front);
                 fold([self.settings].into_iter().chain(fronts))
             }),
         }
