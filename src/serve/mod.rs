@@ -1,10 +1,11 @@
 //! `fieldnotes serve`: build the site in memory, serve it, rebuild what an edit changed and
 //! tell open pages to reload.
 //!
-//! [`rebuild`] builds incrementally (with [`fingerprint`] deciding which pages to render
-//! again), [`watch`] reports changed files, [`wire`] reads requests within fixed limits,
-//! [`http`] answers them ([`paths`] refuses traversal and maps routes to files), [`events`]
-//! streams reloads to open pages, and
+//! [`rebuild`] builds incrementally (each page rendered again only when an input it read
+//! while it rendered changed; [`fingerprint`] says what each input is now), [`watch`] reports
+//! changed files, [`wire`] reads requests within fixed limits, [`http`] answers them
+//! ([`paths`] refuses traversal and maps routes to files), [`events`] streams reloads to open
+//! pages, and
 //! [`state`] holds the site being served and the last build's status. An edit that breaks the
 //! site leaves the last good build served, and its errors are printed and shown on the page.
 //! After an edit the note pages are served first and the listings, feeds and data API right
