@@ -52,7 +52,6 @@ pub mod source;
 pub mod sources;
 mod terminal;
 pub mod write;
-pub mod writers;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
 pub use error::{Error, Result};

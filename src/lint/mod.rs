@@ -28,7 +28,8 @@ pub(crate) mod walk;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
-use crate::sources::verify::Verification;
+use crate::sources::Pinned;
+use crate::sources::verify::{Problem, Verification};
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
@@ -269,6 +270,21 @@ pub fn lint_sources(
             }
         },
     )
+}
+
+/// Reports each problem of `verification` that `finding` turns into a finding of `rule` (at a
+/// span, with a message and help); `finding` returns `None` for the problems of other rules.
+pub(crate) fn report_problems<'a>(
+    verification: &Verification<'a>,
+    sink: &mut Sink<'_>,
+    rule: &RuleMeta,
+    finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
+) {
+    for (pinned, problem) in verification.problems() {
+        if let Some((span, message, help)) = finding(pinned, problem) {
+            sink.report(rule, span, message, Some(help));
+        }
+    }
 }
 
 /// Runs `each` for every rule `keep` selects and `site.yaml` does not turn off, with

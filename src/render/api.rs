@@ -13,7 +13,7 @@ use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, SourceRef};
 use crate::source::Section;
-use crate::write::Shared;
+use crate::render::output::Shared;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -6,7 +6,7 @@ use super::ctx::Ctx;
 use super::files::FileKey;
 use super::inputs::{fingerprint, Inputs, Reads};
 use crate::index::routes::Page;
-use crate::write::Shared;
+use crate::render::output::Shared;
 use std::collections::HashMap;
 use std::sync::Arc;
 

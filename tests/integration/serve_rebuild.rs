@@ -11,7 +11,7 @@ use std::path::PathBuf;
 /// Every file of a full in-memory build of the site in `site`.
 pub fn full_build(site: &TestSite) -> BTreeMap<String, Vec<u8>> {
     let index = fieldnotes::open(site.root()).expect("site opens");
-    let mut out = fieldnotes::write::MemoryOutput::default();
+    let mut out = fieldnotes::render::output::MemoryOutput::default();
     fieldnotes::render::render(&index, None, &mut out).expect("renders");
     out.files
 }
