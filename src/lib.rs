@@ -138,7 +138,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();
     }
-    let diagnostics = lint::lint(&index, options.today)?;
+    let (index, diagnostics) = lint::lint_and_release(index, options.today)?;
     let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let mut report = BuildReport {
         diagnostics,
@@ -150,7 +150,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         excerpts: None,
     };
     if !has_errors {
-        index.content.drop_lint_only();
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
             sources::excerpt::excerpts(&index, &mut cache)

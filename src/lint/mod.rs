@@ -28,8 +28,8 @@ pub(crate) mod walk;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
-use crate::sources::Pinned;
 use crate::sources::verify::{Problem, Verification};
+use crate::sources::Pinned;
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
@@ -213,6 +213,18 @@ pub fn severity_overrides(rules: &BTreeMap<String, String>) -> Result<Overrides,
 /// the findings sorted by file, line, column and code.
 pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Diagnostic>> {
     lint_rules(index, today, |_| true)
+}
+
+/// Lints the site and hands it on to render without what only lint reads (every key read,
+/// type errors, unknown fields: about 3 KB a note), so a build's render runs beside a smaller
+/// model. `build` runs this; the index render gets is lint's output.
+pub fn lint_and_release(
+    mut index: SiteIndex,
+    today: NaiveDate,
+) -> crate::error::Result<(SiteIndex, Vec<Diagnostic>)> {
+    let findings = lint(&index, today)?;
+    index.content.drop_lint_only();
+    Ok((index, findings))
 }
 
 /// Lints after an edit that changed only bodies (`fieldnotes serve`): the rules that read
