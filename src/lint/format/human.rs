@@ -3,13 +3,13 @@
 //! Linear in findings and files: each finding's file is found in a map built once, and only
 //! the lines its span covers are handed to the frame renderer, never the whole file.
 
-use super::{Options, Report};
+use super::{Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::source::SourceFile;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::collections::HashMap;
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let renderer = if options.color {
         Renderer::styled()
     } else {
@@ -23,8 +23,7 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
         out.push_str(&frame(d, file, options, &renderer));
         out.push_str("\n\n");
     }
-    out.push_str(&summary_line(&report.summary));
-    out.push('\n');
+    out.push_str(&super::closing_summary(report, options));
     out
 }
 

@@ -1,0 +1,22 @@
+//! The concise format: one line per finding, `path:line:col: severity CODE message`, then the
+//! summary line. Editors read it as a compiler's output (Vim's `errorformat`, VS Code's
+//! problem matchers); `grep` and `sort` read it too.
+
+use super::{closing_summary, one_line, Options, Printed};
+
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
+    let mut out = String::new();
+    for d in report.diagnostics {
+        out.push_str(&format!(
+            "{}:{}:{}: {} {} {}\n",
+            options.path(d),
+            d.line,
+            d.column,
+            d.severity.as_str(),
+            d.code,
+            one_line(&d.message)
+        ));
+    }
+    out.push_str(&closing_summary(report, options));
+    out
+}

@@ -1,0 +1,1 @@
+//! Tests: the GitHub Action and the release workflow. (Filled in below.)
