@@ -157,6 +157,12 @@ impl Default for LintConfig {
     }
 }
 
+/// Whether `name` is one plain, visible folder name: not empty, not absolute, no separator,
+/// no `..`, not hidden.
+fn is_folder_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\', '\0', ':'])
+}
+
 fn default_theme() -> String {
     "default".to_string()
 }
@@ -170,9 +176,21 @@ fn default_stale_after_days() -> u32 {
 }
 
 impl SiteConfig {
-    /// Reads and checks `site.yaml` in `root`.
+    /// Reads and checks `site.yaml` in `root`. A `site.yaml` that is a symlink is not read:
+    /// it could lead to a secret (`.env`, `.git/config`) that an error would quote.
     pub fn load(root: &Path) -> Result<SiteConfig> {
         let path = root.join(CONFIG_FILE);
+        if path.is_symlink() {
+            return Err(Error::Config {
+                path,
+                line: 1,
+                column: 1,
+                message: "site.yaml is a symlink; fieldnotes reads the settings only from the \
+                          site's own site.yaml file, never through a link (which could lead to \
+                          a secret): put the file itself here"
+                    .to_string(),
+            });
+        }
         let text = std::fs::read_to_string(&path).map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => Error::Usage {
                 message: format!(
@@ -205,24 +223,27 @@ impl SiteConfig {
     }
 
     fn check(&self, path: &Path, text: &str) -> Result<()> {
-        let problem =
-            if !(self.base_url.starts_with("http://") || self.base_url.starts_with("https://")) {
-                Some(("baseUrl", "baseUrl must start with http:// or https://"))
-            } else if self.spec_versions.is_empty() {
-                Some((
-                    "specVersions",
-                    "specVersions must list at least one revision",
-                ))
-            } else if self.capability_groups.is_empty() {
-                Some((
-                    "capabilityGroups",
-                    "capabilityGroups must list at least one group",
-                ))
-            } else if self.kinds.is_empty() {
-                Some(("kinds", "kinds must list at least one kind of note"))
-            } else {
-                None
-            };
+        let problem = if self.spec_versions.is_empty() {
+            Some((
+                "specVersions",
+                "specVersions must list at least one revision",
+            ))
+        } else if self.capability_groups.is_empty() {
+            Some((
+                "capabilityGroups",
+                "capabilityGroups must list at least one group",
+            ))
+        } else if self.kinds.is_empty() {
+            Some(("kinds", "kinds must list at least one kind of note"))
+        } else if !is_folder_name(&self.theme) {
+            Some((
+                "theme",
+                "theme must name a folder of themes/ (like `default`), not a path: \
+                     fieldnotes reads no theme outside the site's themes/ folder",
+            ))
+        } else {
+            None
+        };
         match problem {
             None => Ok(()),
             Some((key, message)) => {
@@ -295,5 +316,20 @@ mod tests {
             Err(Error::Config { line, .. }) => assert_eq!(line, 6),
             other => panic!("expected a config error, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_theme_is_a_folder_name_not_a_path() {
+        let base = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: a}]\n\
+                    capabilityGroups: [{id: g, title: G}]\nkinds: [{id: k}]\n";
+        for bad in ["/etc", "../../x", "a/b", "..", ".git", "C:x", "a\\b", "''"] {
+            let text = format!("{base}theme: {bad}\n");
+            match SiteConfig::parse(&text, Path::new("site.yaml")) {
+                Err(Error::Config { line, column, .. }) => assert_eq!((line, column), (6, 1)),
+                other => panic!("{bad}: expected a config error, got {other:?}"),
+            }
+        }
+        let text = format!("{base}theme: my-theme_2\n");
+        assert!(SiteConfig::parse(&text, Path::new("site.yaml")).is_ok());
     }
 }

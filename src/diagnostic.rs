@@ -4,6 +4,10 @@
 use crate::source::{LineCol, SourceFile, Span};
 use serde::Serialize;
 
+/// The file id of a finding's span when the finding is about no text file
+/// ([`Diagnostic::on_path`]).
+const NO_TEXT: crate::source::FileId = crate::source::FileId::MAX;
+
 /// How bad a finding is. Ordered from least to most severe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -78,6 +82,32 @@ impl Diagnostic {
             message,
             help,
             span,
+        }
+    }
+
+    /// A finding about a file or folder that is not one of the site's text files (a template,
+    /// a static file, an input folder): at line 1, column 1 of `path` (relative to the site
+    /// root, `/`-separated), with a span into no file, so no code frame.
+    pub fn on_path(
+        path: &str,
+        code: &'static str,
+        name: &'static str,
+        severity: Severity,
+        message: String,
+        help: Option<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            code,
+            name,
+            severity,
+            file: path.to_string(),
+            line: 1,
+            column: 1,
+            end_line: 1,
+            end_column: 1,
+            message,
+            help,
+            span: Span::new(NO_TEXT, 0, 0),
         }
     }
 

@@ -7,7 +7,8 @@
 //!
 //! Data flows one way; each step takes what the previous one returned:
 //!
-//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order.
+//! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order;
+//!    the templates and static files listed; no file read outside the folder it was found in.
 //! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
@@ -34,6 +35,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod dates;
 pub mod diagnostic;
 pub mod error;
 pub mod index;
@@ -48,7 +50,7 @@ pub mod schema;
 pub mod serve;
 pub mod source;
 pub mod sources;
-pub mod today;
+mod terminal;
 pub mod write;
 pub mod writers;
 
@@ -103,7 +105,7 @@ impl BuildOptions {
             root,
             out,
             base_url: None,
-            today: today::today(None).unwrap_or_default(),
+            today: dates::today(None).unwrap_or_default(),
             excerpts: None,
             progress: None,
         }
@@ -128,9 +130,11 @@ pub struct BuildReport {
     pub excerpts: Option<sources::excerpt::Excerpts>,
 }
 
-/// Builds the site: lint, then render and write unless lint found errors.
+/// Builds the site: lint, then render and write unless lint found errors. An output folder
+/// that building into would harm is refused first ([`write::check_out`]).
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     let started = Instant::now();
+    write::check_out(&options.out, &options.root)?;
     let mut index = open(&options.root)?;
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();

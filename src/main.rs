@@ -22,7 +22,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("{}", error.terminal_line());
             ExitCode::from(2)
         }
     }

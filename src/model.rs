@@ -358,6 +358,10 @@ pub fn text(value: &Option<Spanned<String>>) -> &str {
 }
 
 /// Support statuses a cell may have, in matrix order.
+/// The marker a new file carries where the author must still write something: `new` writes
+/// it, lint (FN705) reports it.
+pub const PLACEHOLDER: &str = "TODO";
+
 pub const SUPPORT_STATUSES: [&str; 4] = ["yes", "partial", "no", "unknown"];
 
 /// Note statuses.

@@ -6,7 +6,8 @@
 //! moves to `.<out>.old-<pid>`, the staging folder takes its name, and the old one is removed.
 //! A build killed before the swap leaves the previous output as it was (and a staging folder
 //! the next build removes); one killed between the two renames leaves the previous output
-//! under `.old-<pid>`, which the next build moves back before it starts.
+//! under `.old-<pid>`, which the next build moves back before it starts; one killed while
+//! removing the old output leaves part of it, which the next build removes.
 
 use crate::error::{Error, Result};
 use crate::writers::Writers;
@@ -67,8 +68,14 @@ impl Output for MemoryOutput {
 pub const MARKER: &str = ".fieldnotes-output";
 
 /// Folders of the site that output may never go into: reading them is how the next build
-/// finds its content, templates and static files.
-const SITE_FOLDERS: [&str; 3] = [crate::load::CONTENT_DIR, "templates", "themes"];
+/// finds its content, templates and static files (and `.git` is the repository).
+const SITE_FOLDERS: [&str; 5] = [
+    crate::load::CONTENT_DIR,
+    crate::load::assets::TEMPLATES_DIR,
+    crate::load::assets::STATIC_DIR,
+    crate::load::assets::THEMES_DIR,
+    crate::load::fence::GIT_DIR,
+];
 
 /// Writes into `.<out>.tmp-<pid>` and renames it to `out` when [`StagedDir::commit`] is called.
 pub struct StagedDir {
@@ -81,10 +88,12 @@ pub struct StagedDir {
 }
 
 impl StagedDir {
-    /// Prepares a staging folder beside `out`. Refuses to replace a non-empty folder that
-    /// fieldnotes did not write, one that holds the site itself, or one inside the site's
-    /// content, templates or themes. Removes what killed builds left beside `out`.
+    /// Prepares a staging folder beside `out`. Refuses (see [`check_out`]) to replace a
+    /// non-empty folder that fieldnotes did not write, a symlink, one that holds the site
+    /// itself, or one inside the site's input folders or `.git`. Removes what killed builds
+    /// left beside `out`.
     pub fn create(out: &Path, site_root: &Path) -> Result<StagedDir> {
+        check_out(out, site_root)?;
         let name = out
             .file_name()
             .map_or("public".into(), |n| n.to_string_lossy().into_owned());
@@ -93,7 +102,6 @@ impl StagedDir {
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
         recover(out, parent, &name)?;
-        check_replaceable(out, site_root)?;
         fs::create_dir_all(parent)
             .map_err(|e| Error::io(parent, "create the output's parent folder", e))?;
         let pid = std::process::id();
@@ -195,8 +203,11 @@ fn check_output_path(path: &str) -> Result<()> {
     Ok(())
 }
 
-/// Cleans up after killed builds: staging folders of processes that no longer run are
-/// removed, and a previous output moved aside by a build killed mid-swap is moved back.
+/// Cleans up after killed builds: the staging and previous-output folders (`.<out>.tmp-<pid>`,
+/// `.<out>.old-<pid>`) of processes that no longer run are removed, whatever state the kill
+/// left them in (only fieldnotes makes folders of those names beside an output), except that
+/// a previous output moved aside by a build killed mid-swap, still whole (it has the marker),
+/// is moved back when there is no output.
 fn recover(out: &Path, parent: &Path, name: &str) -> Result<()> {
     let Ok(entries) = fs::read_dir(parent) else {
         return Ok(());
@@ -211,19 +222,29 @@ fn recover(out: &Path, parent: &Path, name: &str) -> Result<()> {
                 _ => return None,
             };
             let pid: u32 = pid.parse().ok()?;
-            let path = parent.join(&file_name);
-            (is_stale(pid) && path.join(MARKER).is_file()).then_some((path, is_old))
+            is_stale(pid).then(|| (parent.join(&file_name), is_old))
         })
         .collect();
     leftovers.sort();
     for (path, is_old) in leftovers {
-        if is_old && !out.exists() {
+        let whole = path.join(MARKER).is_file() && !path.is_symlink();
+        if is_old && whole && !out.exists() && !out.is_symlink() {
             fs::rename(&path, out).map_err(|e| Error::io(&path, "restore the output from", e))?;
         } else {
-            fs::remove_dir_all(&path).map_err(|e| Error::io(&path, "remove", e))?;
+            remove_leftover(&path)?;
         }
     }
     Ok(())
+}
+
+/// Removes a killed build's leftover folder (a symlink or file of that name: only the link).
+fn remove_leftover(path: &Path) -> Result<()> {
+    let is_dir = fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+    let removed = match is_dir {
+        true => fs::remove_dir_all(path),
+        false => fs::remove_file(path),
+    };
+    removed.map_err(|e| Error::io(path, "remove", e))
 }
 
 /// Whether the build with this process id is gone (on Linux, from `/proc`; elsewhere any
@@ -236,7 +257,12 @@ fn is_stale(pid: u32) -> bool {
     !(proc.is_dir() && proc.join(pid.to_string()).exists())
 }
 
-fn check_replaceable(out: &Path, site_root: &Path) -> Result<()> {
+/// Refuses, before anything is written, an output folder that building into would harm:
+/// the site root or a folder holding it; a folder at or inside the site's `content/`,
+/// `templates/`, `static/`, `themes/` or `.git` (as named, or where a symlink among them
+/// leads); a symlink (the build replaces the output folder, so it would replace the link,
+/// not the folder it names); a file; a non-empty folder without the marker.
+pub fn check_out(out: &Path, site_root: &Path) -> Result<()> {
     let refuse = |why: &str| {
         Err(Error::Usage {
             message: format!("refusing to write the site into {}: {why}", out.display()),
@@ -249,12 +275,22 @@ fn check_replaceable(out: &Path, site_root: &Path) -> Result<()> {
         );
     }
     for folder in SITE_FOLDERS {
-        if out_abs.starts_with(root_abs.join(folder)) {
+        let named = root_abs.join(folder);
+        let real = fs::canonicalize(&named).unwrap_or_else(|_| named.clone());
+        if out_abs.starts_with(&named) || out_abs.starts_with(&real) {
             return refuse(&format!(
-                "it is inside the site's {folder}/ folder, which the next build would read; \
-                 choose another --out"
+                "it is the site's {folder}/ folder or inside it, which building would change; \
+                 choose another --out, outside {folder}/"
             ));
         }
+    }
+    if out.is_symlink() {
+        let target = fs::read_link(out).unwrap_or_default();
+        return refuse(&format!(
+            "it is a symlink (to {}), and a build replaces the output folder itself; pass the \
+             folder it names as --out, or remove the link",
+            target.display()
+        ));
     }
     if out.exists() && !out.is_dir() {
         return refuse("it is a file, not a folder; choose another --out");

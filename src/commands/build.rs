@@ -5,7 +5,7 @@ use crate::cli::{BuildArgs, Format};
 use crate::diagnostic::{Severity, Summary};
 use crate::error::Result;
 use crate::lint::format::{self, Options, Report};
-use crate::{today, BuildOptions, Progress};
+use crate::{dates, BuildOptions, Progress};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -26,7 +26,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
             root.join(args.out)
         },
         base_url: args.base_url,
-        today: today::today(args.today.as_deref())?,
+        today: dates::today(args.today.as_deref())?,
         excerpts: match args.excerpts {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,

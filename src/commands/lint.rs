@@ -3,10 +3,10 @@
 use super::report::{print_findings, Printing};
 use super::Invocation;
 use crate::cli::LintArgs;
+use crate::dates;
 use crate::error::{Error, Result};
 use crate::lint::focus::Focus;
 use crate::lint::rules;
-use crate::today;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -19,7 +19,7 @@ pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
     }
     let root = run.root()?;
     let started = Instant::now();
-    let today = today::today(args.today.as_deref())?;
+    let today = dates::today(args.today.as_deref())?;
     let focus = focus(root, &args)?;
     let (index, mut diagnostics) = crate::check(root, today)?;
     let found = diagnostics.len();

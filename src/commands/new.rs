@@ -2,9 +2,9 @@
 
 use crate::cli::NewCommand;
 use crate::config::SiteConfig;
+use crate::dates;
 use crate::error::Result;
 use crate::scaffold::{self, NewFile};
-use crate::today;
 
 use super::Invocation;
 
@@ -28,7 +28,7 @@ pub fn new(run: &Invocation, what: NewCommand) -> Result<u8> {
         NewCommand::Client { id } => (NewFile::Client { id }, None),
         NewCommand::Capability { id } => (NewFile::Capability { id }, None),
     };
-    let day = today::today(day.as_deref())?;
+    let day = dates::today(day.as_deref())?;
     let written = scaffold::create(root, &file, &config, day)?;
     println!("{}", written.display());
     run.say(&format!(

@@ -1,9 +1,9 @@
 //! `fieldnotes serve`: build in memory, serve, rebuild on every save.
 
 use crate::cli::ServeArgs;
+use crate::dates;
 use crate::error::Result;
 use crate::serve::ServeOptions;
-use crate::today;
 
 use super::Invocation;
 
@@ -13,7 +13,7 @@ pub fn serve(run: &Invocation, args: ServeArgs) -> Result<u8> {
         bind: args.bind,
         port: args.port,
         open: args.open,
-        today: today::today(args.today.as_deref())?,
+        today: dates::today(args.today.as_deref())?,
         color: run.stderr_color(),
     };
     crate::serve::serve(&options)?;

@@ -5,11 +5,11 @@ use super::Invocation;
 use crate::cli::{
     DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
 };
+use crate::dates;
 use crate::error::{Error, Result};
 use crate::sources::cache::{Cache, CacheConfig};
 use crate::sources::verify::Problem;
 use crate::sources::{drift, report, verify};
-use crate::today;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -76,7 +76,7 @@ fn drift(root: &Path, args: DriftArgs) -> Result<u8> {
 
 /// The re-verification queue, as a table or JSON.
 fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
-    let today = today::today(args.today.as_deref())?;
+    let today = dates::today(args.today.as_deref())?;
     let index = crate::open(root)?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let drift = drift::drift(&index, &mut cache);

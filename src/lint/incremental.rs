@@ -122,6 +122,7 @@ impl EditedSite {
             files: sparse_files(site, &content),
             content,
             unreadable: Vec::new(),
+            assets: Default::default(),
         };
         let paths = (wanted.iter())
             .map(|&f| site.files[f].display_path())

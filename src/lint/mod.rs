@@ -135,15 +135,40 @@ impl<'a> Sink<'a> {
 
     /// Reports a finding of `rule` at `span`.
     pub fn report(&mut self, rule: &RuleMeta, span: Span, message: String, help: Option<String>) {
-        let severity = match self.overrides.get(rule.code) {
-            Some(None) => return,
-            Some(Some(s)) => *s,
-            None => rule.severity,
+        let Some(severity) = self.severity(rule) else {
+            return;
         };
         let source = &self.index.files[span.file];
         self.findings.push(Diagnostic::at(
             source, span, rule.code, rule.name, severity, message, help,
         ));
+    }
+
+    /// Reports a finding of `rule` about a file or folder that is not one of the site's text
+    /// files (a template, a static file, an input folder), by its path relative to the site
+    /// root: at its first line, without a code frame.
+    pub fn report_path(
+        &mut self,
+        rule: &RuleMeta,
+        path: &str,
+        message: String,
+        help: Option<String>,
+    ) {
+        let Some(severity) = self.severity(rule) else {
+            return;
+        };
+        self.findings.push(Diagnostic::on_path(
+            path, rule.code, rule.name, severity, message, help,
+        ));
+    }
+
+    /// The severity `rule` reports at, `None` when `site.yaml` turns it off.
+    fn severity(&self, rule: &RuleMeta) -> Option<Severity> {
+        match self.overrides.get(rule.code) {
+            Some(None) => None,
+            Some(Some(s)) => Some(*s),
+            None => Some(rule.severity),
+        }
     }
 
     /// Reports a finding about a whole file, at its first line.

@@ -10,7 +10,7 @@ pub mod source_path;
 pub mod yaml;
 
 use crate::config::SiteConfig;
-use crate::load::{LoadedSite, Unreadable};
+use crate::load::{Assets, LoadedSite, Unreadable};
 use crate::model::{
     Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
 };
@@ -29,6 +29,7 @@ pub struct ParsedSite {
     pub files: Vec<SourceFile>,
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
+    pub assets: Assets,
 }
 
 /// One parsed content file, typed by its section.
@@ -64,6 +65,7 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
         files: site.files,
         content,
         unreadable: site.unreadable,
+        assets: site.assets,
     }
 }
 

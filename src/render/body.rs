@@ -43,7 +43,7 @@ impl<'a> Ctx<'a> {
     /// The body of a page's document. The leading H1 is dropped: the template shows the
     /// title as the page's `<h1>`, which takes over the H1's anchor so links to it still land.
     pub fn body(&self, page: Page) -> BodyView<'a> {
-        let Some(doc) = self.index.document(page) else {
+        let Some(doc) = self.document(page) else {
             return BodyView {
                 html: String::new(),
                 markdown: Cow::Borrowed(""),
@@ -53,17 +53,12 @@ impl<'a> Ctx<'a> {
                 toc: Vec::new(),
             };
         };
-        let markdown = self
-            .index
-            .files
-            .get(doc.file)
-            .and_then(|f| f.text.get(doc.body.range.clone()))
-            .unwrap_or("");
+        let markdown = self.markdown(page);
         let drop = doc.body.leading_h1.is_some();
         let options = BodyOptions {
             headings: &doc.body.headings,
             drop_leading_h1: drop,
-            unsafe_html: self.index.config.markdown.unsafe_html,
+            unsafe_html: self.config().markdown.unsafe_html,
         };
         let targets = self.links_of(page);
         let html = markdown::body_html(markdown, &options, |i, dest| {

@@ -3,6 +3,7 @@
 use super::matrix::{matrix_view, MatrixView};
 use super::views::{status, Ctx, StatusView};
 use crate::model::SUPPORT_STATUSES;
+use crate::source::Section;
 use serde::Serialize;
 
 /// The home page.
@@ -27,14 +28,14 @@ pub struct Revision<'a> {
     pub url: String,
 }
 
-pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
-    let index = ctx.index;
+pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
+    let (today, ages_from_epoch) = ctx.reference();
     HomeView {
         matrix: matrix_view(ctx, |_| true),
-        note_count: index.content.notes.len(),
+        note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
-        revisions: index
-            .config
+        revisions: ctx
+            .config()
             .spec_versions
             .iter()
             .enumerate()
@@ -45,7 +46,7 @@ pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
                 url: ctx.href(crate::index::routes::Page::Spec(i)),
             })
             .collect(),
-        ages_to: ctx.today.map(|d| d.format("%Y-%m-%d").to_string()),
+        ages_to: today.map(|d| d.format("%Y-%m-%d").to_string()),
         ages_from_epoch,
     }
 }

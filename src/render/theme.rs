@@ -1,9 +1,11 @@
 //! Themes: the templates and static files a render uses, in layers where a later one wins a
 //! same-named file: the built-in default theme, the site's `themes/<theme>/`, then the
-//! site's own `templates/` and `static/`.
+//! site's own `templates/` and `static/`. Which files those are, the load step listed
+//! ([`crate::load::assets`], fenced); this reads them.
 
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
+use crate::load::assets::{Asset, TEMPLATES_DIR, THEMES_DIR};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -47,11 +49,6 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
 /// The default theme's static files.
 const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "site.js", "style.css");
 
-/// The folder of a site's own template overrides.
-pub const SITE_TEMPLATES: &str = "templates";
-/// The folder of a site's own static files.
-pub const SITE_STATIC: &str = "static";
-
 /// The compiled templates and the static files of a render.
 pub struct Theme {
     pub tera: tera::Tera,
@@ -63,15 +60,15 @@ pub struct Theme {
 /// or the theme does not exist.
 pub fn load(index: &SiteIndex) -> Result<Theme> {
     let name = index.config.theme.as_str();
-    let root = &index.root;
-    let theme_dir = root.join("themes").join(name);
+    let assets = &index.assets;
     let builtin = name == DEFAULT_THEME;
-    if !builtin && !theme_dir.join("templates").is_dir() {
+    if !builtin && !assets.theme_found {
+        let expected = Path::new(THEMES_DIR).join(name).join(TEMPLATES_DIR);
         return Err(Error::Template {
             name: name.to_string(),
             message: format!(
                 "no theme called `{name}`: expected its templates in {}",
-                theme_dir.join("templates").display()
+                index.root.join(expected).display()
             ),
         });
     }
@@ -85,10 +82,8 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
             static_files.insert(name.to_string(), bytes.to_vec());
         }
     }
-    read_tree(&theme_dir.join("templates"), &mut templates)?;
-    read_tree(&root.join(SITE_TEMPLATES), &mut templates)?;
-    read_tree(&theme_dir.join("static"), &mut static_files)?;
-    read_tree(&root.join(SITE_STATIC), &mut static_files)?;
+    read_all(&index.root, &assets.templates, &mut templates)?;
+    read_all(&index.root, &assets.static_files, &mut static_files)?;
     let mut sources = Vec::with_capacity(templates.len());
     for (name, bytes) in templates {
         let text = String::from_utf8(bytes).map_err(|_| Error::Template {
@@ -103,28 +98,13 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     Ok(Theme { tera, static_files })
 }
 
-/// Reads every file under `dir` (if it exists) into `files`, keyed by `/`-separated relative
-/// path. Hidden files and a `README.md` at the top are skipped (a folder may explain itself).
-fn read_tree(dir: &Path, files: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
-    if !dir.is_dir() {
-        return Ok(());
-    }
-    for entry in walkdir::WalkDir::new(dir).sort_by_file_name().min_depth(1) {
-        let entry = entry.map_err(|e| Error::io(dir, "walk", e.into()))?;
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if hidden && entry.file_type().is_dir() {
-            continue;
-        }
-        if !entry.file_type().is_file() || hidden {
-            continue;
-        }
-        let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
-        let name = crate::source::display_path(relative);
-        if name.eq_ignore_ascii_case("README.md") || name.split('/').any(|s| s.starts_with('.')) {
-            continue;
-        }
-        let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), "read", e))?;
-        files.insert(name, bytes);
+/// Reads each of `assets` (paths under `root`) into `files` by name, in order: a later file
+/// of the same name replaces an earlier one.
+fn read_all(root: &Path, assets: &[Asset], files: &mut BTreeMap<String, Vec<u8>>) -> Result<()> {
+    for asset in assets {
+        let path = root.join(&asset.path);
+        let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, "read", e))?;
+        files.insert(asset.name.clone(), bytes);
     }
     Ok(())
 }
@@ -157,12 +137,15 @@ mod tests {
     /// Every file of `themes/default/` is built in, and nothing else.
     #[test]
     fn builtin_theme_matches_the_folder() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("themes/default");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let assets = crate::load::assets(root, DEFAULT_THEME).expect("assets");
+        assert_eq!(assets.refused, []);
         for (kind, builtin) in [("templates", BUILTIN_TEMPLATES), ("static", BUILTIN_STATIC)] {
-            let mut on_disk = BTreeMap::new();
-            read_tree(&dir.join(kind), &mut on_disk).expect("theme readable");
+            let theme_dir = Path::new("themes/default").join(kind);
+            let in_theme = (assets.templates.iter().chain(&assets.static_files))
+                .filter(|a| a.path.starts_with(&theme_dir));
             let listed: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
-            let found: Vec<&str> = on_disk.keys().map(String::as_str).collect();
+            let found: Vec<&str> = in_theme.map(|a| a.name.as_str()).collect();
             assert_eq!(
                 listed, found,
                 "themes/default/{kind} and the built-in list differ"

@@ -16,6 +16,7 @@ mod canonical_mismatch;
 mod capability_alias;
 mod duplicate_id;
 mod duplicate_related;
+mod duplicate_support_cell;
 mod duplicate_title;
 mod file_too_large;
 mod front_matter_not_a_mapping;
@@ -44,6 +45,7 @@ mod source_not_checked;
 mod source_path_missing;
 mod source_url_scheme;
 mod stale_verification;
+mod static_replaces_generated;
 mod summary_length;
 mod superseded_without_successor;
 mod support_invalid_status;
@@ -100,6 +102,7 @@ pub const ALL: &[Rule] = &[
     rule!(file_too_large),
     rule!(front_matter_too_large),
     rule!(too_many_files),
+    rule!(static_replaces_generated),
     rule!(id_not_kebab_case),
     rule!(id_mismatch),
     rule!(duplicate_id),
@@ -111,6 +114,7 @@ pub const ALL: &[Rule] = &[
     rule!(capability_alias),
     rule!(superseded_without_successor),
     rule!(unknown_successor),
+    rule!(duplicate_support_cell),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),

@@ -2,14 +2,16 @@
 //! `_base/`, a clean site; some also get files the test makes at run time (too large to keep,
 //! or symlinks and FIFOs git cannot hold: see [`GENERATED`]). Its `expected.txt` lists every
 //! finding the case must give, one `CODE file:line:column` a line (`#` starts a comment), and
-//! nothing else may be found. Every finding must say what to do, every output format must
-//! print them, lint must finish in bounded time, and a build must write nothing at all. A case
-//! whose `site.yaml` is refused lists the refusal as `CONFIG site.yaml:line:column`.
+//! nothing else may be found; or, for a `site.yaml` that stops the site from opening at all,
+//! the one line `ERROR file:line:column`. Every finding must say what to do, every output
+//! format must print them, lint must finish in bounded time, and a build must write nothing
+//! at all. Every case's site also holds a secret beside its content (a `.env` and a
+//! `.git/config` with a token, as CI checkouts do), which no output may ever show.
 
-use super::super::support::{copy_dir, fixtures, today, TestSite};
+use super::super::support::{copy_dir, fixtures, TestSite};
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{self, Report};
-use fieldnotes::{Diagnostic, Severity, Summary};
+use fieldnotes::{Diagnostic, Error, Severity, Summary};
 use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -35,7 +37,20 @@ const GENERATED: &[(&str, Generator)] = &[
     ("gen-symlink-folder-loop", symlink_folder_loop),
     ("gen-symlink-dangling", symlink_dangling),
     ("gen-fifo", fifo),
+    ("gen-content-symlink-env", content_symlink_env),
+    ("gen-static-symlink-outside", static_symlink_outside),
+    ("gen-static-symlink-git", static_symlink_git),
+    ("gen-static-file-symlink-env", static_file_symlink_env),
+    ("gen-templates-symlink-outside", templates_symlink_outside),
+    ("gen-theme-symlink-outside", theme_symlink_outside),
+    ("gen-site-yaml-symlink-env", site_yaml_symlink_env),
+    ("gen-id-252-bytes", id_252_bytes),
+    ("gen-id-windows-device", id_windows_device),
+    ("gen-id-case-clash", id_case_clash),
 ];
+
+/// The secret every case's site holds beside its content, in `.env` and `.git/config`.
+const SECRET: &str = "ghp_FieldnotesTestSecret0123456789";
 
 /// The folder of the corpus.
 fn corpus() -> std::path::PathBuf {
@@ -60,6 +75,12 @@ fn case_site(name: &str) -> TestSite {
     let site = TestSite::fixture("bad/_base");
     copy_dir(&corpus().join(name), site.root());
     fs::remove_file(site.root().join("expected.txt")).expect("expected.txt");
+    write(site.root(), ".env", format!("API_TOKEN={SECRET}\n"));
+    write(
+        site.root(),
+        ".git/config",
+        format!("[http]\n\textraheader = AUTHORIZATION: bearer {SECRET}\n"),
+    );
     if let Some((_, generate)) = GENERATED.iter().find(|(n, _)| *n == name) {
         generate(site.root());
     }
@@ -115,18 +136,18 @@ fn every_bad_input_gets_its_findings_and_writes_nothing() {
 /// Lints and builds one case; what went wrong, if anything.
 fn check_case(name: &str) -> Result<(), String> {
     let site = case_site(name);
+    let expected = expected(name);
+    if expected.iter().any(|line| line.starts_with("ERROR ")) {
+        return check_refused_site(&site, &expected);
+    }
     let started = Instant::now();
-    let findings = match fieldnotes::check(site.root(), today()) {
-        Ok((_, findings)) => findings,
-        Err(error) => return check_refusal(name, &site, &error),
-    };
+    let findings = site.lint();
     let elapsed = started.elapsed();
     if elapsed > TIME_BOUND {
         return Err(format!("lint took {elapsed:?}"));
     }
     let mut found: Vec<String> = findings.iter().map(position).collect();
     found.sort();
-    let expected = expected(name);
     if found != expected {
         let listing: Vec<String> = findings
             .iter()
@@ -144,11 +165,59 @@ fn check_case(name: &str) -> Result<(), String> {
         return Err(format!("{} says nothing about what to do", position(d)));
     }
     let report = site.build();
-    print_every_format(&report.diagnostics, &report.files);
+    if print_every_format(&report.diagnostics, &report.files).contains(SECRET) {
+        return Err("a finding shows the secret".to_string());
+    }
     let has_errors = findings.iter().any(|d| d.severity == Severity::Error);
     if has_errors && (report.written || site.out().exists()) {
         return Err("a build with errors wrote output".to_string());
     }
+    if site.out().exists()
+        && super::super::support::files_under(&site.out())
+            .values()
+            .any(|bytes| String::from_utf8_lossy(bytes).contains(SECRET))
+    {
+        return Err("the build published the secret".to_string());
+    }
+    no_leftovers(&site)
+}
+
+/// A case whose `site.yaml` keeps the site from opening: lint and build both fail with the
+/// one error `expected` names (`ERROR file:line:column`), and nothing is written.
+fn check_refused_site(site: &TestSite, expected: &[String]) -> Result<(), String> {
+    let located = |result: Result<(), Error>| match result {
+        Err(Error::Config {
+            path,
+            line,
+            column,
+            message,
+        }) => {
+            let file = path.strip_prefix(site.root()).unwrap_or(&path);
+            if message.contains(SECRET) {
+                return Err("the error shows the secret".to_string());
+            }
+            Ok(format!("ERROR {}:{line}:{column}", file.display()))
+        }
+        other => Err(format!("expected a site.yaml error, got {other:?}")),
+    };
+    let today = super::super::support::today();
+    let linted = located(fieldnotes::check(site.root(), today).map(|_| ()))?;
+    let mut options = fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out());
+    options.today = today;
+    let built = located(fieldnotes::build(&options).map(|_| ()))?;
+    for found in [linted, built] {
+        if [found.clone()] != expected {
+            return Err(format!("expected {expected:?}, found {found}"));
+        }
+    }
+    if site.out().exists() {
+        return Err("a site that does not open was built".to_string());
+    }
+    no_leftovers(site)
+}
+
+/// Fails when a build left its staging or swap folders behind.
+fn no_leftovers(site: &TestSite) -> Result<(), String> {
     let leftovers: Vec<_> = fs::read_dir(site.root())
         .expect("site root")
         .filter_map(|e| e.ok())
@@ -161,38 +230,18 @@ fn check_case(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A case the site's settings refuse: the refusal is where `expected.txt` says, and a build is
-/// refused the same way and writes nothing.
-fn check_refusal(name: &str, site: &TestSite, error: &fieldnotes::Error) -> Result<(), String> {
-    let fieldnotes::Error::Config {
-        path, line, column, ..
-    } = error
-    else {
-        return Err(format!("the site does not open: {error}"));
-    };
-    let file = path.strip_prefix(site.root()).unwrap_or(path).display();
-    let found = vec![format!("CONFIG {file}:{line}:{column}")];
-    if found != expected(name) {
-        return Err(format!("expected {:#?}\nfound: {error}", expected(name)));
-    }
-    let options = fieldnotes::BuildOptions {
-        today: today(),
-        ..fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out())
-    };
-    match fieldnotes::build(&options) {
-        Err(fieldnotes::Error::Config { .. }) if !site.out().exists() => Ok(()),
-        Err(fieldnotes::Error::Config { .. }) => Err("a refused build wrote output".to_string()),
-        other => Err(format!("the build was not refused: {other:?}")),
-    }
-}
-
-/// Every output format prints the findings without panicking, each naming every one.
-fn print_every_format(diagnostics: &[Diagnostic], files: &[fieldnotes::source::SourceFile]) {
+/// Every output format prints the findings without panicking, each naming every one; what
+/// they printed, all formats one after another.
+fn print_every_format(
+    diagnostics: &[Diagnostic],
+    files: &[fieldnotes::source::SourceFile],
+) -> String {
     let report = Report {
         diagnostics,
         files,
         summary: Summary::of(diagnostics, files.len()),
     };
+    let mut all = String::new();
     for format in [
         Format::Human,
         Format::Json,
@@ -204,7 +253,9 @@ fn print_every_format(diagnostics: &[Diagnostic], files: &[fieldnotes::source::S
         for d in diagnostics {
             assert!(printed.contains(d.code), "{format:?} lost {}", d.code);
         }
+        all.push_str(&printed);
     }
+    all
 }
 
 // ---- Generated cases -------------------------------------------------------------------
@@ -312,4 +363,87 @@ fn fifo(root: &Path) {
         .status()
         .expect("mkfifo");
     assert!(status.success(), "mkfifo failed");
+}
+
+/// A note that is a symlink to the `.env` at the site's root: inside the site, but out of
+/// `content/`; never read, so its secret line shows in no code frame.
+fn content_symlink_env(root: &Path) {
+    symlink("../../.env", &root.join("content/research/leak.md"));
+}
+
+/// `static/` a symlink to a folder outside the site.
+fn static_symlink_outside(root: &Path) {
+    symlink("/etc", &root.join("static"));
+}
+
+/// `static/` a symlink to the repository's `.git` (whose `config` holds a token).
+fn static_symlink_git(root: &Path) {
+    symlink(".git", &root.join("static"));
+}
+
+/// A static file that is a symlink to the `.env` beside `static/`.
+fn static_file_symlink_env(root: &Path) {
+    write(root, "static/style.css", "body {}\n");
+    symlink("../.env", &root.join("static/env.txt"));
+}
+
+/// `templates/` a symlink to a folder outside the site.
+fn templates_symlink_outside(root: &Path) {
+    symlink("/etc", &root.join("templates"));
+}
+
+/// The theme `site.yaml` names is a symlink to a folder outside the site.
+fn theme_symlink_outside(root: &Path) {
+    symlink("/etc", &root.join("themes/outside"));
+}
+
+/// `site.yaml` a symlink to the `.env` beside it: an error quoting it would show the secret.
+fn site_yaml_symlink_env(root: &Path) {
+    fs::remove_file(root.join("site.yaml")).expect("remove site.yaml");
+    symlink(".env", &root.join("site.yaml"));
+}
+
+// Ids that are no file name on some system: made here, so the repository checks out anywhere.
+
+/// A note whose id and file name are 252 bytes: `<id>.md` is a file name, `<id>.html` too long.
+fn id_252_bytes(root: &Path) {
+    let id = "a".repeat(252);
+    write(
+        root,
+        &format!("content/research/{id}.md"),
+        note(&id, "", ""),
+    );
+}
+
+/// The base site's capability, as `id` with `title`.
+fn capability(id: &str, title: &str) -> String {
+    let base = corpus().join("_base/content/capabilities/transports.sse.md");
+    let text = fs::read_to_string(base).expect("base capability");
+    text.replace("transports.sse", id).replace("SSE", title)
+}
+
+/// Names Windows keeps for devices: a note `con`, a guide `PRN.md`, a capability `com1.sse`.
+fn id_windows_device(root: &Path) {
+    write(root, "content/research/con.md", note("con", "", ""));
+    let guide = "---\ntitle: Printers\nsummary: One.\nlast-updated: 2026-11-02\n---\n\nText.\n";
+    write(root, "content/guides/PRN.md", guide);
+    write(
+        root,
+        "content/capabilities/com1.sse.md",
+        capability("com1.sse", "COM1"),
+    );
+}
+
+/// Two capabilities whose ids differ only in case: one file on macOS and Windows.
+fn id_case_clash(root: &Path) {
+    for (id, title) in [
+        ("transports.streamableHttp", "One"),
+        ("transports.streamablehttp", "Two"),
+    ] {
+        write(
+            root,
+            &format!("content/capabilities/{id}.md"),
+            capability(id, title),
+        );
+    }
 }

@@ -1,6 +1,7 @@
-//! Atomic, safe output: a build that fails or is killed leaves the previous output as it was;
-//! fieldnotes never clears a folder it did not write, one that holds the site, or one inside
-//! its content; no id can make it write outside the output folder.
+//! Atomic, safe output: a build that fails or is killed leaves the previous output as it was,
+//! and the next build removes what it left; fieldnotes never clears a folder it did not write,
+//! one that holds the site, one inside an input folder or `.git`, or a symlink; no id can make
+//! it write outside the output folder.
 
 use super::{leftovers, site_with_notes};
 use crate::support::files_under;
@@ -124,8 +125,13 @@ fn assert_refused(site: &TestSite, out: &Path) {
 fn output_that_holds_the_site_or_lies_inside_its_content_is_refused() {
     let site = TestSite::fixture("bad/_base");
     let root = site.root();
-    // A marker planted by a pull request does not make the content folder fair game.
+    // A marker planted by a pull request does not make an input folder fair game.
     site.write("content/.fieldnotes-output", "");
+    site.write("static/.fieldnotes-output", "");
+    site.write("static/logo.svg", "<svg/>");
+    site.write(".git/config", "[core]\n");
+    site.write(".git/.fieldnotes-output", "");
+    std::os::unix::fs::symlink("static", root.join("assets")).expect("symlink");
     for out in [
         root.to_path_buf(),
         root.join(".."),
@@ -135,9 +141,72 @@ fn output_that_holds_the_site_or_lies_inside_its_content_is_refused() {
         root.join("templates/out"),
         root.join("themes/default"),
         root.join("public/../content/x"),
+        root.join("static"),
+        root.join("static/out"),
+        root.join(".git"),
+        root.join(".git/out"),
+        // A folder that is static/ under another name.
+        root.join("assets"),
+        root.join("assets/out"),
     ] {
         assert_refused(&site, &out);
     }
+}
+
+#[test]
+fn an_output_that_is_a_symlink_is_refused() {
+    let site = TestSite::fixture("bad/_base");
+    let elsewhere = tempfile::tempdir().expect("temp");
+    let link = site.root().join("public");
+    // Even to an empty folder outside the site: a build replaces its output folder, so it
+    // would replace the link, not the folder it names.
+    std::os::unix::fs::symlink(elsewhere.path(), &link).expect("symlink");
+    assert_refused(&site, &link);
+    fs::remove_file(&link).expect("unlink");
+    std::os::unix::fs::symlink("nowhere", &link).expect("symlink");
+    assert_refused(&site, &link);
+    assert!(fs::read_dir(elsewhere.path())
+        .expect("dir")
+        .next()
+        .is_none());
+}
+
+#[test]
+fn the_command_refuses_an_output_in_static_before_linting_or_writing() {
+    let site = TestSite::fixture("bad/_base");
+    site.write("static/logo.svg", "<svg/>");
+    // A site with errors: the refusal comes first all the same (exit 2, not 1).
+    site.write("content/research/broken.md", "no front matter\n");
+    let before = files_under(site.root());
+    let run = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .arg("--root")
+        .arg(site.root())
+        .args(["build", "--out", "static"])
+        .output()
+        .expect("run fieldnotes");
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("refusing") && stderr.contains("static/"),
+        "{stderr}"
+    );
+    assert_eq!(files_under(site.root()), before);
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
+
+#[test]
+fn the_next_build_removes_what_a_build_killed_while_removing_the_old_output_left() {
+    let site = TestSite::fixture("bad/_base");
+    assert!(site.build().written);
+    // What a build killed while removing the previous output leaves (its marker may be gone
+    // first), and what one killed before it wrote the marker into its staging folder leaves;
+    // both under the names of processes that no longer run.
+    let old = site.root().join(".public.old-4194305");
+    fs::create_dir_all(old.join("research")).expect("mkdir");
+    fs::write(old.join("research/a-note.html"), "half removed").expect("write");
+    fs::create_dir_all(site.root().join(".public.tmp-4194306")).expect("mkdir");
+    assert!(site.build().written);
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
 }
 
 #[test]
@@ -176,6 +245,53 @@ fn no_id_writes_outside_the_output_even_with_its_rules_off() {
     let parent = site.root().parent().expect("parent");
     assert!(!parent.join("escaped.html").exists());
     assert!(!site.root().join("escaped.html").exists());
+    assert!(!site.out().exists());
+    assert_eq!(leftovers(site.root()), Vec::<String>::new());
+}
+
+#[test]
+fn every_file_a_render_writes_is_one_lint_knows_it_generates_or_a_static_one() {
+    use fieldnotes::index::outputs::{Clash, Outputs};
+    let site = TestSite::fixture("bad/_base");
+    site.write("static/img/logo.svg", "<svg/>");
+    let index = fieldnotes::open(site.root()).expect("opens");
+    let mut out = fieldnotes::write::MemoryOutput::default();
+    fieldnotes::render::render(&index, None, &mut out).expect("renders");
+    let outputs = Outputs::of(&index);
+    let static_files: Vec<&str> = (index.assets.static_files.iter())
+        .map(|a| a.name.as_str())
+        .chain(["site.js", "style.css"])
+        .collect();
+    for path in out.files.keys() {
+        let known = matches!(
+            outputs.clash(path),
+            Some(Clash::Replaces(_) | Clash::InFolder(_))
+        );
+        assert!(
+            known || static_files.contains(&path.as_str()),
+            "{path} is written, but FN012 does not know the build generates it"
+        );
+        assert!(
+            !static_files.contains(&path.as_str()) || outputs.clash(path).is_none(),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn a_static_file_never_replaces_a_generated_one_even_with_fn012_off() {
+    let site = TestSite::fixture("bad/_base");
+    site.write("static/index.html", "<h1>not the home page</h1>");
+    let config = fs::read_to_string(site.root().join("site.yaml")).expect("config");
+    site.write(
+        "site.yaml",
+        &format!("{config}lint:\n  rules:\n    FN012: off\n"),
+    );
+    let result = build_into(&site, &site.out());
+    assert!(
+        matches!(&result, Err(Error::Io { path, .. }) if path == Path::new("index.html")),
+        "the static file must be refused: {result:?}"
+    );
     assert!(!site.out().exists());
     assert_eq!(leftovers(site.root()), Vec::<String>::new());
 }

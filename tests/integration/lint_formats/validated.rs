@@ -305,3 +305,19 @@ fn github_says_when_it_shows_only_some_annotations() {
         "{text}"
     );
 }
+
+#[test]
+fn concise_lines_show_control_characters_escaped() {
+    let site = lint_site("_base");
+    let note = "content/research/cline-reads-the-type-key.md";
+    let text = std::fs::read_to_string(site.root().join(note)).expect("note");
+    let kind = text
+        .lines()
+        .find(|l| l.starts_with("kind: "))
+        .expect("a kind");
+    site.write(note, &text.replace(kind, "kind: \"odd\\e[2J\""));
+    let out = run(site.root(), &["lint", "--format", "concise"]);
+    let text = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("odd\\u{1b}[2J"), "{text}");
+}

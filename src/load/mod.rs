@@ -1,14 +1,21 @@
 //! Load: read `site.yaml` and every Markdown file under `content/`, in sorted path order,
-//! within the caps of `site.yaml`'s `limits`, never leaving the site through a symlink.
+//! within the caps of `site.yaml`'s `limits`, and list the templates and static files
+//! ([`assets`]); never reading through a symlink that leaves the folder it was found in
+//! ([`fence`]).
 //!
 //! Content comes from pull requests, so nothing in `content/` may stop the load: a file that
-//! is too large, is not UTF-8, is a FIFO, or is a symlink that loops or leads out of the site
-//! becomes a [`Unreadable`] entry (a lint finding later), and the walk goes on. Only a site
-//! without `site.yaml` or `content/` fails here.
+//! is too large, is not UTF-8, is a FIFO, or is a symlink that loops or leads out of
+//! `content/` becomes a [`Unreadable`] entry (a lint finding later), and the walk goes on.
+//! Only a site without `site.yaml` or `content/` fails here.
+
+pub mod assets;
+pub mod fence;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
 use crate::source::{FileId, Section, SourceFile};
+pub use assets::Assets;
+use fence::{io_problem, is_git_entry, special_kind, walk_problem, Fence};
 use rayon::prelude::*;
 use std::fmt;
 use std::io::Read;
@@ -30,6 +37,8 @@ pub struct LoadedSite {
     pub sections: Vec<(FileId, Section)>,
     /// Entries that could not be read, in full or at all.
     pub unreadable: Vec<Unreadable>,
+    /// The templates and static files a render uses, and those it may not.
+    pub assets: Assets,
 }
 
 /// A content entry that could not be read, and why.
@@ -52,6 +61,11 @@ pub enum Problem {
     SymlinkLoop,
     /// A symlink that leads out of the site's folder (to `target`).
     SymlinkOutside { target: PathBuf },
+    /// A symlink that stays in the site but leads out of the input folder it was found in
+    /// (`folder`, e.g. `content`), to `target` (relative to the site root).
+    SymlinkLeaves { folder: String, target: PathBuf },
+    /// A symlink into a `.git` folder (to `target`, relative to the site root).
+    InGit { target: PathBuf },
     /// Larger than `limits.maxFileBytes`; not read.
     TooLarge { bytes: u64, limit: u64 },
     /// The site already has `limits.maxFiles` files; this one and the rest were not read.
@@ -75,6 +89,16 @@ impl fmt::Display for Problem {
             Problem::SymlinkOutside { target } => write!(
                 f,
                 "it is a symlink that leads out of the site, to {}",
+                target.display()
+            ),
+            Problem::SymlinkLeaves { folder, target } => write!(
+                f,
+                "it is a symlink that leads out of {folder}/, to {}",
+                target.display()
+            ),
+            Problem::InGit { target } => write!(
+                f,
+                "it is a symlink into the repository's .git folder, to {}",
                 target.display()
             ),
             Problem::TooLarge { bytes, limit } => write!(
@@ -105,8 +129,9 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
             ),
         });
     }
-    let site_root = std::fs::canonicalize(root).map_err(|e| Error::io(root, "resolve", e))?;
-    let found = walk(root, &site_root, config.limits.max_files);
+    let site = Fence::site(root).map_err(|e| Error::io(root, "resolve", e))?;
+    let found = walk(root, &site, config.limits.max_files);
+    let assets = assets::scan(root, &site, &config.theme);
     let limits = config.limits.clone();
     let read: Vec<(SourceFile, Option<Problem>)> = found
         .par_iter()
@@ -119,10 +144,18 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
         })
         .collect();
     let mut site = LoadedSite::new(root, config);
+    site.assets = assets;
     for ((file, problem), entry) in read.into_iter().zip(found) {
         site.add(file, entry.section, problem);
     }
     Ok(site)
+}
+
+/// Lists the site's templates and static files again (`fieldnotes serve`, after one changed),
+/// as [`load`] does.
+pub fn assets(root: &Path, theme: &str) -> Result<Assets> {
+    let site = Fence::site(root).map_err(|e| Error::io(root, "resolve", e))?;
+    Ok(assets::scan(root, &site, theme))
 }
 
 /// A site made of files in memory (tests, fuzzing): `files` are paths relative to the root
@@ -179,6 +212,7 @@ impl LoadedSite {
             files: Vec::new(),
             sections: Vec::new(),
             unreadable: Vec::new(),
+            assets: Assets::default(),
         }
     }
 
@@ -204,9 +238,23 @@ struct Found {
 }
 
 /// Walks each section's folder in sorted order, following symlinks only while they stay in
-/// the site, and stops after `max_files` Markdown files.
-fn walk(root: &Path, site_root: &Path, max_files: usize) -> Vec<Found> {
+/// `content/` (see [`fence`]), and stops after `max_files` Markdown files. `.git` entries are
+/// passed over.
+fn walk(root: &Path, site: &Fence, max_files: usize) -> Vec<Found> {
     let mut found = Vec::new();
+    let content = match site.inner(CONTENT_DIR) {
+        Ok(Some(content)) => content,
+        Ok(None) => return found,
+        Err(problem) => {
+            // Nothing under content/ is read; the section is only a placeholder.
+            found.push(Found {
+                path: root.join(CONTENT_DIR),
+                section: Section::ALL[0],
+                problem: Some(problem),
+            });
+            return found;
+        }
+    };
     let mut files = 0;
     for section in Section::ALL {
         let dir = root.join(CONTENT_DIR).join(section.dir());
@@ -234,14 +282,15 @@ fn walk(root: &Path, site_root: &Path, max_files: usize) -> Vec<Found> {
                 }
             };
             let path = entry.path();
-            if entry.path_is_symlink() || entry.depth() == 0 {
-                if let Some(problem) = leaves_site(path, site_root) {
+            let refused = content.refuses(&entry);
+            if refused.is_some() || is_git_entry(&entry) {
+                if let Some(problem) = refused {
                     push(path, Some(problem));
-                    if entry.file_type().is_dir() {
-                        entries.skip_current_dir();
-                    }
-                    continue;
                 }
+                if entry.file_type().is_dir() {
+                    entries.skip_current_dir();
+                }
+                continue;
             }
             let is_markdown = path.extension().is_some_and(|e| e == "md");
             if entry.file_type().is_dir() || !is_markdown {
@@ -259,70 +308,6 @@ fn walk(root: &Path, site_root: &Path, max_files: usize) -> Vec<Found> {
         }
     }
     found
-}
-
-/// Why a symlink (or a section folder) may not be followed: its target is outside the site,
-/// or is a folder that holds the link (following it would walk the same files again).
-fn leaves_site(path: &Path, site_root: &Path) -> Option<Problem> {
-    let target = match std::fs::canonicalize(path) {
-        Ok(target) => target,
-        Err(e) => return Some(io_problem(&e)),
-    };
-    if !target.starts_with(site_root) {
-        return Some(Problem::SymlinkOutside { target });
-    }
-    let holder = path.parent().and_then(|p| std::fs::canonicalize(p).ok());
-    match holder {
-        Some(holder) if holder.starts_with(&target) => Some(Problem::SymlinkLoop),
-        _ => None,
-    }
-}
-
-/// The problem a failed walk step stands for.
-fn walk_problem(e: &walkdir::Error) -> Problem {
-    if e.loop_ancestor().is_some() {
-        return Problem::SymlinkLoop;
-    }
-    match e.io_error() {
-        Some(io) => io_problem(io),
-        None => Problem::Io {
-            message: e.to_string(),
-        },
-    }
-}
-
-/// The problem an I/O error stands for (a dangling symlink, a loop, or the error itself).
-fn io_problem(e: &std::io::Error) -> Problem {
-    // ELOOP: "too many levels of symbolic links" (40 on Linux, 62 on the BSDs and macOS).
-    let eloop = if cfg!(target_os = "linux") { 40 } else { 62 };
-    if e.raw_os_error() == Some(eloop) {
-        Problem::SymlinkLoop
-    } else if e.kind() == std::io::ErrorKind::NotFound {
-        Problem::Dangling
-    } else {
-        Problem::Io {
-            message: e.to_string(),
-        }
-    }
-}
-
-/// What a file that is neither a regular file nor a folder is, in messages.
-fn special_kind(file_type: &std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if file_type.is_fifo() {
-            return "FIFO (named pipe)";
-        }
-        if file_type.is_socket() {
-            return "socket";
-        }
-        if file_type.is_block_device() || file_type.is_char_device() {
-            return "device";
-        }
-    }
-    let _ = file_type;
-    "special file"
 }
 
 fn relative(root: &Path, path: &Path) -> PathBuf {

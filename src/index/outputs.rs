@@ -1,0 +1,125 @@
+//! The files a build generates (everything but the static files): every page as
+//! `<route>.html` and `<route>.md`, the files beside the pages, and the folders a build fills
+//! whole. Lint reads it to find a static file that would replace generated output (FN012); a
+//! test checks it against every file a render writes.
+
+use super::routes::{output_stem, Page};
+use super::SiteIndex;
+use crate::source::Section;
+use std::collections::BTreeSet;
+
+/// The files beside the pages, at the top of the output.
+pub const FILES: [&str; 5] = [
+    "404.html",
+    "llms.txt",
+    "feed.xml",
+    "sitemap.xml",
+    "robots.txt",
+];
+
+/// Folders a build fills whole: the data API, the feeds of clients and capabilities, the
+/// search index (whose file names depend on the words of the site). Nothing else goes there.
+pub const FOLDERS: [&str; 3] = ["api", "feeds", "search"];
+
+/// What a build generates, by output path.
+#[derive(Debug)]
+pub struct Outputs {
+    /// Every generated file outside [`FOLDERS`], sorted.
+    files: BTreeSet<String>,
+}
+
+/// Generated output a static file would clash with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Clash {
+    /// A generated file at the same path: the static file would replace it.
+    Replaces(String),
+    /// A folder the build fills whole.
+    InFolder(&'static str),
+    /// A generated file where the static file needs a folder (`index.html/x`).
+    UnderFile(String),
+    /// Generated files inside the folder where the static file would be a file (a static
+    /// file called `research`).
+    OverFolder(String),
+}
+
+impl Outputs {
+    /// What a build of `index` generates.
+    pub fn of(index: &SiteIndex) -> Outputs {
+        let mut files: BTreeSet<String> = FILES.iter().map(|f| f.to_string()).collect();
+        for page in pages(index) {
+            let stem = output_stem(&index.route(page));
+            files.insert(format!("{stem}.html"));
+            files.insert(format!("{stem}.md"));
+        }
+        Outputs { files }
+    }
+
+    /// What a static file published at `path` (`/`-separated, relative to the output) would
+    /// clash with, if anything.
+    pub fn clash(&self, path: &str) -> Option<Clash> {
+        if self.files.contains(path) {
+            return Some(Clash::Replaces(path.to_string()));
+        }
+        let top = path.split('/').next().unwrap_or(path);
+        if let Some(folder) = FOLDERS.iter().find(|f| **f == top) {
+            return Some(Clash::InFolder(folder));
+        }
+        let mut ancestors = path.match_indices('/').map(|(i, _)| &path[..i]);
+        if let Some(file) = ancestors.find(|a| self.files.contains(*a)) {
+            return Some(Clash::UnderFile(file.to_string()));
+        }
+        let inside = format!("{path}/");
+        let first = self.files.range(inside.clone()..).next();
+        first
+            .filter(|f| f.starts_with(&inside))
+            .map(|f| Clash::OverFolder(f.clone()))
+    }
+}
+
+/// Every page of the site: home, section indexes, the index of spec revisions, notes,
+/// clients, capabilities, spec revisions, guides.
+pub fn pages(index: &SiteIndex) -> impl Iterator<Item = Page> + '_ {
+    let content = &index.content;
+    let indexes = Section::ALL.into_iter().map(Page::Index);
+    std::iter::once(Page::Home)
+        .chain(indexes)
+        .chain(std::iter::once(Page::SpecIndex))
+        .chain((0..content.notes.len()).map(Page::Note))
+        .chain((0..content.clients.len()).map(Page::Client))
+        .chain((0..content.capabilities.len()).map(Page::Capability))
+        .chain((0..index.config.spec_versions.len()).map(Page::Spec))
+        .chain((0..content.guides.len()).map(Page::Guide))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outputs(files: &[&str]) -> Outputs {
+        Outputs {
+            files: files.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn clashes_with_files_folders_and_the_folders_a_build_fills() {
+        let out = outputs(&["index.html", "research/a.html", "research.html"]);
+        assert_eq!(
+            out.clash("index.html"),
+            Some(Clash::Replaces("index.html".into()))
+        );
+        assert_eq!(out.clash("api/notes.json"), Some(Clash::InFolder("api")));
+        assert_eq!(out.clash("search"), Some(Clash::InFolder("search")));
+        assert_eq!(
+            out.clash("index.html/x.png"),
+            Some(Clash::UnderFile("index.html".into()))
+        );
+        assert_eq!(
+            out.clash("research"),
+            Some(Clash::OverFolder("research/a.html".into()))
+        );
+        for fine in ["research/a.png", "img/logo.svg", "index.htm", "apis/x.json"] {
+            assert_eq!(out.clash(fine), None, "{fine}");
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! FN012 static-replaces-generated: a static file published where the build writes a page
+//! or another generated file.
+
+use crate::diagnostic::Severity;
+use crate::index::outputs::{Clash, Outputs};
+use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+
+pub const META: RuleMeta = RuleMeta {
+    code: "FN012",
+    name: "static-replaces-generated",
+    severity: Severity::Error,
+    scope: Scope::Global,      // reads every page's route
+    reads: Reads::FrontMatter, // routes and the static file list, never bodies
+    summary: "a static file at the path of a generated page or file",
+    doc: r#"## What it flags
+
+A file of `static/` (or of the theme's `static/`) that would be published at the path of a
+file the build generates: a page (`index.html`, `research/<id>.html` and its `.md`), `404.html`,
+`llms.txt`, `feed.xml`, `sitemap.xml`, `robots.txt`; or anywhere in `api/`, `feeds/` or
+`search/`, which the build fills itself; or where a generated file needs a folder, or a
+generated folder a file.
+
+## Why
+
+Static files are copied as they are, after the pages. One at a page's path would silently
+replace the page the content and templates make, with whatever a pull request put there: a
+home page, a note or the data API that no note and no review shows.
+
+## Example
+
+```text
+static/index.html
+static/api/notes.json
+```
+
+Rename or move the file; to change how a page looks, override its template in `templates/`."#,
+};
+
+pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
+    let static_files = &cx.index.assets.static_files;
+    if static_files.is_empty() {
+        return;
+    }
+    let outputs = Outputs::of(cx.index);
+    for file in static_files {
+        let Some(clash) = outputs.clash(&file.name) else {
+            continue;
+        };
+        let path = crate::source::display_path(&file.path);
+        let what = match clash {
+            Clash::Replaces(generated) => {
+                format!("would replace {generated}, which the build generates")
+            }
+            Clash::InFolder(folder) => {
+                format!("would be published in {folder}/, a folder the build fills itself")
+            }
+            Clash::UnderFile(generated) => {
+                format!("would be published inside {generated}, a file the build generates")
+            }
+            Clash::OverFolder(generated) => format!(
+                "would be published as a file where the build makes a folder (for {generated})"
+            ),
+        };
+        sink.report_path(
+            &META,
+            &path,
+            format!("the static file {path} {what}"),
+            Some(
+                "rename or move the static file; to change how a generated page looks, \
+                 override its template in templates/"
+                    .to_string(),
+            ),
+        );
+    }
+}
