@@ -5,9 +5,11 @@ use crate::config::SiteConfig;
 use crate::dates;
 use crate::error::Result;
 use crate::scaffold::{self, NewFile};
-use std::path::Path;
 
-pub fn new(root: &Path, what: NewCommand) -> Result<u8> {
+use super::Invocation;
+
+pub fn new(run: &Invocation, what: NewCommand) -> Result<u8> {
+    let root = run.root()?;
     let config = SiteConfig::load(root)?;
     let (file, day) = match what {
         NewCommand::Note {
@@ -29,10 +31,10 @@ pub fn new(root: &Path, what: NewCommand) -> Result<u8> {
     let day = dates::today(day.as_deref())?;
     let written = scaffold::create(root, &file, &config, day)?;
     println!("{}", written.display());
-    eprintln!(
+    run.say(&format!(
         "wrote {}: fill in what is marked {}, then run `fieldnotes lint`",
         written.display(),
         scaffold::PLACEHOLDER
-    );
+    ));
     Ok(0)
 }

@@ -5,7 +5,7 @@
 //! File names, messages and the quoted lines come from content: their control characters are
 //! shown escaped ([`terminal`]).
 
-use super::{Options, Report};
+use super::{Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::source::SourceFile;
 use crate::terminal;
@@ -13,7 +13,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let renderer = if options.color {
         Renderer::styled()
     } else {
@@ -27,8 +27,7 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
         out.push_str(&frame(d, file, options, &renderer));
         out.push_str("\n\n");
     }
-    out.push_str(&summary_line(&report.summary));
-    out.push('\n');
+    out.push_str(&super::closing_summary(report, options));
     out
 }
 
