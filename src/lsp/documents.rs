@@ -23,6 +23,9 @@ pub struct Workspace {
     dirty: BTreeSet<PathBuf>,
     /// Load the site from disk again at the next flush (files appeared, went or moved).
     reload: bool,
+    /// Open documents that loading the site again did not bring in (not saved yet, or not
+    /// content): edits to them load nothing again until files change on disk.
+    outside: BTreeSet<PathBuf>,
 }
 
 impl Workspace {
@@ -39,6 +42,7 @@ impl Workspace {
             open: BTreeMap::new(),
             dirty: BTreeSet::new(),
             reload: false,
+            outside: BTreeSet::new(),
         })
     }
 
@@ -102,6 +106,7 @@ impl Workspace {
 
     /// Files may have appeared, gone or moved on disk: load the site again at the next flush.
     pub fn files_changed(&mut self) {
+        self.outside.clear();
         self.reload = true;
     }
 
@@ -136,10 +141,13 @@ impl Workspace {
                     notes_only &= matches!(page, Page::Note(_));
                     edited.push(file);
                 }
-                None if self.file_id(&relative).is_some() || is_content(&relative) => {
+                None if self.file_id(&relative).is_some() => return self.reload_all(),
+                // A file the site does not hold yet: load the site again, once.
+                None if is_content(&relative) && !self.outside.contains(&relative) => {
                     return self.reload_all()
                 }
-                // Not a document of the site (a Markdown file outside content/).
+                // Not a document of the site (a Markdown file outside content/, a new file
+                // not saved yet).
                 None => {}
             }
         }
@@ -188,6 +196,11 @@ impl Workspace {
                 self.replace(&relative, text);
             }
         }
+        let outside: Vec<PathBuf> = (self.open.keys())
+            .filter(|path| self.file_id(path).is_none())
+            .cloned()
+            .collect();
+        self.outside.extend(outside);
         self.findings = crate::lint::lint(&self.index, self.today)?;
         Ok(())
     }

@@ -362,10 +362,15 @@ fn edit(workspace: &mut Workspace, notification: Notification) -> Reload {
             let Some(p) = params::<DidSaveTextDocument>(notification.params) else {
                 return Reload::No;
             };
-            // A new file, site.yaml, a template: what the site is made of may have changed.
-            let known = relative(workspace, &p.text_document.uri)
-                .is_some_and(|r| workspace.file_id(&r).is_some());
-            if !known {
+            // A new content file, site.yaml, a template: what the site is made of changed.
+            let Some(relative) = relative(workspace, &p.text_document.uri) else {
+                return Reload::No;
+            };
+            let first = relative.components().next().map(|c| c.as_os_str());
+            let first = first.and_then(|c| c.to_str()).unwrap_or("");
+            let new_content =
+                first == crate::load::CONTENT_DIR && workspace.file_id(&relative).is_none();
+            if new_content || crate::serve::rebuild::WATCHED.contains(&first) {
                 return Reload::Yes;
             }
         }

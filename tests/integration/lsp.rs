@@ -568,3 +568,24 @@ fn quick_fixes_take_the_suggestion_and_clear_placeholders() {
     );
     editor.stop();
 }
+
+#[test]
+fn a_new_note_is_linted_once_it_is_on_disk() {
+    let site = base();
+    let text = note_text(&site);
+    let mut editor = Editor::start(site);
+    let unsaved = "content/research/not-saved-yet.md";
+    editor.open(unsaved, &text.replace("  - cline\n", "  - clinee\n"));
+    let hover = editor.at("textDocument/hover", unsaved, &text, "  - cli", json!({}));
+    assert_eq!(hover, Value::Null, "a file the site does not hold yet");
+
+    let new = "content/research/cline-reads-the-type-key-again.md";
+    let new_text = text
+        .replace("id: cline-reads-the-type-key", "id: cline-reads-the-type-key-again")
+        .replace("clients:\n  - cline", "clients:\n  - clinee");
+    editor.site.write(new, &new_text);
+    editor.open(new, &new_text);
+    let found = editor.diagnostics_until(new, |l| codes(l).contains(&"FN203"));
+    assert!(codes(&found).contains(&"FN203"), "{found:?}");
+    editor.stop();
+}
