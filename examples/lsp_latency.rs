@@ -17,7 +17,10 @@ use std::time::{Duration, Instant};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let root = PathBuf::from(args.next().expect("usage: lsp_latency SITE_DIR [KEYSTROKES]"));
+    let root = PathBuf::from(
+        args.next()
+            .expect("usage: lsp_latency SITE_DIR [KEYSTROKES]"),
+    );
     let keystrokes: usize = args.next().and_then(|n| n.parse().ok()).unwrap_or(40);
     let root = std::fs::canonicalize(&root).expect("the site folder");
     let (server, client) = Connection::memory();
@@ -67,7 +70,10 @@ fn main() {
     }
     editor.request("shutdown", Value::Null);
     editor.notify("exit", Value::Null);
-    served.join().expect("the server thread").expect("the server");
+    served
+        .join()
+        .expect("the server thread")
+        .expect("the server");
     times.sort();
     let median = times[times.len() / 2];
     let slowest = times[times.len() - 1];
@@ -84,14 +90,20 @@ struct Editor {
 impl Editor {
     fn notify(&self, method: &str, params: Value) {
         let message = Notification::new(method.to_string(), params);
-        self.client.sender.send(message.into()).expect("the server listens");
+        self.client
+            .sender
+            .send(message.into())
+            .expect("the server listens");
     }
 
     fn request(&mut self, method: &str, params: Value) -> Value {
         self.next += 1;
         let id = RequestId::from(self.next);
         let request = Request::new(id.clone(), method.to_string(), params);
-        self.client.sender.send(request.into()).expect("the server listens");
+        self.client
+            .sender
+            .send(request.into())
+            .expect("the server listens");
         loop {
             match self.receive() {
                 Message::Response(response) if response.id == id => {
@@ -104,7 +116,8 @@ impl Editor {
 
     /// Waits until the server has handled everything sent so far.
     fn sync(&mut self, uri: &str) {
-        let position = json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}});
+        let position =
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}});
         self.request("textDocument/hover", position);
     }
 
@@ -120,7 +133,10 @@ impl Editor {
 
     fn receive(&self) -> Message {
         let timeout = Duration::from_secs(60);
-        self.client.receiver.recv_timeout(timeout).expect("the server answers")
+        self.client
+            .receiver
+            .recv_timeout(timeout)
+            .expect("the server answers")
     }
 }
 

@@ -4,13 +4,12 @@
 use crate::support::TestSite;
 use serde_json::{json, Value};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
 const NOTE: &str = "content/research/cline-reads-the-type-key.md";
-const NOTE_ID: &str = "cline-reads-the-type-key";
 
 /// How long a test waits for the server before failing.
 const PATIENCE: Duration = Duration::from_secs(30);
