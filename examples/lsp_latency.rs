@@ -3,7 +3,8 @@
 //! site (e.g. a 10,000-note corpus from `gen_corpus`); one note is opened and edited a
 //! character at a time, each edit making or mending a finding (`kind: idiosyncrasy` ⇄
 //! `kind: idiosyncrasyx`), and each is timed from the `didChange` sent to the
-//! `publishDiagnostics` for the note received.
+//! `publishDiagnostics` for the note received. A full lint of the same site is timed after,
+//! for scale on a machine that is not idle.
 //!
 //! ```sh
 //! cargo run --release --example gen_corpus -- --notes 10000 /tmp/fn-10k
@@ -79,6 +80,13 @@ fn main() {
     let slowest = times[times.len() - 1];
     println!(
         "{keystrokes} keystrokes: median {median:.1?}, slowest {slowest:.1?} (didChange → publishDiagnostics)"
+    );
+    let index = fieldnotes::open(&root).expect("the site");
+    let started = Instant::now();
+    fieldnotes::lint::lint(&index, today).expect("lint");
+    println!(
+        "for scale, a full lint of the site: {:.1?}",
+        started.elapsed()
     );
 }
 

@@ -580,7 +580,10 @@ fn a_new_note_is_linted_once_it_is_on_disk() {
 
     let new = "content/research/cline-reads-the-type-key-again.md";
     let new_text = text
-        .replace("id: cline-reads-the-type-key", "id: cline-reads-the-type-key-again")
+        .replace(
+            "id: cline-reads-the-type-key",
+            "id: cline-reads-the-type-key-again",
+        )
         .replace("clients:\n  - cline", "clients:\n  - clinee");
     editor.site.write(new, &new_text);
     editor.open(new, &new_text);
