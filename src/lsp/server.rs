@@ -59,6 +59,7 @@ pub fn serve(
         .initialize_finish(id, initialized)
         .map_err(|e| protocol("initialize", e))?;
     let root = root.or_else(|| site_of(&params)).or(fallback);
+    watch_files(connection, &params);
     let mut server = Server {
         connection,
         root,
@@ -68,6 +69,37 @@ pub fn serve(
     };
     server.load();
     server.run()
+}
+
+/// Asks the editor to report files created, changed or deleted outside it (a checkout, a
+/// `fieldnotes new`), when it can: the site is loaded again after them.
+fn watch_files(connection: &Connection, params: &InitializeParams) {
+    let can = (params.capabilities.workspace.as_ref())
+        .and_then(|w| w.did_change_watched_files.as_ref())
+        .and_then(|w| w.dynamic_registration)
+        .unwrap_or(false);
+    if !can {
+        return;
+    }
+    let watchers: Vec<Value> = ["**/*.md", "**/site.yaml", "**/templates/**", "**/static/**"]
+        .iter()
+        .map(|glob| serde_json::json!({ "globPattern": glob }))
+        .collect();
+    let registration = lsp_types::Registration {
+        id: "fieldnotes-files".to_string(),
+        method: DidChangeWatchedFiles::METHOD.to_string(),
+        register_options: Some(serde_json::json!({ "watchers": watchers })),
+    };
+    let params = lsp_types::RegistrationParams {
+        registrations: vec![registration],
+    };
+    let request = Request::new(
+        lsp_server::RequestId::from("fieldnotes-watch".to_string()),
+        lsp_types::request::RegisterCapability::METHOD.to_string(),
+        params,
+    );
+    // The editor went away: the loop ends when the channel closes.
+    let _ = connection.sender.send(Message::Request(request));
 }
 
 /// What the server offers.

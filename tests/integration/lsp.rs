@@ -591,3 +591,56 @@ fn a_new_note_is_linted_once_it_is_on_disk() {
     assert!(codes(&found).contains(&"FN203"), "{found:?}");
     editor.stop();
 }
+
+#[test]
+fn files_changed_on_disk_load_the_site_again() {
+    let site = base();
+    let text = note_text(&site);
+    let mut editor = Editor::start(site);
+    editor.open(NOTE, &text);
+    // A note written outside the editor that lists a note that does not exist.
+    let other = OTHER_TEXT.replace("  - cline-reads-the-type-key", "  - no-such-note");
+    editor.site.write(OTHER, &other);
+    let changes = json!({"changes": [{"uri": editor.uri(OTHER), "type": 1}]});
+    editor.notify("workspace/didChangeWatchedFiles", changes);
+    let found = editor.diagnostics_until(OTHER, |l| !l.is_empty());
+    assert!(codes(&found).contains(&"FN501"), "{found:?}");
+    editor.stop();
+}
+
+#[test]
+fn editors_that_can_are_asked_to_watch_the_sites_files() {
+    let site = base();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .args(["lsp", "--today", "2026-11-30"])
+        .current_dir(site.root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn fieldnotes lsp");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let capabilities =
+        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": capabilities}});
+    for message in [
+        initialize,
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ] {
+        let body = message.to_string();
+        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
+    }
+    stdin.flush().expect("flush");
+    let registration = loop {
+        let message = read_message(&mut stdout).expect("a message");
+        if message["method"] == "client/registerCapability" {
+            break message;
+        }
+    };
+    let registered = &registration["params"]["registrations"][0];
+    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
+    drop(stdin);
+    child.wait().expect("the server ends when the editor goes");
+}
