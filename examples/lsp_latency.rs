@@ -28,7 +28,10 @@ fn main() {
     let today = chrono::NaiveDate::from_ymd_opt(2026, 12, 1).expect("a date");
     let served = {
         let root = root.clone();
-        std::thread::spawn(move || fieldnotes::lsp::serve(&server, Some(root), None, today))
+        std::thread::spawn(move || {
+            let locate = |_: Option<&std::path::Path>| Some(root.clone());
+            fieldnotes::lsp::serve(&server, &locate, today)
+        })
     };
     let started = Instant::now();
     let mut editor = Editor { client, next: 0 };

@@ -13,14 +13,14 @@
 //! - [`completion`], [`hover`], [`navigation`] (definition, references, rename), [`actions`]
 //!   (quick fixes).
 
-pub mod actions;
-pub mod completion;
-pub mod cursor;
-pub mod diagnostics;
-pub mod documents;
-pub mod hover;
-pub mod navigation;
-pub mod server;
+pub(crate) mod actions;
+pub(crate) mod completion;
+pub(crate) mod cursor;
+pub(crate) mod diagnostics;
+pub(crate) mod documents;
+pub(crate) mod hover;
+pub(crate) mod navigation;
+pub(crate) mod server;
 pub mod text;
 
 pub use server::{run, serve};

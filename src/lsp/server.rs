@@ -27,23 +27,22 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Serves the site in `root`, else the one around the editor's workspace folder, else
-/// `fallback`, over standard input and output until the editor says `exit`.
-pub fn run(root: Option<PathBuf>, fallback: Option<PathBuf>, today: NaiveDate) -> Result<()> {
+/// Where the site is, given the editor's workspace folder (`None` when it names none):
+/// `fieldnotes lsp` prefers `--root`, then the folder holding `site.yaml` from the workspace
+/// folder up, then from the current folder up.
+pub type Locate<'a> = &'a dyn Fn(Option<&Path>) -> Option<PathBuf>;
+
+/// Serves the site `locate` finds over standard input and output until the editor says
+/// `exit`.
+pub fn run(locate: Locate<'_>, today: NaiveDate) -> Result<()> {
     let (connection, io_threads) = Connection::stdio();
-    serve(&connection, root, fallback, today)?;
+    serve(&connection, locate, today)?;
     drop(connection);
     io_threads.join().map_err(|e| protocol("stdio", e))
 }
 
-/// Serves one editor on `connection` (see [`run`]; tests and benchmarks pass an in-memory
-/// connection).
-pub fn serve(
-    connection: &Connection,
-    root: Option<PathBuf>,
-    fallback: Option<PathBuf>,
-    today: NaiveDate,
-) -> Result<()> {
+/// Serves one editor on `connection` (see [`run`]; benchmarks pass an in-memory connection).
+pub fn serve(connection: &Connection, locate: Locate<'_>, today: NaiveDate) -> Result<()> {
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| protocol("initialize", e))?;
@@ -58,7 +57,7 @@ pub fn serve(
     connection
         .initialize_finish(id, initialized)
         .map_err(|e| protocol("initialize", e))?;
-    let root = root.or_else(|| site_of(&params)).or(fallback);
+    let root = locate(workspace_folder(&params).as_deref());
     watch_files(connection, &params);
     let mut server = Server {
         connection,
@@ -128,15 +127,13 @@ fn capabilities() -> ServerCapabilities {
     }
 }
 
-/// The site around the editor's first workspace folder (or root URI): the nearest folder from
-/// it up that holds a `site.yaml`.
+/// The editor's first workspace folder (or root URI).
 #[allow(deprecated)] // `root_uri`: older editors send only that.
-fn site_of(params: &InitializeParams) -> Option<PathBuf> {
-    let folder = (params.workspace_folders.iter().flatten())
+fn workspace_folder(params: &InitializeParams) -> Option<PathBuf> {
+    (params.workspace_folders.iter().flatten())
         .map(|f| &f.uri)
         .chain(params.root_uri.as_ref())
-        .find_map(path_of)?;
-    crate::commands::site_root::find_upward(&folder)
+        .find_map(path_of)
 }
 
 fn protocol(what: &str, error: impl std::fmt::Display) -> Error {
