@@ -56,6 +56,9 @@ pub enum Command {
     /// Write a new note, client or capability from a template (never overwrites).
     #[command(subcommand)]
     New(NewCommand),
+    /// Serve editors over stdio (Language Server Protocol): lint as you type, complete ids,
+    /// hover, go to definition, references, rename.
+    Lsp(LspArgs),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions {
         #[arg(value_enum)]
@@ -122,6 +125,13 @@ pub struct ServeArgs {
     /// Open the site in the browser once it is served.
     #[arg(long)]
     pub open: bool,
+    /// The day "future" and "stale" are measured from (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct LspArgs {
     /// The day "future" and "stale" are measured from (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,

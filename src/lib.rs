@@ -35,7 +35,8 @@
 //! - Around the pipeline: [`sources`] (pinned sources against their repositories),
 //!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
-//!   [`commands`] (one function per command), [`serve`] (the development server).
+//!   [`commands`] (one function per command), [`serve`] (the development server), [`lsp`]
+//!   (the language server).
 //!
 //! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
 //! later one, lint and render import each other, a step imports the command layer, or two
@@ -60,6 +61,7 @@ pub mod index;
 pub mod json_schema;
 pub mod lint;
 pub mod load;
+pub mod lsp;
 pub(crate) mod model;
 pub mod parse;
 pub mod render;

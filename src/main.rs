@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => fieldnotes::commands::serve(&run, args),
         Command::Schema(args) => fieldnotes::commands::schema(&run, args),
         Command::Sources(args) => fieldnotes::commands::sources(&run, args),
+        Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
         Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),

@@ -340,6 +340,32 @@ fn backlinks(links: &[ResolvedLink]) -> BTreeMap<Page, Vec<Page>> {
 }
 
 impl SiteIndex {
+    /// The index taken apart again: the parsed site, and what [`reindex`] reuses of it (after
+    /// an edit to one document, `fieldnotes serve` and `fieldnotes lsp` replace it in the
+    /// parsed site and index again).
+    pub fn into_parts(self) -> (ParsedSite, Resolved) {
+        let resolved = Resolved {
+            ids: self.ids,
+            links: self.links,
+            backlinks: self.backlinks,
+            refs: NoteRefs {
+                related: self.related,
+                notes_by_client: self.notes_by_client,
+                notes_by_capability: self.notes_by_capability,
+                notes_by_spec: self.notes_by_spec,
+            },
+        };
+        let parsed = ParsedSite {
+            root: self.root,
+            config: self.config,
+            files: self.files,
+            content: self.content,
+            unreadable: self.unreadable,
+            assets: self.assets,
+        };
+        (parsed, resolved)
+    }
+
     /// The resolved body links on `page`, in body order.
     pub fn links_on(&self, page: Page) -> &[ResolvedLink] {
         &self.links[links_on(&self.links, page)]

@@ -17,9 +17,9 @@ use super::fingerprint::{file_hashes, rehash_file, settings_hash, FileHash, Inpu
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Result;
 use crate::index::routes::Page;
-use crate::index::{NoteRefs, Resolved, SiteIndex};
+use crate::index::SiteIndex;
 use crate::load::{self, CONTENT_DIR};
-use crate::parse::{self, Parsed, ParsedSite};
+use crate::parse::{self, Parsed};
 use crate::render::output::SharedOutput;
 use crate::render::{self, Incremental, Memo, RenderOptions};
 use crate::source::{Section, SourceFile};
@@ -301,25 +301,7 @@ impl Rebuilder {
         let done = edit_in_place(&self.root, &mut index, relative);
         if let Some((file, page)) = done {
             let same_ids = id_before.is_some() && id_before == note_id(&index, relative);
-            let resolved = Resolved {
-                ids: index.ids,
-                links: index.links,
-                backlinks: index.backlinks,
-                refs: NoteRefs {
-                    related: index.related,
-                    notes_by_client: index.notes_by_client,
-                    notes_by_capability: index.notes_by_capability,
-                    notes_by_spec: index.notes_by_spec,
-                },
-            };
-            let parsed = ParsedSite {
-                root: index.root,
-                config: index.config,
-                files: index.files,
-                content: index.content,
-                unreadable: index.unreadable,
-                assets: index.assets,
-            };
+            let (parsed, resolved) = index.into_parts();
             let index = match same_ids {
                 true => crate::index::reindex_same_ids(parsed, resolved, &[page]),
                 false => crate::index::reindex(parsed, resolved, &[page]),
@@ -473,12 +455,21 @@ fn render_into(
 /// Re-reads and re-parses `relative` into `index` in place; the file's id and page, or
 /// `None` when that cannot be done (the caller loads the whole site instead).
 fn edit_in_place(root: &Path, index: &mut SiteIndex, relative: &Path) -> Option<(usize, Page)> {
-    let id = index.files.iter().position(|f| f.path == relative)?;
-    let section = section_of(relative)?;
+    index.files.iter().position(|f| f.path == relative)?;
     let (file, problem) = load::read_one(root, relative, &index.config.limits);
     if problem.is_some() {
         return None;
     }
+    replace_document(index, file)
+}
+
+/// Parses `file` (its path relative to the site root, its text as it now is) in place of the
+/// document of the same path in `index`: the file's id and page, or `None` when `index` holds
+/// no parsed document at that path. The index's lookups are not updated: index it again
+/// ([`crate::index::reindex`], after [`SiteIndex::into_parts`]).
+pub fn replace_document(index: &mut SiteIndex, file: SourceFile) -> Option<(usize, Page)> {
+    let id = index.files.iter().position(|f| f.path == file.path)?;
+    let section = section_of(&file.path)?;
     let limit = index.config.limits.max_front_matter_bytes;
     let parsed = parse::parse_file(&file, id, section, limit);
     let content = &mut index.content;
@@ -504,7 +495,7 @@ fn note_id(index: &SiteIndex, relative: &Path) -> Option<String> {
 }
 
 /// The section a content path belongs to (`content/research/x.md` → research).
-fn section_of(relative: &Path) -> Option<Section> {
+pub fn section_of(relative: &Path) -> Option<Section> {
     let mut parts = relative.components().map(|c| c.as_os_str().to_str());
     (parts.next()? == Some(CONTENT_DIR)).then_some(())?;
     Section::from_dir(parts.next()??)
