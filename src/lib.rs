@@ -42,6 +42,7 @@ pub mod index;
 pub mod json_schema;
 pub mod lint;
 pub mod load;
+pub mod mcp;
 pub mod model;
 pub mod parse;
 pub mod render;
