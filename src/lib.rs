@@ -23,7 +23,8 @@
 //! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
 //! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
-//! save changed (`fieldnotes serve`).
+//! save changed (`fieldnotes serve`). [`mcp`] serves the site to agents over the Model Context
+//! Protocol (`fieldnotes mcp`), answering from the same pages and data API rendered in memory.
 //!
 //! ```no_run
 //! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());

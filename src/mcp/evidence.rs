@@ -92,13 +92,15 @@ pub fn cell(site: &Snapshot, client: usize, capability: usize) -> Cell {
     let raw = &site.matrix["support"][client_id][capability_id];
     let text = |key: &str| raw[key].as_str().map(str::to_string);
     let mut research: Vec<String> = strings(&raw["research"]);
-    for (id, note) in &site.notes {
-        let names = |key: &str| strings(&note[key]);
-        if names("clients").iter().any(|c| c == client_id)
-            && names("capabilities").iter().any(|c| c == capability_id)
-            && !research.contains(id)
-        {
-            research.push(id.clone());
+    let about_capability: std::collections::HashSet<usize> = site.index.notes_by_capability
+        [capability]
+        .iter()
+        .copied()
+        .collect();
+    for &note in &site.index.notes_by_client[client] {
+        let id = site.note_id(note);
+        if about_capability.contains(&note) && !research.iter().any(|r| r == id) {
+            research.push(id.to_string());
         }
     }
     let last_verified = text("lastVerified");

@@ -55,12 +55,18 @@ pub fn serve(options: &McpOptions) -> Result<()> {
 
 /// Serves one client on standard input and output, until it closes them.
 async fn stdio(knowledge: Knowledge, peers: Peers) -> Result<()> {
-    let failed = |e: String| Error::io("stdin", "serve MCP on", std::io::Error::other(e));
     let running = Server::new(knowledge, peers)
         .serve(rmcp::transport::stdio())
         .await
-        .map_err(|e| failed(e.to_string()))?;
-    running.waiting().await.map_err(|e| failed(e.to_string()))?;
+        .map_err(|e| Error::Usage {
+            message: format!(
+                "no MCP session on standard input ({e}); `fieldnotes mcp` is started by an MCP \
+                 client, which speaks first (README: Agents), or use --http"
+            ),
+        })?;
+    running.waiting().await.map_err(|e| Error::Usage {
+        message: format!("the MCP session on standard input failed: {e}"),
+    })?;
     Ok(())
 }
 

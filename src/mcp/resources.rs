@@ -58,8 +58,8 @@ pub fn read(site: &Snapshot, uri: &str) -> Result<ResourceContents, String> {
             true => rest.to_string(),
             false => format!("{rest}.md"),
         });
-    let page = path.and_then(|path| site.pages().into_iter().find(|p| p.path == path));
-    let Some(page) = page else {
+    let page = path.filter(|path| is_page(site, path));
+    let Some(path) = page else {
         let pages = site.pages();
         let known = pages.iter().map(|p| p.path.as_str());
         let wanted = uri.rsplit_once(base).map_or(uri, |(_, rest)| rest);
@@ -72,13 +72,25 @@ pub fn read(site: &Snapshot, uri: &str) -> Result<ResourceContents, String> {
              /capabilities/<id>.md and /guides/<slug>.md; {help}"
         ));
     };
-    let text = site.text(&page.path).unwrap_or_default().to_string();
+    let text = site.text(&path).unwrap_or_default().to_string();
     Ok(ResourceContents::TextResourceContents {
-        uri: format!("{base}/{}", page.path),
+        uri: format!("{base}/{path}"),
         mime_type: Some(MARKDOWN.to_string()),
         text,
         meta: None,
     })
+}
+
+/// Whether `path` (`research/x.md`) is the `.md` of a note, client, capability or guide:
+/// one of those folders, one file, rendered.
+fn is_page(site: &Snapshot, path: &str) -> bool {
+    let Some((dir, file)) = path.split_once('/') else {
+        return false;
+    };
+    Section::from_dir(dir).is_some()
+        && !file.contains('/')
+        && file.ends_with(".md")
+        && site.files.contains_key(path)
 }
 
 fn kind(section: Section) -> &'static str {

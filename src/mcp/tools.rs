@@ -114,8 +114,9 @@ impl Server {
             .transpose()?;
         let cells = match (client, capability) {
             (Some(client), Some(capability)) => vec![evidence::cell(&site, client, capability)],
-            (Some(client), None) => (0..site.index.content.capabilities.len())
-                .map(|capability| evidence::cell(&site, client, capability))
+            (Some(client), None) => (site.index.matrix.groups.iter())
+                .flat_map(|group| &group.capabilities)
+                .map(|&capability| evidence::cell(&site, client, capability))
                 .collect(),
             (None, Some(capability)) => site
                 .index
@@ -156,23 +157,21 @@ impl Server {
         Parameters(args): Parameters<NoteArgs>,
     ) -> Result<Json<NoteAnswer>, String> {
         let site = self.site();
-        let note = &site.index.content.notes[site.note(&args.id)?];
+        let index = site.note(&args.id)?;
+        let note = &site.index.content.notes[index];
         let file = &site.index.files[note.doc.file];
-        let id = site.note_id(site.note(&args.id)?).to_string();
+        let id = site.note_id(index).to_string();
         let api = site.notes.get(&id);
         let url = |key: &str| {
             api.and_then(|n| n[key].as_str())
                 .unwrap_or_default()
                 .to_string()
         };
-        let block = file
-            .text
-            .get(note.doc.front_matter.start..note.doc.front_matter.end)
-            .unwrap_or_default();
+        let front = note.doc.front_matter;
         Ok(Json(NoteAnswer {
             url: url("url"),
             markdown_url: url("markdownUrl"),
-            front_matter: front_matter(block),
+            front_matter: front_matter(file.text.get(front.start..front.end).unwrap_or_default()),
             body: file
                 .text
                 .get(note.doc.body.range.clone())
