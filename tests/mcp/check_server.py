@@ -266,7 +266,8 @@ async def over_http(binary: str, site: Path) -> None:
 
 
 def check_origins(url: str) -> None:
-    """A page on another site may not reach the server; one served from this machine may."""
+    """A page on another site may not reach the server; one served from this machine may; a
+    request for another host name (DNS rebinding) is refused too."""
     body = json.dumps(
         {
             "jsonrpc": "2.0",
@@ -280,10 +281,12 @@ def check_origins(url: str) -> None:
         }
     ).encode()
 
-    def status(origin: str | None) -> int:
+    def status(origin: str | None, host: str | None = None) -> int:
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         if origin:
             headers["Origin"] = origin
+        if host:
+            headers["Host"] = host
         request = urllib.request.Request(url, data=body, headers=headers, method="POST")
         try:
             with urllib.request.urlopen(request, timeout=10) as response:
@@ -295,6 +298,8 @@ def check_origins(url: str) -> None:
         assert status(foreign) == 403, foreign
     for local in [None, "http://localhost:5173", "http://127.0.0.1:8080"]:
         assert status(local) == 200, local
+    # A name that resolves to this machine only through DNS rebinding.
+    assert status(None, host="rebound.evil.example") == 403
 
 
 async def main() -> None:
