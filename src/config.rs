@@ -271,10 +271,6 @@ impl SiteConfig {
         (aging.min(stale), stale)
     }
 
-    pub fn spec_version(&self, id: &str) -> Option<&SpecVersion> {
-        self.spec_versions.iter().find(|v| v.id == id)
-    }
-
     /// Position of a revision in the ordered list, for "out of order" checks.
     pub fn spec_version_rank(&self, id: &str) -> Option<usize> {
         self.spec_versions.iter().position(|v| v.id == id)

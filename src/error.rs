@@ -24,8 +24,6 @@ pub enum Error {
     Template { name: String, message: String },
     /// A command-line value is not usable.
     Usage { message: String },
-    /// Lint found errors, so nothing was written.
-    Findings { errors: usize },
 }
 
 impl Error {
@@ -54,11 +52,6 @@ impl fmt::Display for Error {
             } => write!(f, "{}:{line}:{column}: {message}", path.display()),
             Error::Template { name, message } => write!(f, "template {name}: {message}"),
             Error::Usage { message } => write!(f, "{message}"),
-            Error::Findings { errors } => write!(
-                f,
-                "{errors} error{} found; nothing was written",
-                if *errors == 1 { "" } else { "s" }
-            ),
         }
     }
 }

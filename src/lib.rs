@@ -9,22 +9,41 @@
 //!
 //! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order;
 //!    the templates and static files listed; no file read outside the folder it was found in.
-//! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
+//! 2. **parse** ([`parse::parse`]): front matter into the typed `model`, positions kept;
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
 //!    ([`sources::excerpt::excerpts`]) beforehand.
-//! 6. **write** ([`mod@write`]): into a staging folder, swapped into place at the end.
+//! 6. **write** (`write::StagedDir`): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
 //! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
 //! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
-//! save changed (`fieldnotes serve`). [`mcp`] serves the site to agents over the Model Context
+//! save changed (`fieldnotes serve`). `mcp` serves the site to agents over the Model Context
 //! Protocol (`fieldnotes mcp`), answering from the same pages and data API rendered in memory.
+//!
+//! ## Beside the pipeline
+//!
+//! - Foundation, read by every step and importing no step: [`config`] (`site.yaml`), `model`
+//!   (typed front matter), [`source`] (a file's text and positions in it), `diagnostic`
+//!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
+//!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
+//!   people, control characters escaped).
+//! - Around the pipeline: [`sources`] (pinned sources against their repositories),
+//!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
+//! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
+//!   [`commands`] (one function per command), [`serve`] (the development server), `mcp` (the
+//!   knowledge base served to agents over MCP).
+//!
+//! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
+//! later one, lint and render import each other, a step imports the command layer, or two
+//! modules import each other. Modules are crate-private unless the binary, the tests, the
+//! examples or the benchmarks use them; the library's entry points are [`open`], [`check`] and
+//! [`build`].
 //!
 //! ```no_run
 //! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());
@@ -36,24 +55,24 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod dates;
-pub mod diagnostic;
-pub mod error;
+pub(crate) mod dates;
+pub(crate) mod diagnostic;
+pub(crate) mod error;
 pub mod index;
 pub mod json_schema;
 pub mod lint;
 pub mod load;
-pub mod mcp;
-pub mod model;
+pub(crate) mod mcp;
+pub(crate) mod model;
 pub mod parse;
 pub mod render;
 pub mod scaffold;
-pub mod schema;
+pub(crate) mod schema;
 pub mod serve;
 pub mod source;
 pub mod sources;
 mod terminal;
-pub mod write;
+pub(crate) mod write;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
 pub use error::{Error, Result};

@@ -11,7 +11,7 @@ mod new;
 mod report;
 mod schema;
 mod serve;
-pub mod site_root;
+pub(crate) mod site_root;
 mod sources;
 
 pub use build::build;

@@ -3,10 +3,10 @@
 //! and spec revision, and the support matrix.
 
 mod ids;
-pub mod links;
+pub(crate) mod links;
 mod matrix;
 pub mod outputs;
-pub mod routes;
+pub(crate) mod routes;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, Unreadable};

@@ -17,12 +17,12 @@
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
 //! pull request, never what is checked; [`mod@format`] prints findings.
 
-pub mod focus;
+pub(crate) mod focus;
 pub mod format;
-pub mod incremental;
+pub(crate) mod incremental;
 pub mod rules;
-pub mod suggest;
-pub mod vocab;
+pub(crate) mod suggest;
+pub(crate) mod vocab;
 pub(crate) mod walk;
 
 use crate::diagnostic::{Diagnostic, Severity};

@@ -10,15 +10,15 @@
 //! through verifying a note or researching a matrix cell. [`http`] is the HTTP transport:
 //! loopback only, browser `Origin`s other than loopback refused with 403.
 
-pub mod draft;
-pub mod evidence;
-pub mod http;
-pub mod prompts;
-pub mod resources;
-pub mod search;
-pub mod server;
-pub mod site;
-pub mod tools;
+mod draft;
+mod evidence;
+mod http;
+mod prompts;
+mod resources;
+mod search;
+mod server;
+mod site;
+mod tools;
 
 use crate::error::{Error, Result};
 use rmcp::ServiceExt;

@@ -3,11 +3,11 @@
 //! [`source_path`]), and scan the body for links and headings.
 
 mod decode;
-pub mod fields;
+pub(crate) mod fields;
 pub mod frontmatter;
-pub mod markdown;
-pub mod source_path;
-pub mod yaml;
+pub(crate) mod markdown;
+pub(crate) mod source_path;
+pub(crate) mod yaml;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, LoadedSite, Unreadable};

@@ -3,7 +3,7 @@
 //! fixed order, so the output is the same whatever finishes first.
 
 use super::inputs::Inputs;
-use super::memo::Kept;
+use super::memo::{FileKey, Kept};
 use super::{api, feeds, listing, sitemap, Ctx, PageView, Pages};
 use crate::error::Result;
 use crate::index::routes::Page;
@@ -18,21 +18,6 @@ type File = (String, Shared);
 
 /// Makes one or more files, reading the site through the context it is given.
 type Maker<'m> = Box<dyn Fn(&Ctx<'m>) -> Result<Vec<File>> + Send + Sync + 'm>;
-
-/// Which maker made a group of files: what a memo keeps them by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum FileKey {
-    NotFound,
-    Llms,
-    /// The feed of the home page (the whole site), a client or a capability.
-    Feed(Page),
-    /// `sitemap.xml` and `robots.txt`.
-    Sitemap,
-    Notes,
-    Clients,
-    Matrix,
-    Schemas,
-}
 
 /// The maker of every file beside the pages, in output order. The maker of `api/notes.json`
 /// reuses `records` (see [`api::notes_json`]) and leaves the records it made in `made`.

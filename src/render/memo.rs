@@ -3,12 +3,26 @@
 //! whose inputs changed (see [`super::render_with`]).
 
 use super::ctx::Ctx;
-use super::files::FileKey;
 use super::inputs::{fingerprint, Inputs, Reads};
 use crate::index::routes::Page;
 use crate::render::output::Shared;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// Which maker made a group of files: what a memo keeps them by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum FileKey {
+    NotFound,
+    Llms,
+    /// The feed of the home page (the whole site), a client or a capability.
+    Feed(Page),
+    /// `sitemap.xml` and `robots.txt`.
+    Sitemap,
+    Notes,
+    Clients,
+    Matrix,
+    Schemas,
+}
 
 /// What [`super::render_with`] reuses and updates: the one way a render takes an earlier
 /// one into account. Without it (`build`), every output is made and nothing is recorded.

@@ -435,7 +435,7 @@ impl Renderer<'_, '_> {
                 Ok(Outcome::made(made, ctx, reuse))
             })
             .collect();
-        let keys: Vec<files::FileKey> = makers.iter().map(|(key, _)| *key).collect();
+        let keys: Vec<memo::FileKey> = makers.iter().map(|(key, _)| *key).collect();
         drop(makers);
         for (key, outcome) in keys.iter().zip(made) {
             let outcome = outcome?;

@@ -11,14 +11,14 @@
 //! After an edit the note pages are served first and the listings, feeds and data API right
 //! after; a request for one of those in between waits for it.
 
-pub mod events;
-pub mod fingerprint;
-pub mod http;
-pub mod paths;
+pub(crate) mod events;
+pub(crate) mod fingerprint;
+pub(crate) mod http;
+pub(crate) mod paths;
 pub mod rebuild;
-pub mod state;
+pub(crate) mod state;
 pub mod watch;
-pub mod wire;
+pub(crate) mod wire;
 
 use crate::error::{Error, Result};
 use crate::lint::format::{self, Report};
