@@ -49,6 +49,8 @@ pub enum Command {
     Lint(LintArgs),
     /// Build the site in memory, serve it, and rebuild and reload pages on every save.
     Serve(ServeArgs),
+    /// Serve the knowledge base to agents over the Model Context Protocol (stdio, or --http).
+    Mcp(McpArgs),
     /// Print JSON Schema for note, client and capability front matter.
     Schema(SchemaArgs),
     /// Check pinned sources against their git repositories: verify, drift, queue.
@@ -133,6 +135,19 @@ pub struct ServeArgs {
 #[derive(Debug, clap::Args)]
 pub struct LspArgs {
     /// The day "future" and "stale" are measured from (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// Serve over Streamable HTTP on this machine's loopback address instead of stdio.
+    #[arg(long)]
+    pub http: bool,
+    /// The port for --http; 0 picks a free one (the URL is printed).
+    #[arg(long, default_value_t = 8765, requires = "http")]
+    pub port: u16,
+    /// The day ages ("verified N days ago") count to (YYYY-MM-DD) [default: today].
     #[arg(long)]
     pub today: Option<String>,
 }

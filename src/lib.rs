@@ -23,7 +23,8 @@
 //! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
 //! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
-//! save changed (`fieldnotes serve`).
+//! save changed (`fieldnotes serve`). `mcp` serves the site to agents over the Model Context
+//! Protocol (`fieldnotes mcp`), answering from the same pages and data API rendered in memory.
 //!
 //! ## Beside the pipeline
 //!
@@ -35,8 +36,8 @@
 //! - Around the pipeline: [`sources`] (pinned sources against their repositories),
 //!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
-//!   [`commands`] (one function per command), [`serve`] (the development server), [`lsp`]
-//!   (the language server).
+//!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
+//!   language server), `mcp` (the knowledge base served to agents over MCP).
 //!
 //! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
 //! later one, lint and render import each other, a step imports the command layer, or two
@@ -62,6 +63,7 @@ pub mod json_schema;
 pub mod lint;
 pub mod load;
 pub mod lsp;
+pub(crate) mod mcp;
 pub(crate) mod model;
 pub mod parse;
 pub mod render;

@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         Command::Build(args) => fieldnotes::commands::build(&run, args),
         Command::Lint(args) => fieldnotes::commands::lint(&run, args),
         Command::Serve(args) => fieldnotes::commands::serve(&run, args),
+        Command::Mcp(args) => fieldnotes::commands::mcp(&run, args),
         Command::Schema(args) => fieldnotes::commands::schema(&run, args),
         Command::Sources(args) => fieldnotes::commands::sources(&run, args),
         Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),

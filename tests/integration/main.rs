@@ -10,6 +10,7 @@ mod lint_formats;
 mod lint_incremental;
 mod lint_rules;
 mod lsp;
+mod mcp;
 mod provenance;
 mod render;
 mod self_contained;
