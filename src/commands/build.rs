@@ -33,6 +33,9 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         },
         progress: show_progress.then(|| Arc::new(Progress::default())),
     };
+    if let Some(dir) = crate::render::highlight::default_dir() {
+        crate::render::highlight::use_disk_cache(&dir);
+    }
     let bar = options.progress.clone().map(ProgressBar::start);
     let report = crate::build(&options);
     drop(bar);
