@@ -57,6 +57,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         let options = Options {
             color: run.stderr_color(),
             quiet,
+            limit: (!args.all_findings).then_some(format::FIRST_FINDINGS),
             ..Options::default()
         };
         eprint!("{}", format::render_with(&printed, Format::Human, &options));

@@ -9,6 +9,7 @@ mod cli_errors;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;
+mod printing;
 mod provenance;
 mod render;
 mod self_contained;
