@@ -165,10 +165,11 @@ impl Gen<'_> {
 
     fn json(&mut self) -> String {
         let mut s = String::from("{\n");
+        let id = self.unique;
         let _ = write!(
             s,
             "  \"jsonrpc\": \"2.0\",\n  \"id\": {},\n  \"method\": \"{}/{}\",\n  \"params\": {{\n",
-            self.unique,
+            id,
             self.noun(),
             self.verb()
         );

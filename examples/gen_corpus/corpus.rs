@@ -180,7 +180,7 @@ pub fn note(n: usize, notes: usize, rng: &mut Rng) -> Note {
             file: format!("src/file{k}.ts"),
             commit: format!("{:010x}", rng.next() >> 24),
             ranges: format!("{}-{},{}-{}", 10 + k, 40 + k, 60 + k, 90 + k),
-            date: format!("2026-09-0{}", k + 1),
+            date: format!("2024-12-0{}", k + 1),
         })
         .collect();
     let mut body = format!("# {title}\n\n");

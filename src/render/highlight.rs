@@ -52,7 +52,7 @@ pub fn language(info: &str) -> &str {
 /// Blocks already highlighted, by language and text: a snippet repeated across notes (a
 /// config example, a call) or a note re-rendered by `serve` is highlighted once. Cleared when
 /// it holds this many.
-const CACHE_LIMIT: usize = 4096;
+const CACHE_LIMIT: usize = 512;
 
 /// `<pre><code>` for a fenced block: tokens in `hl-` spans when a grammar knows `lang`,
 /// escaped text otherwise.
