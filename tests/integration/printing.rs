@@ -109,3 +109,48 @@ fn every_format_does_linear_work_in_findings_and_files() {
         );
     }
 }
+
+/// `lint` with `n` extra notes each carrying raw HTML (FN604), as `lint` prints it with `args`.
+fn lint_output(n: usize, args: &[&str]) -> String {
+    let site = crate::support::TestSite::fixture("basic");
+    let beta = std::fs::read_to_string(
+        site.root()
+            .join("content/research/beta-tries-streamable-http-first.md"),
+    )
+    .expect("the fixture note");
+    for i in 0..n {
+        let text = beta
+            .replace(
+                "beta-tries-streamable-http-first",
+                &format!("copy-{i:02}-tries-streamable-http-first"),
+            )
+            .replace("title: Beta Client", &format!("title: Copy {i} of Beta"));
+        site.write(
+            &format!("content/research/copy-{i:02}-tries-streamable-http-first.md"),
+            &format!("{text}\nSome <b>raw</b> HTML.\n"),
+        );
+    }
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .arg("--root")
+        .arg(site.root())
+        .args(["lint", "--today", "2026-11-30"])
+        .args(args)
+        .output()
+        .expect("lint runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn lint_prints_the_first_findings_and_counts_by_rule_unless_asked_for_all() {
+    let fn604 = |text: &str| text.matches("[raw-html]").count();
+    let short = lint_output(30, &[]);
+    assert_eq!(fn604(&short), 20, "{short}");
+    assert!(short.contains("more findings (--all-findings"), "{short}");
+    assert!(short.contains("by rule:\n"), "{short}");
+    assert!(short.contains("FN604 raw-html"), "{short}");
+    let all = lint_output(30, &["--all-findings"]);
+    assert!(fn604(&all) >= 30, "{all}");
+    assert!(!all.contains("more findings"), "{all}");
+    let concise = lint_output(30, &["--format", "concise"]);
+    assert!(concise.matches(" FN604 ").count() >= 30, "{concise}");
+}
