@@ -54,10 +54,13 @@ pub fn language(info: &str) -> &str {
 /// it holds this many.
 const CACHE_LIMIT: usize = 512;
 
+/// Highlighted tokens by language and text (`None`: no grammar for the language).
+type Memory = Mutex<HashMap<(String, String), Option<String>>>;
+
 /// `<pre><code>` for a fenced block: tokens in `hl-` spans when a grammar knows `lang`,
 /// escaped text otherwise.
 pub fn code_block(lang: &str, code: &str) -> String {
-    static CACHE: OnceLock<Mutex<HashMap<(String, String), Option<String>>>> = OnceLock::new();
+    static CACHE: OnceLock<Memory> = OnceLock::new();
     let memory = CACHE.get_or_init(Mutex::default);
     let key = (lang.to_string(), code.to_string());
     let cached = memory.lock().ok().and_then(|c| c.get(&key).cloned());
