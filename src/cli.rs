@@ -112,6 +112,9 @@ pub struct BuildArgs {
     /// Read each source's pinned lines from its repository, to show under the source link.
     #[arg(long)]
     pub excerpts: bool,
+    /// Print every finding in the human format (by default: the first 20, then counts by rule).
+    #[arg(long)]
+    pub all_findings: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
@@ -175,6 +178,9 @@ pub struct LintArgs {
     /// sarif=fieldnotes.sarif`: one run, several reports.
     #[arg(long, value_name = "FORMAT=FILE", value_parser = report_file)]
     pub report: Vec<ReportFile>,
+    /// Print every finding in the human format (by default: the first 20, then counts by rule).
+    #[arg(long)]
+    pub all_findings: bool,
 }
 
 /// `--report FORMAT=FILE`.

@@ -33,6 +33,9 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         },
         progress: show_progress.then(|| Arc::new(Progress::default())),
     };
+    if let Some(dir) = crate::render::highlight::default_dir() {
+        crate::render::highlight::use_disk_cache(&dir);
+    }
     let bar = options.progress.clone().map(ProgressBar::start);
     let report = crate::build(&options);
     drop(bar);
@@ -54,6 +57,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         let options = Options {
             color: run.stderr_color(),
             quiet,
+            limit: (!args.all_findings).then_some(format::FIRST_FINDINGS),
             ..Options::default()
         };
         eprint!("{}", format::render_with(&printed, Format::Human, &options));

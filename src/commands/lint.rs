@@ -37,6 +37,7 @@ pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
         format: args.format,
         deny_warnings: args.deny_warnings,
         reports: &args.report,
+        all_findings: args.all_findings,
     };
     let status = print_findings(run, root, &diagnostics, &index.files, &printing)?;
     // The process exits next: freeing every document one by one would only add time.

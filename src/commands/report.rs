@@ -18,6 +18,8 @@ pub(super) struct Printing<'a> {
     /// Exit with status 1 on warnings too.
     pub deny_warnings: bool,
     pub reports: &'a [ReportFile],
+    /// Every finding in the human format, not the first [`format::FIRST_FINDINGS`].
+    pub all_findings: bool,
 }
 
 /// Writes each report file, then prints the findings to standard output, and returns the
@@ -33,7 +35,7 @@ pub(super) fn print_findings(
     let summary = Summary::of(diagnostics, files.len());
     let bases = Bases::of(run, root);
     for report in printing.reports {
-        let text = render(run, &bases, diagnostics, files, report.format, false);
+        let text = render(run, &bases, diagnostics, files, report.format, false, None);
         write_report(&report.path, &text)?;
         run.detail(&format!("wrote {}", report.path.display()));
     }
@@ -44,6 +46,8 @@ pub(super) fn print_findings(
         files,
         printing.format,
         run.stdout_color(),
+        // Report files are complete; standard output shows the first findings unless asked.
+        (!printing.all_findings).then_some(format::FIRST_FINDINGS),
     );
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::stdout().write_all(text.as_bytes());
@@ -59,6 +63,7 @@ fn render(
     files: &[SourceFile],
     format: Format,
     color: bool,
+    limit: Option<usize>,
 ) -> String {
     let for_people = matches!(format, Format::Human | Format::Concise);
     let quiet = run.quiet() && for_people;
@@ -82,6 +87,7 @@ fn render(
         color: color && format == Format::Human,
         paths: bases.style(format.path_base()),
         quiet,
+        limit,
     };
     format::render_with(&report, format, &options)
 }

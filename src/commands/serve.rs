@@ -16,6 +16,9 @@ pub fn serve(run: &Invocation, args: ServeArgs) -> Result<u8> {
         today: dates::today(args.today.as_deref())?,
         color: run.stderr_color(),
     };
+    if let Some(dir) = crate::render::highlight::default_dir() {
+        crate::render::highlight::use_disk_cache(&dir);
+    }
     crate::serve::serve(&options)?;
     Ok(0)
 }

@@ -47,6 +47,7 @@ fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
         format: args.format,
         deny_warnings: args.deny_warnings,
         reports: &[],
+        all_findings: true,
     };
     let status = print_findings(run, root, &diagnostics, &index.files, &printing)?;
     let unchecked = verification

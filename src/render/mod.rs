@@ -21,7 +21,7 @@ mod ctx;
 mod escape;
 mod feeds;
 mod files;
-mod highlight;
+pub mod highlight;
 mod home;
 mod inputs;
 mod listing;

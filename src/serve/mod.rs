@@ -12,6 +12,7 @@
 //! after; a request for one of those in between waits for it.
 
 pub(crate) mod events;
+pub(crate) mod findings;
 pub(crate) mod fingerprint;
 pub(crate) mod http;
 pub(crate) mod paths;
@@ -21,8 +22,6 @@ pub mod watch;
 pub(crate) mod wire;
 
 use crate::error::{Error, Result};
-use crate::lint::format::{self, Report};
-use crate::Summary;
 use rebuild::{Rebuilder, Rebuilt};
 use state::{Files, State, Status};
 use std::collections::HashSet;
@@ -72,6 +71,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         state: state.clone(),
         options,
         builds: 0,
+        findings: findings::Findings::default(),
     };
     let started = Instant::now();
     let first = rebuilder.build();
@@ -110,6 +110,8 @@ struct Serving<'o> {
     state: Arc<State>,
     options: &'o ServeOptions,
     builds: u64,
+    /// The last rebuild's findings, to print only what changed.
+    findings: findings::Findings,
 }
 
 impl Serving<'_> {
@@ -120,11 +122,11 @@ impl Serving<'_> {
             Ok(rebuilt) => rebuilt,
             Err(error) => return self.fail(build, &error),
         };
-        self.print_findings(rebuilder, &rebuilt);
         self.state.set_base_path(rebuilder.base_path());
         self.state
             .set_status(Status::of(build, &rebuilt.diagnostics));
         let Some(site) = rebuilt.site else {
+            self.print_findings(rebuilder, &rebuilt.diagnostics);
             eprintln!("error: the site has errors; still serving the last good build");
             self.state.hub.send("status", &build.to_string());
             return;
@@ -138,6 +140,8 @@ impl Serving<'_> {
             _ => "reload",
         };
         self.state.hub.send(event, &build.to_string());
+        // Printed once the page is served: printing never delays it.
+        self.print_findings(rebuilder, &rebuilt.diagnostics);
         eprintln!(
             "built {} of {} pages in {:.0?}{}",
             rebuilt.rendered,
@@ -215,21 +219,12 @@ impl Serving<'_> {
         }
     }
 
-    /// Prints findings as `lint` does, code frames and all.
-    fn print_findings(&self, rebuilder: &Rebuilder, rebuilt: &Rebuilt) {
-        if rebuilt.diagnostics.is_empty() {
-            return;
-        }
-        let files = rebuilder.files();
-        let report = Report {
-            diagnostics: &rebuilt.diagnostics,
-            files,
-            summary: Summary::of(&rebuilt.diagnostics, files.len()),
-        };
-        eprint!(
-            "{}",
-            format::render(&report, crate::cli::Format::Human, self.options.color)
-        );
+    /// Prints the findings that changed since the last rebuild ([`findings`]).
+    fn print_findings(&mut self, rebuilder: &Rebuilder, diagnostics: &[crate::Diagnostic]) {
+        let text = self
+            .findings
+            .report(diagnostics, rebuilder.files(), self.options.color);
+        eprint!("{text}");
     }
 }
 

@@ -11,6 +11,7 @@ mod lint_incremental;
 mod lint_rules;
 mod lsp;
 mod mcp;
+mod printing;
 mod provenance;
 mod render;
 mod self_contained;

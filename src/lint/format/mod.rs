@@ -11,6 +11,7 @@ mod human;
 mod json;
 mod junit;
 mod markdown;
+mod overview;
 mod paths;
 mod rdjson;
 mod sarif;
@@ -67,6 +68,9 @@ pub struct Options {
     pub paths: PathStyle,
     /// No summary line (`-q`; the human and concise formats).
     pub quiet: bool,
+    /// Print only this many findings, then the counts by rule (the human format; `build` and
+    /// `lint` set [`FIRST_FINDINGS`] unless `--all-findings`). The other formats print all.
+    pub limit: Option<usize>,
 }
 
 impl Options {
@@ -136,6 +140,7 @@ fn print_key(d: &Diagnostic) -> PrintKey<'_> {
 }
 
 pub use human::summary_line;
+pub use overview::{by_rule, FIRST_FINDINGS};
 
 /// Where a format's readers open paths from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
