@@ -14,9 +14,6 @@ pub struct HomeView<'a> {
     pub legend: Vec<StatusView>,
     /// Spec revisions, newest first, for the revision filter.
     pub revisions: Vec<Revision<'a>>,
-    /// The day ages are counted to, and why that day (see [`super::reference_day`]).
-    pub ages_to: Option<String>,
-    pub ages_from_epoch: bool,
 }
 
 /// A spec revision in the revision filter.
@@ -27,7 +24,7 @@ pub struct Revision<'a> {
     pub url: String,
 }
 
-pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
+pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
     let index = ctx.index;
     HomeView {
         matrix: matrix_view(ctx, |_| true),
@@ -45,7 +42,5 @@ pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
                 url: ctx.href(crate::index::routes::Page::Spec(i)),
             })
             .collect(),
-        ages_to: ctx.today.map(|d| d.format("%Y-%m-%d").to_string()),
-        ages_from_epoch,
     }
 }

@@ -2,7 +2,7 @@
 //! revision pages and `/llms.txt`.
 
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{safe_href, tally, Ctx, LinkView, NoteCard};
+use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::source::Section;
@@ -31,8 +31,10 @@ pub struct ListItem<'a> {
     pub link: LinkView<'a>,
     pub summary: &'a str,
     pub summary_html: String,
-    /// Short facts shown after the summary (`current`, `verified 12 days ago`).
+    /// Short facts shown after the summary (`current`, `3 yes, 1 partial`).
     pub meta: Vec<String>,
+    /// When a research note was last verified, shown after `meta`.
+    pub verified: Option<DateView<'a>>,
 }
 
 /// A spec revision page.
@@ -85,6 +87,7 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
         summary,
         summary_html: ctx.inline(summary, section, page),
         meta,
+        verified: None,
     }
 }
 
@@ -141,14 +144,11 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 None => index.config.kind(text(&n.kind)).is_none(),
             })
             .map(|(i, n)| {
-                let mut meta = vec![text(&n.status).to_string()];
-                if let Some(d) = ctx.maybe_date(&n.last_verified) {
-                    meta.push(match d.age {
-                        Some(age) => format!("verified {} ({age})", d.date),
-                        None => format!("verified {}", d.date),
-                    });
+                let meta = vec![text(&n.status).to_string()];
+                ListItem {
+                    verified: ctx.maybe_date(&n.last_verified),
+                    ..item(ctx, Page::Note(i), text(&n.summary), meta)
                 }
-                item(ctx, Page::Note(i), text(&n.summary), meta)
             })
             .collect();
         if items.is_empty() {
@@ -269,6 +269,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                     Page::Spec(i),
                 ),
                 meta,
+                verified: None,
             }
         })
         .collect();

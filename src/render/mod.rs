@@ -92,7 +92,7 @@ pub struct RenderOptions<'o> {
     pub skip_search: bool,
     /// Counts the pages as they are written, for a progress bar.
     pub progress: Option<&'o AtomicUsize>,
-    /// The day ages count to, when the caller has it already (see [`reference_day`]).
+    /// The site's reference day, when the caller has it already (see [`reference_day`]).
     pub reference: Option<(Option<NaiveDate>, bool)>,
     /// With a memo: write the previous version of every changed page that lists or tallies
     /// notes (home, indexes, client, capability and spec pages) and of the files beside the
@@ -117,7 +117,7 @@ pub fn render_with(
         Some(theme) => theme,
         None => Arc::new(theme::load(index)?),
     };
-    let (today, from_epoch) = match options.reference {
+    let (today, _) = match options.reference {
         Some(reference) => reference,
         None => reference_day(index)?,
     };
@@ -141,7 +141,7 @@ pub fn render_with(
         defer: options.defer_listings && memo.is_some(),
     };
     let written = (|| {
-        r.pages(from_epoch)?;
+        r.pages()?;
         r.files()?;
         // After the pages, not beside them: both use every core, and the index's postings
         // would add to the pages' peak memory.
@@ -182,14 +182,14 @@ pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
     search::index_files(&Ctx::new(index, today))
 }
 
-/// The day "verified N days ago" counts to, and whether it came from `SOURCE_DATE_EPOCH`.
+/// The site's reference day, and whether it came from `SOURCE_DATE_EPOCH`: what a feed with
+/// no dated entry is dated by.
 ///
 /// A build must be byte-identical run to run, so render never reads the clock. When
-/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) ages count to its day.
-/// Otherwise they count to the newest `lastVerified` or `last-updated` date in the site
-/// (notes, support cells, guides): the freshest evidence reads "today" and the rest read
-/// how far behind it they are, which stays true however late the build runs. With neither,
-/// pages show dates without ages.
+/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) it is that day; otherwise
+/// the newest `lastVerified` or `last-updated` date in the site (notes, support cells,
+/// guides). Pages show no age counted to it: "12 days ago", "today" and the staleness badges
+/// are worked out in the reader's browser, on the day the page is read.
 pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     if std::env::var("SOURCE_DATE_EPOCH").is_ok_and(|v| !v.trim().is_empty()) {
         return Ok((Some(crate::today::today(None)?), true));
@@ -374,14 +374,14 @@ impl<'a> Renderer<'_, 'a> {
     /// Every page: home, section indexes, notes, clients, capabilities, spec revisions,
     /// guides. Rendered in parallel, [`PAGE_CHUNK`] at a time, and written in this order; a
     /// page whose fingerprint is unchanged is taken from the previous render instead.
-    fn pages(&mut self, from_epoch: bool) -> Result<()> {
+    fn pages(&mut self) -> Result<()> {
         let pages = self.pages;
         let index = pages.index;
         let content = &index.content;
         let description = || Cow::Borrowed(index.config.description.as_str());
         let summary = |s: &'a str| -> Cow<'a, str> { Cow::Borrowed(s) };
         let mut jobs = vec![job(pages, Page::Home, "home", move |ctx| {
-            (home::home_view(ctx, from_epoch), description())
+            (home::home_view(ctx), description())
         })];
         for section in Section::ALL {
             jobs.push(job(pages, Page::Index(section), "list", move |ctx| {

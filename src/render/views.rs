@@ -41,6 +41,8 @@ pub struct SiteView<'a> {
     /// The link of each section index by name (`research`, `clients`, `capabilities`,
     /// `spec`, `guides`) and of `home`.
     pub sections: BTreeMap<&'static str, String>,
+    /// The thresholds of the staleness badges, in days.
+    pub staleness: StalenessView,
 }
 
 /// One entry of the main navigation.
@@ -78,28 +80,23 @@ pub struct LinkView<'a> {
     pub md_url: String,
 }
 
-/// A date with its age, counted to [`Ctx::today`].
+/// A date, shown as written in a `<time datetime>`. How long ago it was, and whether a "last
+/// verified" date is fresh, aging or stale, is worked out by the theme's script in the
+/// reader's browser on the day the page is read (see [`SiteView::staleness`]): a page is
+/// read for months after it is built, so nothing relative to a day is baked into it.
 #[derive(Debug, Serialize)]
 pub struct DateView<'a> {
     pub date: &'a str,
-    /// "today", "1 day ago", "12 days ago"; `None` when the date does not parse.
-    pub age: Option<String>,
-    pub days: Option<i64>,
-    /// `fresh`, `aging` or `stale` by `site.yaml`'s `staleness` thresholds; `None` without
-    /// an age.
-    pub freshness: Option<Freshness>,
-    /// Older than the stale threshold.
-    pub stale: bool,
+    /// The date is a real `YYYY-MM-DD` date (the script only ages those).
+    pub valid: bool,
 }
 
-/// How fresh a "last verified" date is: the staleness badge.
-#[derive(Debug, Serialize)]
-pub struct Freshness {
-    /// `fresh`, `aging` or `stale` (also the CSS class suffix).
-    pub value: &'static str,
-    pub label: &'static str,
-    /// What the badge means, with the site's threshold.
-    pub title: String,
+/// When a "last verified" date counts as aging or stale (`site.yaml`'s `staleness`), for the
+/// script that shows ages and badges.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct StalenessView {
+    pub aging_after_days: u32,
+    pub stale_after_days: u32,
 }
 
 /// A support status, with its text label: the CSS class adds colour, never alone.
@@ -146,10 +143,11 @@ pub struct NoteCard<'a> {
     pub verified: Option<DateView<'a>>,
 }
 
-/// Everything page builders read: the index, the day ages count to, link lookups.
+/// Everything page builders read: the index, the site's reference day, link lookups.
 pub struct Ctx<'a> {
     pub index: &'a SiteIndex,
-    /// The day ages are counted to (see [`super::reference_day`]); `None`: no ages.
+    /// The day a feed with no dated entry is dated by (see [`super::reference_day`]); pages
+    /// never count ages to it (the reader's browser does, to the day it reads them).
     pub today: Option<NaiveDate>,
     /// The path part of `baseUrl` (`/docs` of `https://x.io/docs`), prefixed to every link.
     base_path: String,
@@ -291,6 +289,13 @@ impl<'a> Ctx<'a> {
             repository: config.repository.as_deref().and_then(safe_href),
             nav,
             sections,
+            staleness: {
+                let (aging_after_days, stale_after_days) = config.staleness_days();
+                StalenessView {
+                    aging_after_days,
+                    stale_after_days,
+                }
+            },
         }
     }
 
@@ -388,47 +393,9 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn date(&self, date: &'a str) -> DateView<'a> {
-        let parsed = parse_day(date);
-        let days = parsed.zip(self.today).map(|(d, t)| (t - d).num_days());
-        let (aging_after, stale_after) = self.index.config.staleness_days();
-        let freshness = days.map(|d| {
-            let (value, label, title) = if d > i64::from(stale_after) {
-                (
-                    "stale",
-                    "Stale",
-                    format!("Verified more than {stale_after} days ago: it may no longer hold"),
-                )
-            } else if d > i64::from(aging_after) {
-                (
-                    "aging",
-                    "Aging",
-                    format!("Verified more than {aging_after} days ago"),
-                )
-            } else {
-                (
-                    "fresh",
-                    "Fresh",
-                    format!("Verified in the last {aging_after} days"),
-                )
-            };
-            Freshness {
-                value,
-                label,
-                title,
-            }
-        });
         DateView {
             date,
-            age: days.map(|d| match d {
-                0 => "today".to_string(),
-                1 => "1 day ago".to_string(),
-                -1 => "in 1 day".to_string(),
-                d if d < 0 => format!("in {} days", -d),
-                d => format!("{d} days ago"),
-            }),
-            days,
-            freshness,
-            stale: days.is_some_and(|d| d > i64::from(stale_after)),
+            valid: parse_day(date).is_some(),
         }
     }
 

@@ -368,6 +368,61 @@
     if (opened) show(opened);
   }
 
+  /* ---------- Ages and staleness ---------- */
+
+  /* Days from a `YYYY-MM-DD` date to the reader's today (negative: in the future). */
+  function daysSince(date, today) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date || "");
+    if (!m) return null;
+    return Math.round((today - Date.UTC(+m[1], +m[2] - 1, +m[3])) / 86400000);
+  }
+
+  function ageText(days) {
+    if (days === 0) return "today";
+    if (days === 1) return "yesterday";
+    if (days < 0) return days === -1 ? "tomorrow" : `in ${-days} days`;
+    if (days < 60) return `${days} days ago`;
+    const months = Math.round(days / 30.44);
+    if (months < 24) return `${months} months ago`;
+    return `${Math.floor(days / 365.25)} years ago`;
+  }
+
+  /* A page holds dates as written (`<time datetime data-age>`); how long ago each was, and
+     whether a "last verified" date is fresh, aging or stale, is worked out here, on the day
+     the page is read: a static page is read for months after it is built. */
+  function setUpAges() {
+    const times = $$("time[data-age]");
+    if (!times.length) return;
+    const aging = Number(document.body.dataset.agingDays);
+    const stale = Number(document.body.dataset.staleDays);
+    const now = new Date();
+    const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+    for (const time of times) {
+      const days = daysSince(time.getAttribute("datetime"), today);
+      if (days === null || time.nextElementSibling?.classList.contains("age")) continue;
+      const age = document.createElement("span");
+      age.className = "age";
+      age.textContent = `(${ageText(days)})`;
+      age.title = days === 1 ? "1 day ago" : `${days} days ago`;
+      time.after(" ", age);
+      const mode = time.dataset.freshness;
+      if (!mode || !(stale >= 0)) continue;
+      const [value, label, title] =
+        days > stale
+          ? ["stale", "Stale", `Verified more than ${stale} days ago: it may no longer hold`]
+          : days > aging
+            ? ["aging", "Aging", `Verified more than ${aging} days ago`]
+            : ["fresh", "Fresh", `Verified in the last ${aging} days`];
+      if (value === "fresh" && mode !== "always") continue;
+      const badge = document.createElement("span");
+      badge.className = `badge badge-${value}`;
+      badge.title = title;
+      badge.textContent = label;
+      age.after(" ", badge);
+    }
+  }
+
+  setUpAges();
   setUpSearch();
   setUpFilters();
   setUpPanels();
