@@ -187,7 +187,7 @@ function noteFile(r, n, note, related) {
   const file = `src/mcp/${r.pick(WORDS)}_${r.pick(WORDS)}.ts`;
   const from = 10 + r.below(400);
   const sources = [
-    { url: `https://github.com/example/${client.id}`, title: `${file}, the \`_run_${r.pick(WORDS)}\` branch`, commit, path: `${file}:${from}-${from + 30}`, date: verified },
+    { url: `https://github.com/example/${client.id}`, title: `${file}, the _run_${r.pick(WORDS)} branch`, commit, path: `${file}:${from}-${from + 30}`, date: verified },
   ];
   if (n % 3 === 0) {
     sources.push({ url: `https://github.com/example/${client.id}`, title: `${file}, where the default is set`, commit, path: `${file}:${from + 40}-${from + 52},${from + 60}-${from + 64}`, date: verified });

@@ -76,3 +76,50 @@ describe("dates", () => {
     await close();
   });
 });
+
+describe("a note page", () => {
+  test("says each fact once: the body's restated title, metadata line, Sources and Related notes are left out", async () => {
+    // Note 0 has three sections of its own besides Sources and Related notes (a contents box).
+    const n = note(0);
+    const { page, problems, close } = await open(`/research/${n.id}`);
+    const text = await page.locator("main").innerText();
+    const count = (needle) => text.split(needle).length - 1;
+    assert.equal(await page.locator("h1").count(), 1);
+    assert.equal(count("Kind:"), 0, "the body's metadata line");
+    assert.equal(await page.locator("main h2", { hasText: /^Sources/ }).count(), 1);
+    assert.equal(await page.locator("main h2", { hasText: /^Related notes/ }).count(), 1);
+    // Related notes by title, not by id.
+    const related = page.locator("section:has(#related) a.card-title");
+    assert.ok((await related.count()) > 0);
+    for (const title of await related.allTextContents()) assert.doesNotMatch(title, /^[a-z0-9-]+$/);
+    // Contents: each section once, the body's restated ones not twice.
+    const toc = await page.locator("nav.toc a").allTextContents();
+    assert.deepEqual(toc.filter((t) => t === "Sources" || t === "Related notes"), ["Sources", "Related notes"]);
+    assert.equal(new Set(toc).size, toc.length, toc.join(", "));
+    // Links to the body's dropped headings still land.
+    for (const anchor of ["sources", "related-notes"]) {
+      assert.equal(await page.locator(`[id="${anchor}"]`).count(), 1, anchor);
+    }
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("the Markdown rendition says each fact once too", async () => {
+    const n = note(1);
+    const md = await (await fetch(`${server.origin}/research/${n.id}.md`)).text();
+    for (const once of ["\n## Sources", "\n## Related notes", "Kind:", `# ${n.title}`]) {
+      assert.equal(md.split(once).length - 1, 1, `${once} in\n${md}`);
+    }
+    assert.match(md, /## Related notes\n\n- \[[^\]]* \(\d+\)\]\(\/research\//, "related notes by title");
+  });
+
+  test("an underscore in a link stays visible above its underline", async () => {
+    const { page, close } = await open(`/research/${note(0).id}`);
+    const offset = await page.evaluate(() => {
+      const a = document.querySelector(".body a");
+      return parseFloat(getComputedStyle(a).textUnderlineOffset) / parseFloat(getComputedStyle(a).fontSize);
+    });
+    assert.ok(offset >= 0.25, `underline offset ${offset}em`);
+    await close();
+  });
+});

@@ -111,7 +111,7 @@ fn sources_are_pinned_with_one_link_per_range() {
 fn md_links_in_bodies_become_routes() {
     let site = built();
     let html = site.output(ALPHA);
-    assert!(html.contains(r#"<a href="/clients/client-a">client-a</a>"#));
+    assert!(html.contains(r#"<a href="/clients/client-b">Beta Client</a>"#));
     assert!(
         html.contains(r#"<a href="/capabilities/transports.sse">SSE</a>"#),
         "relative link"
@@ -135,9 +135,12 @@ fn md_links_in_bodies_become_routes() {
 fn related_notes_and_backlinks_are_listed() {
     let site = built();
     let beta = site.output("research/beta-tries-streamable-http-first.html");
-    // The body has its own "Related notes" section, so the template adds none.
-    assert_eq!(count(&beta, "Related notes <a class=\"anchor\""), 1);
+    // The body's "Related notes" list restates `related`: the page shows the template's
+    // cards, by title, which keep the body heading's anchor.
+    assert_eq!(count(&beta, "Related notes"), 1);
     assert_eq!(count(&beta, r#"id="related-notes""#), 1);
+    let related = &beta[beta.find(r#"id="related-notes""#).expect("related")..];
+    assert!(related.contains(">Alpha Client reads a URL-only entry as SSE</a>"));
     let backlinks = &beta[beta
         .find(r#"<h2 id="backlinks">Linked from</h2>"#)
         .expect("backlinks")..];
@@ -174,9 +177,10 @@ fn the_title_is_shown_once() {
     );
     // The page's <h1> takes over the anchor of the body's dropped H1.
     assert!(html.contains(r#"<h1 id="alpha-client-reads-a-url-only-entry-as-sse">"#));
-    // The body's "Sources" keeps its id; the pinned list gets its own.
+    // The body's "Sources" list restates `sources`: only the pinned list is shown.
     assert_eq!(count(&html, r#"id="sources""#), 1);
-    assert_eq!(count(&html, r#"id="pinned-sources""#), 1);
+    assert_eq!(count(&html, r#"id="pinned-sources""#), 0);
+    assert_eq!(count(&html, "Sources"), 1);
 }
 
 #[test]
@@ -184,11 +188,18 @@ fn markdown_rendition_keeps_the_body() {
     let site = built();
     let md = site.output("research/alpha-defaults-to-sse.md");
     let body = fixture_body("content/research/alpha-defaults-to-sse.md");
-    assert!(md.starts_with(&body), "{md}");
-    assert_eq!(
-        count(&md, "# Alpha Client reads a URL-only entry as SSE"),
-        1
+    // The prose as written; what it restates of the front matter once, from the front matter.
+    let prose = &body[body.find("In this invented client").expect("prose")..];
+    let prose = &prose[..prose.find("\n\n## Sources").expect("sources")];
+    assert!(md.contains(prose), "{md}");
+    assert!(
+        md.starts_with("# Alpha Client reads a URL-only entry as SSE\n"),
+        "{md}"
     );
+    for once in ["# Alpha Client", "Kind:", "## Sources", "## Related notes"] {
+        assert_eq!(count(&md, once), 1, "{once}: {md}");
+    }
+    assert!(md.contains("- [Beta Client tries Streamable HTTP first and falls back to SSE](/research/beta-tries-streamable-http-first.md)"), "{md}");
     assert!(md.contains(
         "[L10-L20](https://github.com/example/client-a/blob/0123abc/src/config.py#L10-L20)"
     ));
