@@ -97,6 +97,7 @@ fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
         section: "",
         edit_url: None,
         feed: None,
+        assets: pages.ctx().href_route("/"),
     };
     let mut context = tera::Context::new();
     context.insert_value("site", pages.site());

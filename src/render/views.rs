@@ -70,6 +70,10 @@ pub struct PageView<'a> {
     pub edit_url: Option<String>,
     /// The page's own feed (client and capability pages).
     pub feed: Option<FeedLink>,
+    /// The way from this page to the site's root, for the theme's own files (`../` on
+    /// `/research/x`, empty on the home page): relative, so that a build opened from disk is
+    /// styled. The 404 page, which hosts serve at any path, has the absolute `<base path>/`.
+    pub assets: String,
 }
 
 /// A link to another page.
@@ -310,10 +314,12 @@ impl<'a> Ctx<'a> {
             Page::Guide(_) => "guides",
             Page::Spec(_) | Page::SpecIndex => "spec",
         };
+        let route = self.index.route(page);
         PageView {
+            assets: relative_root(&route),
             title,
             description,
-            route: self.index.route(page),
+            route,
             url: self.href(page),
             canonical: Some(self.index.canonical_url(page)),
             md_url: Some(self.md_href(page)),
@@ -471,6 +477,12 @@ impl<'a> Ctx<'a> {
             self.rewrite(Some(&target), dest)
         })
     }
+}
+
+/// The relative way from the page at `route` to the site's root: `../` for each folder its
+/// file lies in (`research/x.html`), nothing for the home page.
+pub fn relative_root(route: &str) -> String {
+    "../".repeat(output_stem(route).matches('/').count())
 }
 
 /// A `YYYY-MM-DD` date, if it is one.

@@ -123,3 +123,171 @@ describe("a note page", () => {
     await close();
   });
 });
+
+describe("the matrix at 40 clients × 30 capabilities", () => {
+  test("all 40 client columns fit 1280 px; the phone scrolls the matrix in its own box", async () => {
+    for (const width of WIDTHS) {
+      const { page, close } = await open("/", { viewport: { width, height: 900 } });
+      const box = await page.locator(".matrix-scroll").evaluate((el) => ({
+        scroll: el.scrollWidth,
+        client: el.clientWidth,
+      }));
+      if (width === 1280) assert.ok(box.scroll <= box.client, `${box.scroll} > ${box.client}`);
+      else assert.ok(box.scroll > box.client, "the phone scrolls the matrix sideways");
+      assert.equal(await page.locator("thead th.client").count(), made.clients.length);
+      await close();
+    }
+  });
+
+  test("unknown cells are quiet, known cells coloured whole", async () => {
+    const { page, close } = await open("/");
+    const unknown = page.locator("td.cell-unknown");
+    const known = page.locator("td.cell-yes");
+    assert.ok((await unknown.count()) > 800, "most cells are unknown, as in real data");
+    // No pill, no mark: the word is there for screen readers only.
+    const texts = await unknown.evaluateAll((tds) =>
+      tds.map((td) => Array.from(td.querySelectorAll(":not(.visually-hidden)"), (e) => e.childNodes.length && e.firstChild.nodeType === 3 ? e.firstChild.textContent : "").join("").trim())
+    );
+    assert.deepEqual([...new Set(texts)], [""], "an unknown cell shows no text");
+    assert.equal(await page.locator("table.matrix .status").count(), 0);
+    const background = (loc) => loc.first().evaluate((td) => getComputedStyle(td).backgroundColor);
+    assert.notEqual(await background(known), await background(unknown));
+    assert.match(await known.first().innerText(), /✓/);
+    await close();
+  });
+
+  test("client names are compact, whole on hover and focus, with a coverage bar", async () => {
+    const { page, close } = await open("/");
+    const long = made.clients.find((c) => c.title.length > 30);
+    const head = page.locator(`thead th[data-client="${long.id}"]`);
+    const height = await head.evaluate((th) => th.getBoundingClientRect().height);
+    assert.ok(height < 200, `header ${height}px tall`);
+    const name = head.locator("a.client-name");
+    assert.equal(await name.getAttribute("title"), long.title);
+    const tip = head.locator(".client-tip");
+    assert.equal(await tip.isVisible(), false);
+    await name.focus();
+    assert.equal(await tip.isVisible(), true);
+    assert.equal(await tip.textContent(), long.title);
+    await page.mouse.move(0, 0);
+    assert.equal(await page.locator(".coverage").count(), made.clients.length);
+    await close();
+  });
+
+  test("group labels and the capability column stay in view when the matrix scrolls sideways", async () => {
+    const { page, close } = await open("/", { viewport: { width: 390, height: 800 } });
+    const scroller = page.locator(".matrix-scroll");
+    await scroller.evaluate((el) => el.scrollTo(el.scrollWidth, 0));
+    const left = await scroller.evaluate((el) => el.getBoundingClientRect().left);
+    for (const selector of [".band-label", "tbody th[scope=row]"]) {
+      const x = await page.locator(selector).first().evaluate((el) => el.getBoundingClientRect().left);
+      assert.ok(x >= left && x < left + 40, `${selector} at ${x}, the box at ${left}`);
+    }
+    // And the header stays at the top when it scrolls down.
+    await scroller.evaluate((el) => el.scrollTo(0, 600));
+    const top = await scroller.evaluate((el) => el.getBoundingClientRect().top);
+    const head = await page.locator("thead th.client").first().evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(Math.abs(head - top) < 3, `header at ${head}, box at ${top}`);
+    await close();
+  });
+
+  test("tallies follow the filters; a capability filter; an empty state", async () => {
+    const { page, problems, close } = await open("/");
+    /** Per client: the yes cells shown, and what the totals row says. */
+    const tallies = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll("tfoot tr.totals-yes td[data-client]"), (td) => {
+          const client = td.dataset.client;
+          const shown = Array.from(document.querySelectorAll(`tbody tr:not([hidden]) td.cell-yes[data-client="${client}"]`))
+            .filter((cell) => !cell.closest("tbody").hidden).length;
+          return [client, Number(td.textContent), shown];
+        })
+      );
+    const before = await tallies();
+    await page.selectOption("#filter-group", "tools");
+    const after = await tallies();
+    for (const [client, said, shown] of after) assert.equal(said, shown, client);
+    assert.notDeepEqual(after, before);
+    const coverage = await page.locator("thead th.client .coverage-label").first().textContent();
+    assert.match(coverage, /of 5 researched/);
+
+    await page.selectOption("#filter-group", "");
+    await page.fill("#filter-capability", "sse");
+    const rows = page.locator("tbody tr[data-capability]").filter({ visible: true });
+    assert.deepEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.dataset.capability)), ["transports.sse"]);
+    assert.match(page.url(), /q=sse/);
+
+    await page.fill("#filter-capability", "no such capability");
+    await page.locator("#matrix-empty").waitFor({ state: "visible" });
+    await page.locator("#matrix-empty button").click();
+    assert.equal(await rows.count(), made.capabilities.length);
+    assert.equal(await page.locator("#matrix-empty").isVisible(), false);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("the client filter: a list over the page, a search box, all and none", async () => {
+    for (const width of WIDTHS) {
+      const { page, problems, close } = await open("/", { viewport: { width, height: 900 } });
+      // Where the other filters sit in the form, which opening the list must not change.
+      const layout = () =>
+        page.locator("#matrix-filters").evaluate((form) => {
+          const top = form.getBoundingClientRect().top;
+          const shown = Array.from(form.children).filter((e) => !e.hidden);
+          return [form.offsetHeight, ...shown.map((e) => e.getBoundingClientRect().top - top)];
+        });
+      const before = await layout();
+      await page.locator("#filter-clients summary").click();
+      assert.deepEqual(await layout(), before, "nothing moves");
+      const labels = page.locator("#filter-clients fieldset label");
+      // One name per line: no two labels overlap.
+      const boxes = await labels.evaluateAll((ls) => ls.map((l) => l.getBoundingClientRect()).map((r) => [r.top, r.bottom]));
+      for (let i = 1; i < boxes.length; i++) assert.ok(boxes[i][0] >= boxes[i - 1][1] - 1, `labels ${i - 1} and ${i} overlap`);
+      await page.fill("#client-search", "desktop");
+      const shown = labels.filter({ visible: true });
+      const names = await shown.allTextContents();
+      assert.ok(names.length >= 2 && names.every((n) => /desktop/i.test(n)), names.join(", "));
+      await page.getByRole("button", { name: "None", exact: true }).click();
+      assert.match(await page.locator("#matrix-count").textContent(), new RegExp(`and ${made.clients.length - names.length} of`));
+      await page.fill("#client-search", "");
+      await page.getByRole("button", { name: "None", exact: true }).click();
+      assert.equal(await page.locator("#matrix-empty").isVisible(), true, "no client: the empty state");
+      await page.getByRole("button", { name: "All", exact: true }).click();
+      assert.match(await page.locator("#matrix-count").textContent(), new RegExp(`and ${made.clients.length} of`));
+      await page.keyboard.press("Escape");
+      assert.equal(await page.locator(".clients-popover").isVisible(), false);
+      assert.deepEqual(problems, []);
+      await close();
+    }
+  });
+
+  test("every cell opens its panel: unknown ones too; marked, over a backdrop, following the address", async () => {
+    const { page, problems, close } = await open("/");
+    const cell = page.locator("td.cell-unknown").nth(5);
+    const client = await cell.getAttribute("data-client");
+    const capability = await cell.evaluate((td) => td.parentElement.dataset.capability);
+    await cell.locator("a").click();
+    const panel = page.locator("#cell-unknown");
+    await panel.waitFor({ state: "visible" });
+    assert.equal(new URL(page.url()).pathname, "/", "it did not navigate away");
+    assert.ok(page.url().endsWith(`#cell-${client}--${capability}`));
+    const title = made.clients.find((c) => c.id === client).title;
+    assert.match(await panel.textContent(), new RegExp(title.replace(/[()]/g, "\\$&")));
+    assert.equal(await cell.evaluate((td) => td.classList.contains("selected")), true);
+    // A click outside (on the backdrop) closes it.
+    await page.mouse.click(5, 300);
+    await panel.waitFor({ state: "hidden" });
+    assert.equal(await page.locator("td.selected").count(), 0);
+
+    // The address leads: a new #cell- hash opens that cell's panel instead.
+    const known = page.locator("td.cell-yes").first();
+    const id = await known.evaluate((td) => `cell-${td.dataset.client}--${td.parentElement.dataset.capability}`);
+    await page.evaluate((hash) => (location.hash = hash), "#" + id);
+    await page.locator(`[id="${id}"]`).waitFor({ state: "visible" });
+    assert.equal(await page.locator(".cell-panel.open").count(), 1);
+    await page.evaluate(() => (location.hash = "#matrix"));
+    await page.locator(`[id="${id}"]`).waitFor({ state: "hidden" });
+    assert.deepEqual(problems, []);
+    await close();
+  });
+});

@@ -218,16 +218,37 @@ fn matrix_has_a_cell_per_capability_and_client() {
     assert_eq!(count(&home, r#"<td class="cell "#), 3 * 3);
     // Gamma Client's map does not name Streamable HTTP: its cell says so and links to the
     // row on the client page, which says so too.
-    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="status status-unknown"><span class="mark" aria-hidden="true">?</span> unknown</span></a></td>"##;
+    // (With the script, it opens the one "unknown" panel instead.) It stays blank: the word
+    // is for screen readers.
+    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="mark" aria-hidden="true"></span><span class="visually-hidden">unknown</span></a></td>"##;
     assert!(home.contains(unknown), "{home}");
-    assert_eq!(count(&home, "cell-unknown"), 1);
-    let transports = home.find(">Transports</th>").expect("transports band");
-    let tools = home.find(">Tools</th>").expect("tools band");
+    assert_eq!(count(&home, r#"<td class="cell cell-unknown""#), 1);
+    assert!(home.contains(r#"<section class="cell-panel" id="cell-unknown" data-unknown"#));
+    let transports = home
+        .find(">Transports</span></th>")
+        .expect("transports band");
+    let tools = home.find(">Tools</span></th>").expect("tools band");
     assert!(transports < tools, "groups in site.yaml order");
-    // Tallies: Alpha has 2 yes and 1 partial.
-    assert!(home.contains(
-        r#"<span class="status-yes">2 yes</span> · <span class="status-partial">1 partial</span>"#
-    ));
+    // Tallies: Alpha has 2 yes and 1 partial, one number a cell in the totals rows, and a
+    // coverage bar.
+    let yes = &home[home
+        .find(r#"<tr class="totals totals-yes""#)
+        .expect("totals")..];
+    assert!(
+        yes.contains(r#"<td data-client="client-a">2</td>"#),
+        "{yes}"
+    );
+    let partial = &home[home
+        .find(r#"<tr class="totals totals-partial""#)
+        .expect("totals")..];
+    assert!(
+        partial.contains(r#"<td data-client="client-a">1</td>"#),
+        "{partial}"
+    );
+    assert!(
+        home.contains(r#"title="3 of 3 researched: 2 yes, 1 partial, 0 no""#),
+        "{home}"
+    );
     let client = site.output("clients/client-c.html");
     assert!(client.contains(r#"<tr id="support-transports.streamableHttp">"#));
     assert!(client.contains("Not researched yet"), "{client}");
