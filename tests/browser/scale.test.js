@@ -6,12 +6,12 @@
 // debug binary, built when missing, or FIELDNOTES_BIN).
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { generate } from "./generate.js";
-import { build, launch, serve, watchedPage } from "./support.js";
+import { axeSource, build, launch, serve, shotsDir, watchedPage } from "./support.js";
 
 const WIDTHS = [1280, 390];
 const SCHEMES = ["light", "dark"];
@@ -289,5 +289,94 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
     await page.locator(`[id="${id}"]`).waitFor({ state: "hidden" });
     assert.deepEqual(problems, []);
     await close();
+  });
+});
+
+describe("client and capability pages", () => {
+  /** The client with the most researched cells, and one with few. */
+  const deep = () => made.clients[0];
+
+  test("one aligned table of researched cells, the rest folded into one line", async () => {
+    for (const route of [`/clients/${deep().id}`, `/capabilities/${made.capabilities[0].id}`]) {
+      const { page, problems, close } = await open(route, { viewport: { width: 1280, height: 900 } });
+      assert.equal(await page.locator("table.support").count(), 1, route);
+      const statuses = await page.locator("table.support td[data-label=Status] .status").allTextContents();
+      assert.ok(statuses.length > 0, route);
+      assert.ok(statuses.every((s) => !/unknown/.test(s)), "no unknown row in the table");
+      const lefts = await page.locator("table.support td[data-label=Notes]").evaluateAll((tds) =>
+        tds.map((td) => Math.round(td.getBoundingClientRect().left))
+      );
+      assert.equal(new Set(lefts).size, 1, `the Notes column lines up: ${lefts}`);
+      const folded = page.locator("p.unresearched");
+      assert.match(await folded.textContent(), /^Not researched yet \(\d+\):/);
+      assert.deepEqual(problems, []);
+      await close();
+    }
+  });
+
+  test("an unknown matrix cell's link lands on its capability in the folded line", async () => {
+    const { page, close } = await open("/", { javaScriptEnabled: false });
+    const href = await page.locator("td.cell-unknown a").first().getAttribute("href");
+    await page.goto(server.origin + href);
+    const anchor = decodeURIComponent(new URL(page.url()).hash.slice(1));
+    assert.equal(await page.locator(`p.unresearched a[id="${anchor}"]`).count(), 1, anchor);
+    await close();
+  });
+
+  test("on a phone each row is a card with its evidence in view", async () => {
+    const { page, close } = await open(`/clients/${deep().id}`, { viewport: { width: 390, height: 800 } });
+    const evidence = page.locator("table.support td[data-label=Evidence]").first();
+    await evidence.scrollIntoViewIfNeeded();
+    const box = await evidence.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `evidence at ${box.x}..${box.x + box.width}`);
+    assert.ok(await evidence.locator("a").first().isVisible());
+    assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+    await close();
+  });
+});
+
+describe("every kind of page, at 1280 and 390 px, light and dark", () => {
+  const pages = () => ({
+    home: "/",
+    note: `/research/${note(0).id}`,
+    client: `/clients/${made.clients[0].id}`,
+    capability: `/capabilities/${made.capabilities[0].id}`,
+    research: "/research",
+    spec: "/spec/2025-06-18",
+  });
+
+  test("nothing is wider than the screen but the matrix's own box; no console error", async () => {
+    mkdirSync(shotsDir, { recursive: true });
+    for (const [name, route] of Object.entries(pages())) {
+      for (const width of WIDTHS) {
+        for (const colorScheme of SCHEMES) {
+          const { page, problems, close } = await open(route, { viewport: { width, height: 900 }, colorScheme });
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          assert.ok(overflow <= 0, `${route} at ${width} px (${colorScheme}) is ${overflow} px too wide`);
+          if (name !== "research") {
+            await page.screenshot({ path: path.join(shotsDir, `scale-${name}-${width}-${colorScheme}.png`), fullPage: name !== "client" });
+          }
+          assert.deepEqual(problems, [], `${route} ${width} ${colorScheme}`);
+          await close();
+        }
+      }
+    }
+  });
+
+  test("axe finds no serious or critical violation", async () => {
+    for (const [name, route] of Object.entries(pages())) {
+      for (const colorScheme of SCHEMES) {
+        const { page, close } = await open(route, { colorScheme });
+        await page.addScriptTag({ content: axeSource });
+        const violations = await page.evaluate(async () => {
+          const result = await window.axe.run(document, { resultTypes: ["violations"] });
+          return result.violations
+            .filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join("; ")}`);
+        });
+        assert.deepEqual(violations, [], `${name} (${colorScheme}): ${violations.join("\n")}`);
+        await close();
+      }
+    }
   });
 });

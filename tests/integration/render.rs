@@ -250,8 +250,8 @@ fn matrix_has_a_cell_per_capability_and_client() {
         "{home}"
     );
     let client = site.output("clients/client-c.html");
-    assert!(client.contains(r#"<tr id="support-transports.streamableHttp">"#));
-    assert!(client.contains("Not researched yet"), "{client}");
+    assert!(client.contains(r#"<p class="unresearched"><strong>Not researched yet (1):</strong> <a id="support-transports.streamableHttp" href="/capabilities/transports.streamableHttp">"#), "{client}");
+    assert!(!client.contains(r#"<tr id="support-transports.streamableHttp">"#));
     // A known cell links to its detail panel, which holds its evidence.
     let known = r##"<a href="/#cell-client-a--transports.sse""##;
     assert!(home.contains(known), "{home}");
