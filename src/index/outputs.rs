@@ -9,8 +9,9 @@ use crate::source::Section;
 use std::collections::BTreeSet;
 
 /// The files beside the pages, at the top of the output.
-pub const FILES: [&str; 5] = [
+pub const FILES: [&str; 6] = [
     "404.html",
+    "search.html",
     "llms.txt",
     "feed.xml",
     "sitemap.xml",

@@ -1,4 +1,4 @@
-//! The files beside the pages: `404.html`, `llms.txt`, the Atom feeds, `sitemap.xml` and
+//! The files beside the pages: `404.html`, the search page, `llms.txt`, the Atom feeds, `sitemap.xml` and
 //! `robots.txt`, and the JSON data API. Each is made on its own thread; they come back in a
 //! fixed order, so the output is the same whatever finishes first.
 
@@ -30,6 +30,7 @@ pub(super) fn files(
     let all: Vec<usize> = (0..index.content.notes.len()).collect();
     let mut makers: Vec<Maker<'_>> = vec![
         Box::new(|| not_found(pages)),
+        Box::new(|| search_page(pages)),
         Box::new(|| {
             let mut context = tera::Context::new();
             context.insert_value("site", pages.site());
@@ -85,24 +86,49 @@ pub(super) fn files(
     Ok((files, records))
 }
 
-/// `/404.html`: served by hosts for any missing route, so it has no canonical URL.
+/// `/404.html`: served by hosts for any missing route, so it has no canonical URL, and links
+/// the theme's files by absolute path.
 fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
-    let meta = PageView {
-        title: Cow::Borrowed("Page not found"),
+    let meta = utility_page(pages, "Page not found", "/404", pages.ctx().href_route("/"));
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site());
+    context.insert("page", &meta);
+    one("404.html", pages.template("404.html", &context)?)
+}
+
+/// `/search`: every result of `?q=`, paged, listed by the theme's script (not indexed).
+fn search_page(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
+    let route = super::search::SEARCH_PAGE;
+    let meta = utility_page(pages, "Search", route, super::views::relative_root(route));
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site());
+    context.insert("page", &meta);
+    let stem = crate::index::routes::output_stem(route);
+    one(
+        &format!("{stem}.html"),
+        pages.template("search.html", &context)?,
+    )
+}
+
+/// The page view of a page that is no content's: no canonical URL, no Markdown rendition.
+fn utility_page<'a>(
+    pages: &Pages<'_, 'a>,
+    title: &'static str,
+    route: &str,
+    assets: String,
+) -> PageView<'a> {
+    PageView {
+        title: Cow::Borrowed(title),
         description: Cow::Borrowed(""),
-        route: "/404".to_string(),
-        url: pages.ctx().href_route("/404"),
+        route: route.to_string(),
+        url: pages.ctx().href_route(route),
         canonical: None,
         md_url: None,
         section: "",
         edit_url: None,
         feed: None,
-        assets: pages.ctx().href_route("/"),
-    };
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site());
-    context.insert("page", &meta);
-    one("404.html", pages.template("404.html", &context)?)
+        assets,
+    }
 }
 
 fn file(path: &str, text: String) -> File {

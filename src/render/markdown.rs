@@ -165,6 +165,23 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
     }
 }
 
+/// Front-matter Markdown (a summary) as the plain text a reader sees: code spans and link
+/// texts kept, their markers, link targets and raw HTML tags gone, whitespace collapsed. For
+/// what is not HTML: search excerpts, `<meta name="description">`.
+pub fn plain_text(markdown: &str) -> String {
+    let mut text = String::with_capacity(markdown.len());
+    let paragraph = escape::markdown::md_paragraph(markdown);
+    for event in Parser::new_ext(&paragraph, options()) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            _ => {}
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ")
+}
+
 /// Raw HTML becomes text: inline HTML is escaped in place, an HTML block is shown as code.
 fn escape_raw_html(event: Event<'_>) -> Event<'_> {
     match event {
@@ -255,6 +272,14 @@ mod tests {
         let html = render("a\0b `c\0`\n\n```\nd\0\n```\n", false);
         assert!(!html.contains('\0'), "{html:?}");
         assert_eq!(html.matches('\u{fffd}').count(), 3, "{html}");
+    }
+
+    #[test]
+    fn plain_text_drops_markup_but_keeps_what_it_says() {
+        assert_eq!(
+            plain_text("Uses `x_y` [here](/a.md) and *so*\non <b>bold</b>."),
+            "Uses x_y here and so on bold."
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! same split in Rust ([`terms`]) and JavaScript (`/[\p{L}\p{N}]+/gu`). A word in a title
 //! weighs more than one in the text.
 
+use super::markdown;
 use super::support::texts;
 use super::views::Ctx;
 use crate::error::{Error, Result};
@@ -25,6 +26,9 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
 pub const SEARCH_DIR: &str = "search";
+
+/// The route of the search page (`search.html`), where `?q=` lists every result, paged.
+pub const SEARCH_PAGE: &str = "/search";
 
 /// Page records per `docs/<n>.json` file.
 const DOC_CHUNK: usize = 256;
@@ -233,7 +237,8 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
             kind,
-            summary: summary.to_string(),
+            // Shown as the result's excerpt: plain text, no Markdown markers.
+            summary: markdown::plain_text(summary),
             fields: fields.join(" "),
             body,
         };

@@ -41,6 +41,8 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "note.html",
     "note.md",
     "robots.txt",
+    "search.html",
+    "search_form.html",
     "sitemap.xml",
     "spec.html",
     "spec.md",

@@ -3,7 +3,7 @@
 
 use super::feeds::{feed_route, FeedLink};
 use super::markdown;
-use super::search::SEARCH_DIR;
+use super::search::{SEARCH_DIR, SEARCH_PAGE};
 pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
 use crate::index::links::{self, LinkTarget};
@@ -28,8 +28,10 @@ pub struct SiteView<'a> {
     pub stylesheet: String,
     /// The theme's script: search, the `/` shortcut, matrix filters.
     pub script: String,
-    /// Pagefind's search library, imported by the script on first use.
+    /// The search index's `meta.json`, read by the script on first use.
     pub search_index: String,
+    /// The search page (`/search?q=…`): every result, paged.
+    pub search_page: String,
     /// The site-wide Atom feed of research notes.
     pub feed: String,
     /// `/api/matrix.json`, the whole matrix as data.
@@ -287,6 +289,7 @@ impl<'a> Ctx<'a> {
             stylesheet: self.href_route("/style.css"),
             script: self.href_route("/site.js"),
             search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
+            search_page: self.href_route(SEARCH_PAGE),
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),

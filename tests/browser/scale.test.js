@@ -380,3 +380,41 @@ describe("every kind of page, at 1280 and 390 px, light and dark", () => {
     }
   });
 });
+
+describe("search", () => {
+  test("the search box shows plain excerpts and leads to every result", async () => {
+    const { page, problems, close } = await open("/");
+    await page.fill("#search-input", "session");
+    const more = page.locator("#search-more a");
+    await more.waitFor({ state: "visible" });
+    const excerpts = await page.locator("#search-list .search-excerpt").allTextContents();
+    assert.ok(excerpts.length > 0);
+    for (const text of excerpts) assert.doesNotMatch(text, /`|\]\(|\*\*/, text);
+    const total = Number(/See all (\d+) results/.exec(await more.textContent())[1]);
+    assert.ok(total > 20);
+    await more.click();
+    await page.waitForURL(/\/search\?q=session/);
+    await page.locator("#search-page-results li").first().waitFor();
+    assert.equal(await page.locator("#search-page-results li").count(), 20);
+    assert.match(await page.locator("#search-page-status").textContent(), new RegExp(`^${total} results for “session”, 1–20 shown`));
+    // Paged: the last page holds the rest.
+    const pages = Math.ceil(total / 20);
+    await page.locator("#search-pager a", { hasText: String(pages) }).click();
+    await page.waitForURL(new RegExp(`page=${pages}`));
+    await page.locator("#search-page-results li").first().waitFor();
+    assert.equal(await page.locator("#search-page-results li").count(), total - (pages - 1) * 20);
+    assert.equal(await page.locator("#search-page-results").getAttribute("start"), String((pages - 1) * 20 + 1));
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("a missing page offers a search for the words of its address", async () => {
+    const n = note(3);
+    const { page, close } = await open(`/research/${n.id}-renamed`);
+    const first = page.locator("#search-page-results li a").first();
+    await first.waitFor();
+    assert.ok((await page.locator("#search-page-input").inputValue()).length > 0);
+    assert.equal(await first.getAttribute("href"), `/research/${n.id}`);
+    await close();
+  });
+});

@@ -85,6 +85,56 @@
     return { ready: meta, search, page };
   }
 
+  /* The site's search index, loaded on first use and shared by the box and the search page. */
+  let sharedIndex = null;
+  function loadIndex() {
+    const box = $("#site-search");
+    if (!sharedIndex) sharedIndex = searchIndex(box ? box.dataset.index : "search/meta.json");
+    return sharedIndex.ready.then(() => sharedIndex);
+  }
+
+  /* A summary with each query word's matches marked: built as text nodes, never as HTML. */
+  function excerpt(text, words) {
+    const p = document.createElement("p");
+    p.className = "search-excerpt";
+    for (const part of text.split(/([\p{L}\p{N}]+)/u)) {
+      const lower = part.toLowerCase();
+      if (part && words.some((w) => lower.startsWith(w))) {
+        const mark = document.createElement("mark");
+        mark.textContent = part;
+        p.appendChild(mark);
+      } else if (part) {
+        p.appendChild(document.createTextNode(part));
+      }
+    }
+    return p;
+  }
+
+  /* One result: its title (a link), what kind of page it is, its excerpt. */
+  function resultItem(data, words) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = data.url;
+    const kind = document.createElement("span");
+    kind.className = "search-kind";
+    kind.textContent = data.kind || "";
+    const title = document.createElement("span");
+    title.className = "search-title";
+    title.textContent = data.title || data.url;
+    a.append(title, kind);
+    li.append(a, excerpt(data.summary || "", words));
+    return li;
+  }
+
+  /* The search page's address for `query` (and a page of results). */
+  function searchPageUrl(base, query, page) {
+    const url = new URL(base, location.href);
+    url.search = "";
+    url.searchParams.set("q", query);
+    if (page > 1) url.searchParams.set("page", String(page));
+    return url.href;
+  }
+
   function setUpSearch() {
     const box = $("#site-search");
     if (!box) return;
@@ -92,34 +142,17 @@
     const results = $("#search-results", box);
     const status = $("#search-status", box);
     const list = $("#search-list", box);
+    const more = $("#search-more", box);
     box.hidden = false;
     let index = null;
     let latest = "";
 
     function load() {
-      if (!index) index = searchIndex(box.dataset.index);
-      return index.ready.then(() => index);
+      return loadIndex().then((loaded) => (index = loaded));
     }
 
     function close() {
       results.hidden = true;
-    }
-
-    /* A summary with each query word's matches marked: built as text nodes, never as HTML. */
-    function excerpt(text, words) {
-      const p = document.createElement("p");
-      p.className = "search-excerpt";
-      for (const part of text.split(/([\p{L}\p{N}]+)/u)) {
-        const lower = part.toLowerCase();
-        if (part && words.some((w) => lower.startsWith(w))) {
-          const mark = document.createElement("mark");
-          mark.textContent = part;
-          p.appendChild(mark);
-        } else if (part) {
-          p.appendChild(document.createTextNode(part));
-        }
-      }
-      return p;
     }
 
     let timer = null;
@@ -146,27 +179,16 @@
       const shown = await Promise.all(pages.slice(0, 8).map((n) => loaded.page(n)));
       if (query !== latest) return;
       const words = terms(query);
-      list.replaceChildren(
-        ...shown.map((data) => {
-          const li = document.createElement("li");
-          const a = document.createElement("a");
-          a.href = data.url;
-          const kind = document.createElement("span");
-          kind.className = "search-kind";
-          kind.textContent = data.kind || "";
-          const title = document.createElement("span");
-          title.className = "search-title";
-          title.textContent = data.title || data.url;
-          a.append(title, kind);
-          li.append(a, excerpt(data.summary || "", words));
-          return li;
-        })
-      );
+      list.replaceChildren(...shown.map((data) => resultItem(data, words)));
       const count = pages.length;
       status.textContent =
         count === 0
           ? `No results for “${query}”.`
           : `${count} result${count === 1 ? "" : "s"}${count > shown.length ? `, the first ${shown.length} shown` : ""}.`;
+      more.hidden = count <= shown.length;
+      const link = $("a", more);
+      link.href = searchPageUrl(box.dataset.page, query, 1);
+      link.textContent = `See all ${count} results`;
     }
 
     input.addEventListener("focus", () => {
@@ -206,6 +228,76 @@
         input.select();
       }
     });
+  }
+
+  /* ---------- The search page ---------- */
+
+  const RESULTS_PER_PAGE = 20;
+
+  /* The search page lists every result of `?q=`, RESULTS_PER_PAGE at a time (`&page=`). On
+     the 404 page the same form searches for the words of the address that was not found. */
+  async function setUpSearchPage() {
+    const form = $("#search-page");
+    if (!form) return;
+    const input = $("#search-page-input", form);
+    const status = $("#search-page-status");
+    const list = $("#search-page-results");
+    const pager = $("#search-pager");
+    const params = new URLSearchParams(location.search);
+    let query = params.get("q") || "";
+    const fromPath = form.hasAttribute("data-from-path");
+    if (!query && fromPath) {
+      let path = location.pathname;
+      try {
+        path = decodeURIComponent(path);
+      } catch {}
+      const sections = new Set(["research", "clients", "capabilities", "guides", "spec"]);
+      query = terms(path.replace(/\.(html|md)$/, ""))
+        .filter((w) => !sections.has(w))
+        .join(" ");
+    }
+    input.value = query;
+    const wanted = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
+    if (!terms(query).length) return;
+    status.textContent = "Searching…";
+    try {
+      const index = await loadIndex();
+      let pages = await index.search(query);
+      // A mistyped or renamed address: fewer of its words may still find the page.
+      while (fromPath && !params.get("q") && !pages.length && terms(query).length > 1) {
+        query = terms(query).slice(0, -1).join(" ");
+        pages = await index.search(query);
+      }
+      input.value = query;
+      const words = terms(query);
+      const count = pages.length;
+      const last = Math.max(1, Math.ceil(count / RESULTS_PER_PAGE));
+      const page = Math.min(wanted, last);
+      const from = (page - 1) * RESULTS_PER_PAGE;
+      const shown = await Promise.all(pages.slice(from, from + RESULTS_PER_PAGE).map((n) => index.page(n)));
+      list.start = from + 1;
+      list.replaceChildren(...shown.map((data) => resultItem(data, words)));
+      status.textContent =
+        count === 0
+          ? `No results for “${query}”.`
+          : `${count} result${count === 1 ? "" : "s"} for “${query}”` +
+            (last > 1 ? `, ${from + 1}–${from + shown.length} shown.` : ".");
+      pager.replaceChildren();
+      pager.hidden = last <= 1;
+      const link = (n, text, rel) => {
+        const a = document.createElement("a");
+        a.href = searchPageUrl(form.action, query, n);
+        a.textContent = text;
+        if (rel) a.rel = rel;
+        if (n === page) a.setAttribute("aria-current", "page");
+        return a;
+      };
+      if (page > 1) pager.append(link(page - 1, "Previous", "prev"));
+      for (let n = 1; n <= last; n++) pager.append(link(n, String(n)));
+      if (page < last) pager.append(link(page + 1, "Next", "next"));
+    } catch (error) {
+      status.textContent = "Search is unavailable: " + error.message;
+    }
   }
 
   /* ---------- Matrix filters ---------- */
@@ -593,6 +685,7 @@
 
   setUpAges();
   setUpSearch();
+  setUpSearchPage();
   setUpFilters();
   setUpPanels();
 })();
