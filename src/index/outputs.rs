@@ -3,7 +3,7 @@
 //! whole. Lint reads it to find a static file that would replace generated output (FN012); a
 //! test checks it against every file a render writes.
 
-use super::routes::{output_stem, Page};
+use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
 use crate::source::Section;
 use std::collections::BTreeSet;
@@ -48,9 +48,9 @@ impl Outputs {
     pub fn of(index: &SiteIndex) -> Outputs {
         let mut files: BTreeSet<String> = FILES.iter().map(|f| f.to_string()).collect();
         for page in pages(index) {
-            let stem = output_stem(&index.route(page));
-            files.insert(format!("{stem}.html"));
-            files.insert(format!("{stem}.md"));
+            let route = index.route(page);
+            files.insert(html_file(&route, index.config.urls));
+            files.insert(format!("{}.md", output_stem(&route)));
         }
         Outputs { files }
     }

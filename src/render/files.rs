@@ -99,15 +99,15 @@ fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
 /// `/search`: every result of `?q=`, paged, listed by the theme's script (not indexed).
 fn search_page(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
     let route = super::search::SEARCH_PAGE;
-    let meta = utility_page(pages, "Search", route, super::views::relative_root(route));
+    let urls = pages.ctx().index.config.urls;
+    let assets = super::views::relative_root(route, urls);
+    let mut meta = utility_page(pages, "Search", route, assets);
+    meta.url = pages.ctx().href_page_route(route);
     let mut context = tera::Context::new();
     context.insert_value("site", pages.site());
     context.insert("page", &meta);
-    let stem = crate::index::routes::output_stem(route);
-    one(
-        &format!("{stem}.html"),
-        pages.template("search.html", &context)?,
-    )
+    let file = crate::index::routes::html_file(route, urls);
+    one(&file, pages.template("search.html", &context)?)
 }
 
 /// The page view of a page that is no content's: no canonical URL, no Markdown rendition.

@@ -34,7 +34,7 @@ mod urls;
 mod views;
 
 use crate::error::Result;
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
 use crate::source::Section;
@@ -460,7 +460,11 @@ impl<'a> Renderer<'_, 'a> {
 
     /// Writes a rendered page as `<stem>.html` and `<stem>.md`.
     fn write(&mut self, page: Rendered) -> Result<()> {
-        let (html, md) = (format!("{}.html", page.stem), format!("{}.md", page.stem));
+        let urls = self.pages.index.config.urls;
+        let (html, md) = (
+            html_file_of_stem(&page.stem, urls),
+            format!("{}.md", page.stem),
+        );
         self.put_shared(&html, &page.html)?;
         self.put_shared(&md, &page.md)?;
         self.stats.pages += 1;

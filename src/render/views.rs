@@ -6,8 +6,9 @@ use super::markdown;
 use super::search::{SEARCH_DIR, SEARCH_PAGE};
 pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
+use crate::config::UrlStyle;
 use crate::index::links::{self, LinkTarget};
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{html_file, output_stem, page_href, Page};
 use crate::index::{doc_id, SiteIndex};
 use crate::model::{text, Tally};
 use crate::source::Section;
@@ -201,11 +202,18 @@ impl<'a> Ctx<'a> {
         format!("{}{route}", self.base_path)
     }
 
+    /// The link to a page: its route under the base path, with a closing `/` when pages are
+    /// folders (`urls: directory`).
     pub fn href(&self, page: Page) -> String {
         if let Some((href, _)) = self.note_href(page) {
             return href.clone();
         }
-        self.href_route(&self.index.route(page))
+        self.href_page_route(&self.index.route(page))
+    }
+
+    /// The link to the page at `route` (see [`Ctx::href`]).
+    pub fn href_page_route(&self, route: &str) -> String {
+        self.href_route(&page_href(route, self.index.config.urls))
     }
 
     /// A note's link and Markdown link; `None` for other pages.
@@ -217,7 +225,7 @@ impl<'a> Ctx<'a> {
         Some(href.get_or_init(|| {
             let route = self.index.route(page);
             let md = format!("{}/{}.md", self.base_path, output_stem(&route));
-            (self.href_route(&route), md)
+            (self.href_page_route(&route), md)
         }))
     }
 
@@ -289,7 +297,7 @@ impl<'a> Ctx<'a> {
             stylesheet: self.href_route("/style.css"),
             script: self.href_route("/site.js"),
             search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
-            search_page: self.href_route(SEARCH_PAGE),
+            search_page: self.href_page_route(SEARCH_PAGE),
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),
@@ -319,7 +327,7 @@ impl<'a> Ctx<'a> {
         };
         let route = self.index.route(page);
         PageView {
-            assets: relative_root(&route),
+            assets: relative_root(&route, self.index.config.urls),
             title,
             description,
             route,
@@ -483,9 +491,9 @@ impl<'a> Ctx<'a> {
 }
 
 /// The relative way from the page at `route` to the site's root: `../` for each folder its
-/// file lies in (`research/x.html`), nothing for the home page.
-pub fn relative_root(route: &str) -> String {
-    "../".repeat(output_stem(route).matches('/').count())
+/// file lies in (`research/x.html`, `research/x/index.html`), nothing for the home page.
+pub fn relative_root(route: &str, urls: UrlStyle) -> String {
+    "../".repeat(html_file(route, urls).matches('/').count())
 }
 
 /// A `YYYY-MM-DD` date, if it is one.

@@ -6,7 +6,7 @@
 // debug binary, built when missing, or FIELDNOTES_BIN).
 
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -416,5 +416,61 @@ describe("search", () => {
     assert.ok((await page.locator("#search-page-input").inputValue()).length > 0);
     assert.equal(await first.getAttribute("href"), `/research/${n.id}`);
     await close();
+  });
+});
+
+describe("viewing and deploying", () => {
+  test("with urls: directory every link works on a plain static server", async () => {
+    const site = path.join(work, "site-directory");
+    generate(site, { notes: 60 });
+    const config = path.join(site, "site.yaml");
+    writeFileSync(config, readFileSync(config, "utf8") + "urls: directory\n");
+    const out = path.join(work, "out-directory");
+    build(site, out);
+    assert.ok(existsSync(path.join(out, "research/index.html")));
+    const plain = await serve(out, { plain: true });
+    try {
+      const context = await browser.newContext();
+      const queue = ["/"];
+      const seen = new Set(queue);
+      const broken = [];
+      while (queue.length) {
+        const route = queue.shift();
+        const response = await fetch(plain.origin + route);
+        if (response.status !== 200) broken.push(`${route}: ${response.status}`);
+        if (!route.endsWith("/") && !/\.(md|xml|json|txt|css|js|svg)$/.test(route)) broken.push(`${route}: a page linked without its /`);
+        if (!(response.headers.get("content-type") || "").startsWith("text/html")) continue;
+        const html = await response.text();
+        for (const [, href] of html.matchAll(/href="([^"#]*)[^"]*"/g)) {
+          const url = new URL(href, plain.origin + route);
+          if (url.origin !== plain.origin || seen.has(url.pathname)) continue;
+          seen.add(url.pathname);
+          queue.push(url.pathname);
+        }
+      }
+      assert.ok(seen.size > 100, `${seen.size} links`);
+      assert.deepEqual(broken, []);
+      // And a page looks as it should there: styled, its matrix scripted.
+      const { page, problems } = await watchedPage(context, plain.origin);
+      await page.goto(plain.origin + "/", { waitUntil: "load" });
+      assert.equal(await page.locator("#matrix-filters").isVisible(), true);
+      await page.locator("td.cell-yes a").first().click();
+      await page.locator(".cell-panel.open").waitFor();
+      assert.deepEqual(problems, []);
+      await context.close();
+    } finally {
+      await plain.close();
+    }
+  });
+
+  test("a build opened from disk is styled", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    for (const file of ["index.html", `research/${note(0).id}.html`, `clients/${made.clients[0].id}.html`]) {
+      await page.goto("file://" + path.join(work, "out", file));
+      const styled = await page.evaluate(() => getComputedStyle(document.querySelector(".site-header")).borderBottomStyle);
+      assert.equal(styled, "solid", file);
+    }
+    await context.close();
   });
 });

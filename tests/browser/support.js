@@ -62,8 +62,9 @@ const types = {
   ".wasm": "application/wasm",
 };
 
-/** The file a request path names in `dir`, the way static hosts resolve extensionless routes. */
-function resolve(dir, urlPath) {
+/** The file a request path names in `dir`, the way static hosts resolve extensionless routes
+    (`plain`: only as a plain static server does, a folder's `index.html` and nothing else). */
+function resolve(dir, urlPath, plain = false) {
   let clean;
   try {
     clean = decodeURIComponent(urlPath.split("?")[0]);
@@ -71,7 +72,11 @@ function resolve(dir, urlPath) {
     return null;
   }
   if (clean.includes("\0")) return null;
-  const candidates = clean.endsWith("/") ? [clean + "index.html"] : [clean, clean + ".html"];
+  const candidates = clean.endsWith("/")
+    ? [clean + "index.html"]
+    : plain
+      ? [clean]
+      : [clean, clean + ".html"];
   for (const candidate of candidates) {
     const file = path.join(dir, path.normalize(candidate));
     if (!file.startsWith(dir + path.sep)) return null;
@@ -81,10 +86,21 @@ function resolve(dir, urlPath) {
 }
 
 /** Serves a built site (`dir`, else the example's) on 127.0.0.1 at an ephemeral port;
-    resolves to its origin. */
-export async function serve(dir = siteDir) {
+    resolves to its origin. `plain`: as a plain static server (nginx's defaults) would, with
+    no extensionless routes: a folder's `index.html`, and `/x` redirected to `/x/` when `x` is
+    a folder. */
+export async function serve(dir = siteDir, { plain = false } = {}) {
   const server = createServer((request, response) => {
-    const file = resolve(dir, new URL(request.url, "http://x").pathname);
+    const url = new URL(request.url, "http://x");
+    if (plain && !url.pathname.endsWith("/")) {
+      const folder = path.join(dir, path.normalize(decodeURIComponent(url.pathname)));
+      if (folder.startsWith(dir + path.sep) && existsSync(folder) && statSync(folder).isDirectory()) {
+        response.writeHead(301, { location: url.pathname + "/" + url.search });
+        response.end();
+        return;
+      }
+    }
+    const file = resolve(dir, url.pathname, plain);
     const status = file ? 200 : 404;
     const body = file ? file : path.join(dir, "404.html");
     response.writeHead(status, {

@@ -464,3 +464,86 @@ fn long_bodies_get_a_table_of_contents_and_code_is_highlighted() {
     let alpha = site.output("research/alpha-defaults-to-sse.html");
     assert!(!alpha.contains(r#"class="toc""#));
 }
+
+#[test]
+fn urls_directory_writes_folders_and_links_them_with_a_slash() {
+    let site = with_config("lint:\n  staleAfterDays: 180\nurls: directory\n");
+    built(&site);
+    let files = crate::support::files_under(&site.out());
+    for page in [
+        "index.html",
+        "research/index.html",
+        "research/alpha-defaults-to-sse/index.html",
+        "clients/client-a/index.html",
+        "spec/2025-03-26/index.html",
+        "search/index.html",
+        "404.html",
+    ] {
+        assert!(files.contains_key(page), "{page}");
+    }
+    assert!(!files.contains_key("research/alpha-defaults-to-sse.html"));
+    // The Markdown renditions stay where body links point.
+    assert!(files.contains_key("research/alpha-defaults-to-sse.md"));
+    let alpha = site.output("research/alpha-defaults-to-sse/index.html");
+    assert!(
+        alpha.contains(r#"<a href="/clients/client-b/">Beta Client</a>"#),
+        "{alpha}"
+    );
+    assert!(
+        alpha.contains(r#"<a href="/research/" class="current">"#)
+            || alpha.contains(r#"href="/research/""#)
+    );
+    assert!(
+        alpha.contains(r#"<link rel="stylesheet" href="../../style.css">"#),
+        "{alpha}"
+    );
+    // The canonical URL stays the route: hosts redirect `x` to `x/`.
+    assert!(alpha.contains(
+        r#"<link rel="canonical" href="https://example.org/research/alpha-defaults-to-sse">"#
+    ));
+    let home = site.output("index.html");
+    assert!(
+        home.contains(r##"href="/#cell-client-a--transports.sse""##),
+        "{home}"
+    );
+    assert!(
+        home.contains(r#"<link rel="stylesheet" href="style.css">"#),
+        "{home}"
+    );
+    // FN012 knows where pages are written in this layout.
+    site.write(
+        "static/research/alpha-defaults-to-sse/index.html",
+        "<p>mine</p>",
+    );
+    let findings = site.lint();
+    assert!(findings.iter().any(|d| d.code == "FN012"), "{findings:#?}");
+
+    let bad = with_config("lint:\n  staleAfterDays: 180\nurls: pretty\n");
+    assert!(matches!(
+        fieldnotes::check(bad.root(), crate::support::today()),
+        Err(fieldnotes::Error::Config { .. })
+    ));
+}
+
+#[test]
+fn theme_files_are_linked_relative_to_each_page_so_a_build_opens_from_disk() {
+    let site = fixture();
+    for (page, prefix) in [
+        ("index.html", ""),
+        ("research.html", ""),
+        ("research/alpha-defaults-to-sse.html", "../"),
+        ("search.html", ""),
+    ] {
+        let html = site.output(page);
+        assert!(
+            html.contains(&format!(
+                r#"<link rel="stylesheet" href="{prefix}style.css">"#
+            )) && html.contains(&format!(r#"<script src="{prefix}site.js" defer>"#)),
+            "{page}"
+        );
+    }
+    // 404.html is served at any address: it links them from the root.
+    assert!(site
+        .output("404.html")
+        .contains(r#"<link rel="stylesheet" href="/style.css">"#));
+}
