@@ -127,6 +127,7 @@ fn utility_page<'a>(
         section: "",
         edit_url: None,
         feed: None,
+        og_type: "website",
         assets,
     }
 }

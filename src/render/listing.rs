@@ -2,7 +2,7 @@
 //! revision pages and `/llms.txt`.
 
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard};
+use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::source::Section;
@@ -46,6 +46,9 @@ pub struct SpecView<'a> {
     /// The revision's specification, when it is a URL a page may link to (see [`safe_href`]).
     pub url: Option<&'a str>,
     pub introduced: Vec<LinkView<'a>>,
+    /// What is new in this revision: each capability it introduced, with its group and how
+    /// many clients support it.
+    pub new: Vec<NewCapability<'a>>,
     pub deprecated: Vec<LinkView<'a>>,
     pub removed: Vec<LinkView<'a>>,
     pub notes: Vec<NoteCard<'a>>,
@@ -53,6 +56,15 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+}
+
+/// A capability a spec revision introduced.
+#[derive(Debug, Serialize)]
+pub struct NewCapability<'a> {
+    pub link: LinkView<'a>,
+    pub group: Option<&'a str>,
+    /// Every client's status for it.
+    pub tally: TallyView,
 }
 
 /// `/llms.txt`: every page's Markdown rendition, by section.
@@ -297,6 +309,7 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         date: v.date.as_deref(),
         url: v.url.as_deref().and_then(safe_href),
         introduced: with(|c| &c.introduced),
+        new: new_in(ctx, &v.id),
         deprecated: with(|c| &c.deprecated),
         removed: with(|c| &c.removed),
         notes: index.notes_by_spec[i]
@@ -307,6 +320,27 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
         matrix: matrix_view(ctx, |cap| revisions(ctx, cap).contains(&v.id.as_str())),
     }
+}
+
+/// The capabilities revision `id` introduced, in matrix order, each with every client's status.
+fn new_in<'a>(ctx: &Ctx<'a>, id: &str) -> Vec<NewCapability<'a>> {
+    let index = ctx.index;
+    let content = &index.content;
+    ctx.groups()
+        .flat_map(|(group, capabilities)| capabilities.iter().map(move |&c| (group, c)))
+        .filter(|&(_, c)| text(&content.capabilities[c].introduced) == id)
+        .map(|(group, c)| {
+            let mut tally = TallyView::default();
+            for &client in &index.matrix.clients {
+                tally.add(index.matrix.status(content, client, c));
+            }
+            NewCapability {
+                link: ctx.link(Page::Capability(c)),
+                group: Some(group.title.as_str()),
+                tally,
+            }
+        })
+        .collect()
 }
 
 pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {

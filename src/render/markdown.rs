@@ -124,13 +124,13 @@ fn shifted_by_nul(markdown: &str, ranges: &[Range<usize>]) -> Vec<Range<usize>> 
         .collect()
 }
 
-/// The `#` link a heading ends with: for copying a section's address with the mouse.
-/// Keyboard and screen reader users get the table of contents instead, so the link is
-/// hidden from both.
+/// The `#` link a heading ends with: the section's address, to copy (site.js copies it on a
+/// click) or open. It can be focused and is named for screen readers; it shows on hover and
+/// focus, and always on touch screens.
 fn self_link(anchor: &str) -> String {
     let mut html = String::from(" <a class=\"anchor\" href=\"#");
     escape::html(anchor, &mut html);
-    html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
+    html.push_str("\" aria-label=\"Link to this section\">#</a>");
     html
 }
 

@@ -49,7 +49,13 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
 );
 
 /// The default theme's static files.
-const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "matrix.css", "site.js", "style.css");
+const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
+    "static",
+    "favicon.svg",
+    "matrix.css",
+    "site.js",
+    "style.css"
+);
 
 /// The compiled templates and the static files of a render.
 pub struct Theme {

@@ -73,6 +73,8 @@ pub struct PageView<'a> {
     pub edit_url: Option<String>,
     /// The page's own feed (client and capability pages).
     pub feed: Option<FeedLink>,
+    /// Its Open Graph type: `article` for notes and guides, `website` for the rest.
+    pub og_type: &'static str,
     /// The way from this page to the site's root, for the theme's own files (`../` on
     /// `/research/x`, empty on the home page): relative, so that a build opened from disk is
     /// styled. The 404 page, which hosts serve at any path, has the absolute `<base path>/`.
@@ -328,8 +330,13 @@ impl<'a> Ctx<'a> {
         let route = self.index.route(page);
         PageView {
             assets: relative_root(&route, self.index.config.urls),
+            og_type: match page {
+                Page::Note(_) | Page::Guide(_) => "article",
+                _ => "website",
+            },
             title,
-            description,
+            // `<meta name="description">` is plain text: a summary's Markdown markers go.
+            description: Cow::Owned(markdown::plain_text(&description)),
             route,
             url: self.href(page),
             canonical: Some(self.index.canonical_url(page)),

@@ -474,3 +474,31 @@ describe("viewing and deploying", () => {
     await context.close();
   });
 });
+
+describe("small things", () => {
+  test("a heading's # can be reached by keyboard and copies the section's address", async () => {
+    const { page, problems, close } = await open(`/research/${note(0).id}`, {
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    const anchor = page.locator(".body h2 a.anchor").first();
+    const href = await anchor.getAttribute("href");
+    assert.equal(await anchor.getAttribute("aria-hidden"), null);
+    await anchor.focus();
+    assert.equal(await anchor.evaluate((a) => getComputedStyle(a).opacity), "1");
+    await anchor.click();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.equal(copied, `${server.origin}/research/${note(0).id}${href}`);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
+  test("every page has an icon, and no request for /favicon.ico", async () => {
+    const { page, problems, close } = await open("/");
+    const icon = await page.locator('link[rel="icon"]').getAttribute("href");
+    const response = await fetch(new URL(icon, server.origin + "/").href);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get("content-type"), /svg/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+});

@@ -444,7 +444,7 @@ fn long_bodies_get_a_table_of_contents_and_code_is_highlighted() {
             "{toc}"
         );
     }
-    assert!(html.contains(r##"<h2 id="first">First <a class="anchor" href="#first" aria-hidden="true" tabindex="-1">#</a></h2>"##), "{html}");
+    assert!(html.contains(r##"<h2 id="first">First <a class="anchor" href="#first" aria-label="Link to this section">#</a></h2>"##), "{html}");
     assert!(
         html.contains(r#"<pre class="highlight"><code class="language-python">"#),
         "{html}"
@@ -546,4 +546,45 @@ fn theme_files_are_linked_relative_to_each_page_so_a_build_opens_from_disk() {
     assert!(site
         .output("404.html")
         .contains(r#"<link rel="stylesheet" href="/style.css">"#));
+}
+
+#[test]
+fn pages_carry_an_icon_open_graph_tags_and_a_plain_description() {
+    let site = fixture();
+    let alpha = site.output("research/alpha-defaults-to-sse.html");
+    // The summary's code spans lose their backticks in the description.
+    assert!(alpha.contains(r#"<meta name="description" content="An Alpha Client server entry with a url and no type comes out as SSE"#), "{alpha}");
+    for tag in [
+        r#"<meta property="og:type" content="article">"#,
+        r#"<meta property="og:title" content="Alpha Client reads a URL-only entry as SSE">"#,
+        r#"<meta property="og:url" content="https://example.org/research/alpha-defaults-to-sse">"#,
+        r#"<meta property="og:description" content="An Alpha Client server entry with a url"#,
+        r#"<meta name="twitter:card" content="summary">"#,
+        r#"<link rel="icon" href="../favicon.svg" type="image/svg+xml">"#,
+    ] {
+        assert!(alpha.contains(tag), "{tag}");
+    }
+    assert!(site
+        .output("index.html")
+        .contains(r#"<meta property="og:type" content="website">"#));
+    assert!(site.output("favicon.svg").starts_with("<svg"));
+}
+
+#[test]
+fn a_spec_revision_page_says_what_is_new_in_it() {
+    let site = fixture();
+    let later = site.output("spec/2025-03-26.html");
+    let new = &later[later
+        .find(r#"<h2 id="capabilities">New in 2025-03-26</h2>"#)
+        .expect("new")..];
+    let new = &new[..new.find("</section>").expect("end")];
+    assert!(new.contains(">Streamable HTTP</a>"), "{new}");
+    assert!(
+        new.contains(r#"<span class="status-yes">"#),
+        "each with its clients' tally: {new}"
+    );
+    // It comes before the matrix.
+    assert!(later.find("New in 2025-03-26") < later.find(r#"<h2 id="support">"#));
+    let first = site.output("spec/2024-11-05.html");
+    assert!(!first.contains(">Streamable HTTP</a></li>"));
 }

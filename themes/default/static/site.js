@@ -683,7 +683,26 @@
     }
   }
 
+  /* ---------- Heading links ---------- */
+
+  /* A heading's `#` copies the section's address as well as going to it. */
+  function setUpHeadingLinks() {
+    document.addEventListener("click", (event) => {
+      const link = event.target instanceof Element ? event.target.closest("a.anchor") : null;
+      if (!link || !navigator.clipboard) return;
+      const url = new URL(link.getAttribute("href"), location.href).href;
+      navigator.clipboard.writeText(url).then(
+        () => {
+          link.dataset.copied = "";
+          setTimeout(() => delete link.dataset.copied, 2000);
+        },
+        () => {}
+      );
+    });
+  }
+
   setUpAges();
+  setUpHeadingLinks();
   setUpSearch();
   setUpSearchPage();
   setUpFilters();
