@@ -3,6 +3,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// Lint's output formats: the type is lint's own ([`crate::lint::format`]); clap reads it by
+/// name.
+pub use crate::lint::format::Format;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "fieldnotes",
@@ -10,11 +14,31 @@ use std::path::PathBuf;
     about = "Build and lint research knowledge bases"
 )]
 pub struct Cli {
-    /// The site's root folder (holds site.yaml and content/).
-    #[arg(long, global = true, default_value = ".")]
-    pub root: PathBuf,
+    /// The site's root folder (holds site.yaml and content/) [default: the nearest folder,
+    /// from the current one up, that holds a site.yaml].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// When to colour output: `auto` colours a terminal unless NO_COLOR is set (FORCE_COLOR
+    /// or CLICOLOR_FORCE colour anything).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print less: errors only, no summary or status lines.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more: where the site is, what was checked, how long it took.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment says otherwise.
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -83,9 +107,6 @@ pub struct BuildArgs {
     /// Read each source's pinned lines from its repository, to show under the source link.
     #[arg(long)]
     pub excerpts: bool,
-    /// Print only errors: no warnings, no summary line, no progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
@@ -122,9 +143,46 @@ pub struct LintArgs {
     /// Report findings in files changed since this git revision, and those the change caused.
     #[arg(long, value_name = "REV")]
     pub changed_since: Option<String>,
-    /// Explain a rule (by code or name) and exit.
-    #[arg(long, value_name = "CODE")]
+    /// Explain a rule (by code or name) and exit; without a code, list the rules.
+    #[arg(long, value_name = "CODE", num_args = 0..=1, default_missing_value = "list")]
     pub explain: Option<String>,
+    /// Also write the findings in FORMAT to FILE (repeatable), e.g. `--report
+    /// sarif=fieldnotes.sarif`: one run, several reports.
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = report_file)]
+    pub report: Vec<ReportFile>,
+}
+
+/// `--report FORMAT=FILE`.
+#[derive(Debug, Clone)]
+pub struct ReportFile {
+    pub format: Format,
+    pub path: PathBuf,
+}
+
+fn report_file(text: &str) -> Result<ReportFile, String> {
+    let formats = || {
+        let names: Vec<_> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        names.join(", ")
+    };
+    let (name, path) = text
+        .split_once('=')
+        .filter(|(_, path)| !path.is_empty())
+        .ok_or_else(|| {
+            format!(
+                "expected FORMAT=FILE, e.g. sarif=fieldnotes.sarif (formats: {})",
+                formats()
+            )
+        })?;
+    let format = Format::from_str(name, false)
+        .map_err(|_| format!("no format `{name}`; one of: {}", formats()))?;
+    Ok(ReportFile {
+        format,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Debug, clap::Args)]
@@ -142,15 +200,6 @@ pub enum SchemaKind {
     Note,
     Client,
     Capability,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Human,
-    Json,
-    Github,
-    Sarif,
-    Junit,
 }
 
 #[derive(Debug, clap::Args)]

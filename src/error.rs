@@ -73,3 +73,11 @@ impl std::error::Error for Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The error as one line for a terminal (`error: …`), text from content or a repository
+    /// escaped as every printer for people escapes it.
+    pub fn terminal_line(&self) -> String {
+        format!("error: {}", crate::terminal::escape(&self.to_string()))
+    }
+}

@@ -35,6 +35,7 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
+pub mod dates;
 pub mod diagnostic;
 pub mod error;
 pub mod index;
@@ -49,9 +50,8 @@ pub mod schema;
 pub mod serve;
 pub mod source;
 pub mod sources;
-pub mod today;
+mod terminal;
 pub mod write;
-pub mod writers;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
 pub use error::{Error, Result};
@@ -104,7 +104,7 @@ impl BuildOptions {
             root,
             out,
             base_url: None,
-            today: today::today(None).unwrap_or_default(),
+            today: dates::today(None).unwrap_or_default(),
             excerpts: None,
             progress: None,
         }
@@ -138,7 +138,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();
     }
-    let diagnostics = lint::lint(&index, options.today)?;
+    let (index, diagnostics) = lint::lint_and_release(index, options.today)?;
     let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let mut report = BuildReport {
         diagnostics,
@@ -150,7 +150,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         excerpts: None,
     };
     if !has_errors {
-        index.content.drop_lint_only();
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
             sources::excerpt::excerpts(&index, &mut cache)

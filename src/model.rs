@@ -427,6 +427,10 @@ pub fn text(value: &Option<Spanned<String>>) -> &str {
     value.as_ref().map_or("", |v| v.value.as_str())
 }
 
+/// The marker a new file carries where the author must still write something: `new` writes
+/// it, lint (FN705) reports it.
+pub const PLACEHOLDER: &str = "TODO";
+
 /// Support statuses a cell may have, in matrix order.
 pub const SUPPORT_STATUSES: [&str; 4] = ["yes", "partial", "no", "unknown"];
 

@@ -1,21 +1,23 @@
 //! `fieldnotes sources verify|drift|queue`: pinned sources against their git repositories.
 
-use super::lint::print_findings;
+use super::report::{print_findings, Printing};
+use super::Invocation;
 use crate::cli::{
     DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
 };
+use crate::dates;
 use crate::error::{Error, Result};
 use crate::sources::cache::{Cache, CacheConfig};
 use crate::sources::verify::Problem;
 use crate::sources::{drift, report, verify};
-use crate::today;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-pub fn sources(root: &Path, args: SourcesArgs) -> Result<u8> {
+pub fn sources(run: &Invocation, args: SourcesArgs) -> Result<u8> {
+    let root = run.root()?;
     match args.command {
-        SourcesCommand::Verify(args) => verify(root, args),
+        SourcesCommand::Verify(args) => verify(run, root, args),
         SourcesCommand::Drift(args) => drift(root, args),
         SourcesCommand::Queue(args) => queue(root, args),
     }
@@ -36,28 +38,27 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
 }
 
 /// Verification findings in the lint format chosen; exit status as `lint`'s.
-fn verify(root: &Path, args: VerifyArgs) -> Result<u8> {
+fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let verification = verify::verify(&index, &mut cache);
     let diagnostics = crate::lint::lint_sources(&index, &verification)?;
-    let status = print_findings(
-        root,
-        &diagnostics,
-        &index.files,
-        args.format,
-        args.deny_warnings,
-    );
+    let printing = Printing {
+        format: args.format,
+        deny_warnings: args.deny_warnings,
+        reports: &[],
+    };
+    let status = print_findings(run, root, &diagnostics, &index.files, &printing)?;
     let unchecked = verification
         .problems()
         .filter(|(_, p)| matches!(p, Problem::NotChecked(_)))
         .count();
-    eprintln!(
+    run.say(&format!(
         "{} pinned sources: {} hold, {} with problems, {unchecked} not checked",
         verification.sources.len(),
         verification.verified(),
         verification.sources.len() - verification.verified() - unchecked,
-    );
+    ));
     Ok(status)
 }
 
@@ -75,7 +76,7 @@ fn drift(root: &Path, args: DriftArgs) -> Result<u8> {
 
 /// The re-verification queue, as a table or JSON.
 fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
-    let today = today::today(args.today.as_deref())?;
+    let today = dates::today(args.today.as_deref())?;
     let index = crate::open(root)?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let drift = drift::drift(&index, &mut cache);

@@ -9,9 +9,10 @@ use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::load::CONTENT_DIR;
 use crate::source::display_path;
+use crate::sources::git::{Git, NO_PATHS};
+use crate::terminal;
 use std::collections::BTreeSet;
-use std::path::{Component, Path, PathBuf};
-use std::process::Command;
+use std::path::{Component, Path};
 
 /// Codes of findings that are broken references to another file's id: reported wherever they
 /// are when that id belongs to a file the change touched.
@@ -56,10 +57,12 @@ impl Focus {
     /// Adds what changed since `rev` in the git repository holding `root`: files changed,
     /// added, renamed or copied since `rev` (working tree included) and untracked files.
     pub fn add_changes_since(&mut self, root: &Path, rev: &str) -> Result<()> {
-        let diff = git(
-            root,
-            &["diff", "--name-status", "-z", "-M", "--relative", rev, "--"],
-        )?;
+        let since = resolve_since(root, rev)?;
+        let diff = (Git::in_dir(root))
+            .args(["diff", "--name-status", "-z", "-M", "--relative"])
+            .value(&since)
+            .and_then(|diff| diff.operands(NO_PATHS).run(None));
+        let diff = git_output(rev, diff)?;
         let mut fields = diff.split('\0').filter(|f| !f.is_empty());
         while let Some(status) = fields.next() {
             let kind = status.chars().next().unwrap_or('M');
@@ -76,8 +79,13 @@ impl Focus {
                 _ => self.change(first),
             }
         }
-        let untracked = git(root, &["ls-files", "-z", "--others", "--exclude-standard"])?;
-        for path in untracked.split('\0').filter(|f| !f.is_empty()) {
+        let untracked = (Git::in_dir(root))
+            .args(["ls-files", "-z", "--others", "--exclude-standard"])
+            .run(None);
+        for path in git_output(rev, untracked)?
+            .split('\0')
+            .filter(|f| !f.is_empty())
+        {
             self.change(path);
         }
         Ok(())
@@ -130,22 +138,68 @@ fn target_id<'a>(finding: &Diagnostic, index: &'a SiteIndex) -> &'a str {
         .unwrap_or(last)
 }
 
-/// Runs git in `root` and returns what it printed.
-fn git(root: &Path, args: &[&str]) -> Result<String> {
-    let output = Command::new("git")
-        .arg("-C")
-        .arg(root)
-        .args(args)
-        .output()
-        .map_err(|e| Error::io(PathBuf::from("git"), "run", e))?;
-    if !output.status.success() {
-        return Err(Error::Usage {
-            message: format!(
-                "--changed-since: `git {}` failed: {}",
-                args.join(" "),
-                String::from_utf8_lossy(&output.stderr).trim()
-            ),
-        });
+/// `rev` as `git diff` is given it, each commit it names resolved to its full hash: one
+/// commit (compared with the working tree), or a range `A..B` or `A...B` (a side left out is
+/// `HEAD`). A usage error (one line: what failed, what to do) when `root` is not in a git work
+/// tree or a side names no commit; a `rev` git could read as an option (`--output=FILE`) never
+/// reaches git.
+fn resolve_since(root: &Path, rev: &str) -> Result<String> {
+    let refuse = |why: String| Error::Usage {
+        message: format!("--changed-since {}: {why}", terminal::escape(rev)),
+    };
+    if rev.is_empty() || rev.starts_with('-') {
+        return Err(refuse(
+            "not a revision (it is empty or starts with `-`); give a branch, tag or commit, \
+             such as `origin/main`"
+                .to_string(),
+        ));
     }
-    Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    let inside = (Git::in_dir(root))
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .run(None);
+    if !inside.as_deref().is_ok_and(|out| out.starts_with(b"true")) {
+        let why = inside
+            .err()
+            .unwrap_or_else(|| "a bare repository".to_string());
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        return Err(refuse(format!(
+            "{} is not in a git work tree ({why}); run lint in a git checkout, or leave out \
+             --changed-since",
+            terminal::escape(&root.to_string_lossy())
+        )));
+    }
+    let commit = |name: &str| {
+        let name = if name.is_empty() { "HEAD" } else { name };
+        let found = (Git::in_dir(root))
+            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+            .value(&format!("{name}^{{commit}}"))
+            .and_then(|rev_parse| rev_parse.run(None));
+        match found {
+            Ok(out) => Ok(String::from_utf8_lossy(&out).trim().to_string()),
+            Err(_) => Err(refuse(format!(
+                "no commit `{}` in this repository; give a branch, tag or commit it has (in CI, \
+                 fetch it first: `git fetch origin main`, or check out with `fetch-depth: 0`)",
+                terminal::escape(name)
+            ))),
+        }
+    };
+    for dots in ["...", ".."] {
+        if let Some((from, to)) = rev.split_once(dots) {
+            return Ok(format!("{}{dots}{}", commit(from)?, commit(to)?));
+        }
+    }
+    commit(rev)
+}
+
+/// What git printed, or its failure as a usage error of `--changed-since`.
+fn git_output(rev: &str, output: std::result::Result<Vec<u8>, String>) -> Result<String> {
+    match output {
+        Ok(out) => Ok(String::from_utf8_lossy(&out).into_owned()),
+        Err(why) => Err(Error::Usage {
+            message: format!(
+                "--changed-since {}: git failed: {why}",
+                terminal::escape(rev)
+            ),
+        }),
+    }
 }

@@ -28,7 +28,8 @@ pub(crate) mod walk;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
-use crate::sources::verify::Verification;
+use crate::sources::verify::{Problem, Verification};
+use crate::sources::Pinned;
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
@@ -214,6 +215,18 @@ pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Dia
     lint_rules(index, today, |_| true)
 }
 
+/// Lints the site and hands it on to render without what only lint reads (every key read,
+/// type errors, unknown fields: about 3 KB a note), so a build's render runs beside a smaller
+/// model. `build` runs this; the index render gets is lint's output.
+pub fn lint_and_release(
+    mut index: SiteIndex,
+    today: NaiveDate,
+) -> crate::error::Result<(SiteIndex, Vec<Diagnostic>)> {
+    let findings = lint(&index, today)?;
+    index.content.drop_lint_only();
+    Ok((index, findings))
+}
+
 /// Lints after an edit that changed only bodies (`fieldnotes serve`): the rules that read
 /// bodies ([`Reads::Body`]) run again, the other rules' findings are taken from `previous` (the
 /// last full lint of the same front matter and settings). Equal to [`lint`] of the site as it
@@ -269,6 +282,21 @@ pub fn lint_sources(
             }
         },
     )
+}
+
+/// Reports each problem of `verification` that `finding` turns into a finding of `rule` (at a
+/// span, with a message and help); `finding` returns `None` for the problems of other rules.
+pub(crate) fn report_problems<'a>(
+    verification: &Verification<'a>,
+    sink: &mut Sink<'_>,
+    rule: &RuleMeta,
+    finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
+) {
+    for (pinned, problem) in verification.problems() {
+        if let Some((span, message, help)) = finding(pinned, problem) {
+            sink.report(rule, span, message, Some(help));
+        }
+    }
 }
 
 /// Runs `each` for every rule `keep` selects and `site.yaml` does not turn off, with

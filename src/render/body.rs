@@ -51,7 +51,7 @@ impl<'a> Ctx<'a> {
     /// and `## Related notes` lists: [`crate::model::Restated`]) is left out of both the HTML
     /// and the Markdown: the template shows the front matter's version of each fact, once.
     pub fn body(&self, page: Page) -> BodyView<'a> {
-        let Some(doc) = self.index.document(page) else {
+        let Some(doc) = self.document(page) else {
             return BodyView {
                 html: String::new(),
                 markdown: Cow::Borrowed(""),
@@ -63,12 +63,7 @@ impl<'a> Ctx<'a> {
             };
         };
         let body = &doc.body;
-        let markdown = self
-            .index
-            .files
-            .get(doc.file)
-            .and_then(|f| f.text.get(body.range.clone()))
-            .unwrap_or("");
+        let markdown = self.markdown(page);
         let drop = body.leading_h1.is_some();
         let restated: Vec<Range<usize>> = (body.restated.blocks().iter())
             .map(|b| b.start - body.range.start..b.end - body.range.start)
@@ -76,7 +71,7 @@ impl<'a> Ctx<'a> {
         let options = BodyOptions {
             headings: &body.headings,
             drop_leading_h1: drop,
-            unsafe_html: self.index.config.markdown.unsafe_html,
+            unsafe_html: self.config().markdown.unsafe_html,
             drop: &restated,
         };
         let targets = self.links_of(page);

@@ -3,6 +3,7 @@
 use super::matrix::{matrix_view, MatrixView};
 use super::views::{status, Ctx, StatusView};
 use crate::model::SUPPORT_STATUSES;
+use crate::source::Section;
 use serde::Serialize;
 
 /// The home page.
@@ -25,13 +26,12 @@ pub struct Revision<'a> {
 }
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
-    let index = ctx.index;
     HomeView {
         matrix: matrix_view(ctx, |_| true),
-        note_count: index.content.notes.len(),
+        note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
-        revisions: index
-            .config
+        revisions: ctx
+            .config()
             .spec_versions
             .iter()
             .enumerate()

@@ -106,8 +106,6 @@ pub struct MatrixCell<'a> {
 
 /// The matrix of the capabilities `include` keeps.
 pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> MatrixView<'a> {
-    let index = ctx.index;
-    let content = &index.content;
     let groups: Vec<MatrixBand<'a>> = ctx
         .groups()
         .filter_map(|(group, capabilities)| {
@@ -125,8 +123,8 @@ pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> Matrix
         })
         .collect();
     let capability_count = groups.iter().map(|g| g.rows.len()).sum();
-    let clients: Vec<ClientColumn<'a>> = index
-        .matrix
+    let clients: Vec<ClientColumn<'a>> = ctx
+        .matrix()
         .clients
         .iter()
         .enumerate()
@@ -139,8 +137,9 @@ pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> Matrix
             {
                 tally.add(cell.status.value);
             }
+            let client = ctx.client(c);
             ClientColumn {
-                id: doc_id(&content.clients[c].id, &content.clients[c].doc),
+                id: doc_id(&client.id, &client.doc),
                 link: ctx.link(Page::Client(c)),
                 coverage: Coverage::new(&tally, capability_count),
                 tally,
@@ -161,9 +160,7 @@ fn panel_id(client: &str, capability: &str) -> String {
 }
 
 fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let capability = &content.capabilities[cap];
+    let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);
     let home = ctx.href(Page::Home);
     MatrixRow {
@@ -172,16 +169,17 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
         deprecated: Some(text(&capability.deprecated)).filter(|d| !d.is_empty()),
         revisions: revisions(ctx, cap).join(" "),
         search: search_text(ctx, cap),
-        cells: index
-            .matrix
+        cells: ctx
+            .matrix()
             .clients
             .iter()
             .map(|&client| {
-                let client_id = doc_id(&content.clients[client].id, &content.clients[client].doc);
-                let cell = index.matrix.cell(content, client, cap);
+                let c = ctx.client(client);
+                let client_id = doc_id(&c.id, &c.doc);
+                let cell = ctx.cell(client, cap);
                 let panel = cell.map(|_| panel_id(client_id, id));
                 MatrixCell {
-                    status: status(index.matrix.status(content, client, cap)),
+                    status: status(ctx.status(client, cap)),
                     client: ctx.title(Page::Client(client)),
                     client_id,
                     version: cell.map(|c| text(&c.version)).filter(|v| !v.is_empty()),
@@ -199,7 +197,7 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
 
 /// What the capability filter matches for `cap`: its title, id and aliases, lowercased.
 fn search_text(ctx: &Ctx<'_>, cap: usize) -> String {
-    let capability = &ctx.index.content.capabilities[cap];
+    let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);
     let aliases = capability.aliases.iter().map(|a| a.value.as_str());
     let words: Vec<&str> = [text(&capability.title), id]
@@ -211,8 +209,8 @@ fn search_text(ctx: &Ctx<'_>, cap: usize) -> String {
 
 /// The spec revisions that have capability `cap`, oldest first.
 pub fn revisions<'a>(ctx: &Ctx<'a>, cap: usize) -> Vec<&'a str> {
-    let config = &ctx.index.config;
-    let capability = &ctx.index.content.capabilities[cap];
+    let config = ctx.config();
+    let capability = ctx.capability(cap);
     let from = config
         .spec_version_rank(text(&capability.introduced))
         .unwrap_or(0);

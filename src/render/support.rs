@@ -114,11 +114,9 @@ pub fn row_anchor(capability_id: &str) -> String {
 
 /// The cell of `client` for `capability`; `unknown` with no evidence when the map has none.
 pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> SupportRow<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let cap = &content.capabilities[capability];
+    let cap = ctx.capability(capability);
     let cap_id = doc_id(&cap.id, &cap.doc);
-    let cell = index.matrix.cell(content, client, capability);
+    let cell = ctx.cell(client, capability);
     let anchor = row_anchor(cap_id);
     let notes = cell.map_or("", |c| text(&c.notes));
     SupportRow {
@@ -127,20 +125,20 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
         capability: ctx.link(Page::Capability(capability)),
         capability_id: cap_id,
         client: ctx.link(Page::Client(client)),
-        status: status(index.matrix.status(content, client, capability)),
+        status: status(ctx.status(client, capability)),
         notes,
         notes_html: ctx.inline(notes, Section::Clients, Page::Client(client)),
         research: cell.map_or_else(Vec::new, |c| {
             c.research
                 .iter()
-                .filter_map(|r| index.ids.note(&r.value))
+                .filter_map(|r| ctx.find_note(&r.value))
                 .map(|n| ctx.link(Page::Note(n)))
                 .collect()
         }),
         sources: cell.map_or_else(Vec::new, |c| {
             c.sources
                 .iter()
-                .map(|s| source_view_with(s, ctx.excerpts))
+                .map(|s| source_view_with(s, ctx.excerpts()))
                 .collect()
         }),
         verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),
@@ -149,8 +147,7 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
 }
 
 pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
-    let index = ctx.index;
-    let client = &index.content.clients[i];
+    let client = ctx.client(i);
     let page = Page::Client(i);
     let mut researched = Vec::new();
     let mut unresearched = Vec::new();
@@ -178,10 +175,11 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         repository: some(&client.repository).and_then(safe_href),
         client_info_names: texts(&client.client_info_names),
         platforms: texts(&client.platforms),
-        tally: tally(index.matrix.tallies.get(i)),
+        tally: tally(ctx.matrix().tallies.get(i)),
         researched,
         unresearched,
-        notes: index.notes_by_client[i]
+        notes: ctx
+            .notes_of(page)
             .iter()
             .map(|&n| ctx.note_card(n))
             .collect(),
@@ -194,20 +192,15 @@ fn revision<'a>(ctx: &Ctx<'a>, value: &'a Option<Spanned<String>>) -> Option<Rev
     let id = some(value)?;
     Some(RevisionView {
         id,
-        link: ctx
-            .index
-            .ids
-            .spec(id)
-            .map(|s| ctx.link_as(Page::Spec(s), id)),
+        link: ctx.find_spec(id).map(|s| ctx.link_as(Page::Spec(s), id)),
     })
 }
 
 pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
-    let index = ctx.index;
-    let cap = &index.content.capabilities[i];
+    let cap = ctx.capability(i);
     let page = Page::Capability(i);
-    let rows: Vec<SupportRow<'a>> = index
-        .matrix
+    let rows: Vec<SupportRow<'a>> = ctx
+        .matrix()
         .clients
         .iter()
         .map(|&client| support_row(ctx, client, i))
@@ -223,8 +216,8 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
             "" => doc_id(&cap.id, &cap.doc),
             t => t,
         },
-        group: index
-            .config
+        group: ctx
+            .config()
             .group(text(&cap.group))
             .map(|g| g.title.as_str())
             .or(some(&cap.group)),
@@ -236,7 +229,8 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         researched,
         unresearched,
         tally: counts,
-        notes: index.notes_by_capability[i]
+        notes: ctx
+            .notes_of(page)
             .iter()
             .map(|&n| ctx.note_card(n))
             .collect(),

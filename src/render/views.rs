@@ -1,23 +1,22 @@
 //! View structs every page family shares (the site, the page, links, dates, statuses, note
-//! cards) and the [`Ctx`] that builds them from the index.
+//! cards), built from what the [`Ctx`] hands out.
 
+pub use super::ctx::Ctx;
 use super::feeds::{feed_route, FeedLink};
 use super::markdown;
 use super::search::{SEARCH_DIR, SEARCH_PAGE};
 pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
 use crate::config::UrlStyle;
-use crate::index::links::{self, LinkTarget};
-use crate::index::routes::{html_file, output_stem, page_href, Page};
-use crate::index::{doc_id, SiteIndex};
+use crate::index::doc_id;
+use crate::index::links::LinkTarget;
+use crate::index::routes::{html_file, output_stem, Page};
 use crate::model::{text, Tally};
 use crate::source::Section;
-use crate::sources::excerpt::Excerpts;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 /// What every page needs to know about the site: its name and the navigation.
 #[derive(Debug, Serialize)]
@@ -152,46 +151,11 @@ pub struct NoteCard<'a> {
     pub verified: Option<DateView<'a>>,
 }
 
-/// Everything page builders read: the index, the site's reference day, link lookups.
-pub struct Ctx<'a> {
-    pub index: &'a SiteIndex,
-    /// The day a feed with no dated entry is dated by (see [`super::reference_day`]); pages
-    /// never count ages to it (the reader's browser does, to the day it reads them).
-    pub today: Option<NaiveDate>,
-    /// The path part of `baseUrl` (`/docs` of `https://x.io/docs`), prefixed to every link.
-    base_path: String,
-    /// Each source's pinned lines, when the build read them (`build --excerpts`).
-    pub excerpts: Option<&'a Excerpts>,
-    /// Each note's link and Markdown link, made once (on first use: a rebuild that renders
-    /// one note needs few): notes are linked from every listing, card, feed and related list.
-    note_hrefs: Vec<OnceLock<(String, String)>>,
-    /// Each note's summary as HTML, made on first use: a note's card shows on its clients',
-    /// capabilities' and related notes' pages, in listings and feeds.
-    note_summaries: Vec<OnceLock<String>>,
-}
-
 impl<'a> Ctx<'a> {
-    pub fn new(index: &'a SiteIndex, today: Option<NaiveDate>) -> Ctx<'a> {
-        let base_path = index.config.base_path().to_string();
-        let note_hrefs = (0..index.content.notes.len())
-            .map(|_| OnceLock::new())
-            .collect();
-        Ctx {
-            index,
-            today,
-            base_path,
-            excerpts: None,
-            note_hrefs,
-            note_summaries: (0..index.content.notes.len())
-                .map(|_| OnceLock::new())
-                .collect(),
-        }
-    }
-
     /// The resolved body links of `page`, in body order, each once.
     pub(super) fn links_of(&self, page: Page) -> Vec<&'a LinkTarget> {
         let mut list = Vec::new();
-        for link in self.index.links_on(page) {
+        for link in self.links_on(page) {
             if list.len() == link.link {
                 list.push(&link.target);
             }
@@ -199,59 +163,17 @@ impl<'a> Ctx<'a> {
         list
     }
 
-    /// The link to a route, under the site's base path.
-    pub fn href_route(&self, route: &str) -> String {
-        format!("{}{route}", self.base_path)
-    }
-
-    /// The link to a page: its route under the base path, with a closing `/` when pages are
-    /// folders (`urls: directory`).
-    pub fn href(&self, page: Page) -> String {
-        if let Some((href, _)) = self.note_href(page) {
-            return href.clone();
-        }
-        self.href_page_route(&self.index.route(page))
-    }
-
-    /// The link to the page at `route` (see [`Ctx::href`]).
-    pub fn href_page_route(&self, route: &str) -> String {
-        self.href_route(&page_href(route, self.index.config.urls))
-    }
-
-    /// A note's link and Markdown link; `None` for other pages.
-    fn note_href(&self, page: Page) -> Option<&(String, String)> {
-        let Page::Note(i) = page else {
-            return None;
-        };
-        let href = self.note_hrefs.get(i)?;
-        Some(href.get_or_init(|| {
-            let route = self.index.route(page);
-            let md = format!("{}/{}.md", self.base_path, output_stem(&route));
-            (self.href_page_route(&route), md)
-        }))
-    }
-
-    /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
-    pub fn md_href(&self, page: Page) -> String {
-        if let Some((_, md)) = self.note_href(page) {
-            return md.clone();
-        }
-        let stem = output_stem(&self.index.route(page));
-        format!("{}/{stem}.md", self.base_path)
-    }
-
     /// The capability groups that have capabilities, in `site.yaml` order, each with its
     /// capabilities in matrix order.
     pub fn groups(&self) -> impl Iterator<Item = (&'a CapabilityGroup, &'a [usize])> + 'a {
-        let index = self.index;
-        index
-            .matrix
+        let config = self.config();
+        self.matrix()
             .groups
             .iter()
             .filter(|g| !g.capabilities.is_empty())
             .map(move |g| {
                 (
-                    &index.config.capability_groups[g.group],
+                    &config.capability_groups[g.group],
                     g.capabilities.as_slice(),
                 )
             })
@@ -259,12 +181,17 @@ impl<'a> Ctx<'a> {
 
     /// The absolute URL of a page's Markdown rendition (`https://site/research/x.md`).
     pub fn md_canonical_url(&self, page: Page) -> String {
-        let stem = output_stem(&self.index.route(page));
-        self.index.config.url_for(&format!("/{stem}.md"))
+        let stem = output_stem(&self.route(page));
+        self.config().url_for(&format!("/{stem}.md"))
+    }
+
+    /// The canonical URL of a page (`baseUrl` and its route).
+    pub fn canonical_url(&self, page: Page) -> String {
+        self.config().url_for(&self.route(page))
     }
 
     pub fn site(&self) -> SiteView<'a> {
-        let config = &self.index.config;
+        let config = self.config();
         let entries = [
             ("Matrix", Page::Home, "home"),
             ("Research", Page::Index(Section::Research), "research"),
@@ -281,7 +208,7 @@ impl<'a> Ctx<'a> {
             .iter()
             .map(|(_, page, section)| (*section, self.href(*page)))
             .collect();
-        let no_guides = self.index.content.guides.is_empty();
+        let no_guides = self.count(Section::Guides) == 0;
         let nav = entries
             .into_iter()
             .filter(|(_, page, _)| !(no_guides && *page == Page::Index(Section::Guides)))
@@ -327,9 +254,9 @@ impl<'a> Ctx<'a> {
             Page::Guide(_) => "guides",
             Page::Spec(_) | Page::SpecIndex => "spec",
         };
-        let route = self.index.route(page);
+        let route = self.route(page);
         PageView {
-            assets: relative_root(&route, self.index.config.urls),
+            assets: relative_root(&route, self.config().urls),
             og_type: match page {
                 Page::Note(_) | Page::Guide(_) => "article",
                 _ => "website",
@@ -339,7 +266,7 @@ impl<'a> Ctx<'a> {
             description: Cow::Owned(markdown::plain_text(&description)),
             route,
             url: self.href(page),
-            canonical: Some(self.index.canonical_url(page)),
+            canonical: Some(self.canonical_url(page)),
             md_url: Some(self.md_href(page)),
             section,
             edit_url: self.edit_url(page),
@@ -356,10 +283,10 @@ impl<'a> Ctx<'a> {
     /// "Edit this page" on the site's repository, for pages made from a file (none when
     /// the repository is no URL a page may link to: see [`safe_href`]).
     fn edit_url(&self, page: Page) -> Option<String> {
-        let repo = safe_href(self.index.config.repository.as_deref()?)?.trim_end_matches('/');
-        let doc = self.index.document(page)?;
-        let path = self.index.files.get(doc.file)?.display_path();
-        let branch = &self.index.config.branch;
+        let config = self.config();
+        let repo = safe_href(config.repository.as_deref()?)?.trim_end_matches('/');
+        let path = self.file_path(page)?;
+        let branch = &config.branch;
         let edit = if repo.contains("gitlab") {
             "-/edit"
         } else {
@@ -370,33 +297,32 @@ impl<'a> Ctx<'a> {
 
     /// The title a page goes by in links and lists.
     pub fn title(&self, page: Page) -> Cow<'a, str> {
-        let c = &self.index.content;
         let pick =
             |title: &'a str, id: &'a str| Cow::Borrowed(if title.is_empty() { id } else { title });
         match page {
-            Page::Home => Cow::Borrowed(self.index.config.title.as_str()),
+            Page::Home => Cow::Borrowed(self.config().title.as_str()),
             Page::Index(Section::Research) => Cow::Borrowed("Research notes"),
             Page::Index(Section::Clients) => Cow::Borrowed("Clients"),
             Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
             Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
             Page::SpecIndex => Cow::Borrowed("Spec revisions"),
-            Page::Note(i) => pick(
-                text(&c.notes[i].title),
-                doc_id(&c.notes[i].id, &c.notes[i].doc),
-            ),
-            Page::Client(i) => pick(
-                text(&c.clients[i].title),
-                doc_id(&c.clients[i].id, &c.clients[i].doc),
-            ),
+            Page::Note(i) => {
+                let note = self.note(i);
+                pick(text(&note.title), doc_id(&note.id, &note.doc))
+            }
+            Page::Client(i) => {
+                let client = self.client(i);
+                pick(text(&client.title), doc_id(&client.id, &client.doc))
+            }
             Page::Capability(i) => {
-                let cap = &c.capabilities[i];
+                let cap = self.capability(i);
                 pick(text(&cap.title), doc_id(&cap.id, &cap.doc))
             }
-            Page::Guide(i) => pick(text(&c.guides[i].title), &c.guides[i].doc.stem),
-            Page::Spec(i) => Cow::Owned(format!(
-                "Revision {}",
-                self.index.config.spec_versions[i].id
-            )),
+            Page::Guide(i) => {
+                let guide = self.guide(i);
+                pick(text(&guide.title), &guide.doc.stem)
+            }
+            Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }
 
@@ -434,8 +360,17 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn note_card(&self, n: usize) -> NoteCard<'a> {
-        let note = &self.index.content.notes[n];
+        let note = self.note(n);
         let summary = text(&note.summary);
+        // Made once per render: a card shows in many listings.
+        let summary_html = match self.shared().note_summaries.get(n) {
+            Some(cell) => self
+                .cached(cell, |ctx| {
+                    ctx.inline(summary, Section::Research, Page::Note(n))
+                })
+                .clone(),
+            None => self.inline(summary, Section::Research, Page::Note(n)),
+        };
         NoteCard {
             id: doc_id(&note.id, &note.doc),
             title: match text(&note.title) {
@@ -445,12 +380,7 @@ impl<'a> Ctx<'a> {
             url: self.href(Page::Note(n)),
             md_url: self.md_href(Page::Note(n)),
             summary,
-            summary_html: match self.note_summaries.get(n) {
-                Some(cached) => cached
-                    .get_or_init(|| self.inline(summary, Section::Research, Page::Note(n)))
-                    .clone(),
-                None => self.inline(summary, Section::Research, Page::Note(n)),
-            },
+            summary_html,
             kind: self.kind_title(text(&note.kind)),
             status: text(&note.status),
             verified: self.maybe_date(&note.last_verified),
@@ -459,19 +389,15 @@ impl<'a> Ctx<'a> {
 
     /// A kind's title from `site.yaml`, or its id.
     pub fn kind_title(&self, kind: &'a str) -> &'a str {
-        self.index
-            .config
+        self.config()
             .kind(kind)
             .and_then(|k| k.title.as_deref())
             .unwrap_or(kind)
     }
 
     pub fn backlinks(&self, page: Page) -> Vec<LinkView<'a>> {
-        self.index
-            .backlinks
-            .get(&page)
-            .map(|pages| pages.iter().map(|&p| self.link(p)).collect())
-            .unwrap_or_default()
+        let pages = self.backlinks_of(page);
+        pages.iter().map(|&p| self.link(p)).collect()
     }
 
     /// The HTML destination of a resolved link written as `dest`.
@@ -491,7 +417,7 @@ impl<'a> Ctx<'a> {
     /// Inline Markdown (summaries, support notes) of a file in `section`, links resolved.
     pub fn inline(&self, markdown: &str, section: Section, page: Page) -> String {
         markdown::inline_html(markdown, |dest| {
-            let target = links::resolve(dest, section, page, &self.index.ids);
+            let target = self.resolve(dest, section, page);
             self.rewrite(Some(&target), dest)
         })
     }
@@ -508,7 +434,7 @@ pub fn parse_day(date: &str) -> Option<NaiveDate> {
     let date = date.trim();
     // The exact `YYYY-MM-DD` shape without chrono's format parser (10,000 notes' dates are
     // read on every build and rebuild); anything else as chrono reads it.
-    crate::lint::walk::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
+    crate::dates::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
 }
 
 /// The status a cell shows.

@@ -4,8 +4,8 @@
 use super::events;
 use super::paths::{self, content_type};
 use super::state::{Files, State};
-use crate::write::Shared;
-use tiny_http::{Header, Method, Request, Response, StatusCode};
+use super::wire::{Request, Response};
+use crate::render::output::Shared;
 
 /// The prefix of the server's own endpoints.
 pub const PREFIX: &str = "/__fieldnotes/";
@@ -53,11 +53,11 @@ impl Hosts {
 
 /// Answers `request` (in its own thread: an event stream lasts as long as the page).
 pub fn handle(request: Request, state: &State, hosts: &Hosts) {
-    if !matches!(request.method(), Method::Get | Method::Head) {
-        let _ = request.respond(text(405, "only GET and HEAD are served\n"));
-        return;
+    if !matches!(request.method(), "GET" | "HEAD") {
+        let refusal = text(405, "only GET and HEAD are served\n").with_header("Allow", "GET, HEAD");
+        return request.respond(refusal);
     }
-    let url = request.url().to_string();
+    let url = request.target().to_string();
     if let Some(endpoint) = url.strip_prefix(PREFIX) {
         let endpoint = endpoint.split(['?', '#']).next().unwrap_or("");
         return endpoints(request, endpoint, state, hosts);
@@ -65,8 +65,7 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
     let path = match paths::clean(&url) {
         Ok(path) => path,
         Err(bad) => {
-            let _ = request.respond(text(400, &format!("bad request: {}\n", bad.reason)));
-            return;
+            return request.respond(text(400, &format!("bad request: {}\n", bad.reason)));
         }
     };
     let path = state.strip_base(&path);
@@ -76,17 +75,13 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
         let page = format!(
             "<!doctype html><title>Building…</title><p>The site has not built yet.</p>\n{SCRIPT_TAG}"
         );
-        let _ = request.respond(bytes(503, "text/html; charset=utf-8", page.into_bytes()));
-        return;
+        return request.respond(bytes(503, "text/html; charset=utf-8", page.into_bytes()));
     };
     let (status, name, body) = match paths::resolve(&files, path) {
         Some((name, body)) => (200, name, body.clone()),
         None => match files.get_key_value("404.html") {
             Some((name, body)) => (404, name.as_str(), body.clone()),
-            None => {
-                let _ = request.respond(text(404, "not found\n"));
-                return;
-            }
+            None => return request.respond(text(404, "not found\n")),
         },
     };
     let kind = content_type(name);
@@ -95,38 +90,27 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
     } else {
         body.to_vec()
     };
-    let _ = request.respond(bytes(status, kind, body));
+    request.respond(bytes(status, kind, body));
 }
 
 /// `/__fieldnotes/…`: the event stream, the status, the script.
 fn endpoints(request: Request, endpoint: &str, state: &State, hosts: &Hosts) {
     if endpoint == "client.js" {
         let body = CLIENT_JS.as_bytes().to_vec();
-        let _ = request.respond(bytes(200, "text/javascript; charset=utf-8", body));
-        return;
+        return request.respond(bytes(200, "text/javascript; charset=utf-8", body));
     }
     if !matches!(endpoint, "events" | "status") {
-        let _ = request.respond(text(404, "not found\n"));
-        return;
+        return request.respond(text(404, "not found\n"));
     }
-    let header = |name: &'static str| {
-        request
-            .headers()
-            .iter()
-            .find(|h| h.field.equiv(name))
-            .map(|h| h.value.as_str().to_string())
-    };
-    if !hosts.allow(header("Host").as_deref(), header("Origin").as_deref()) {
-        let _ = request.respond(text(403, "forbidden: unexpected Host or Origin\n"));
-        return;
+    if !hosts.allow(request.header("Host"), request.header("Origin")) {
+        return request.respond(text(403, "forbidden: unexpected Host or Origin\n"));
     }
     if endpoint == "status" {
         let json = serde_json::to_vec(&*state.status()).unwrap_or_default();
-        let _ = request.respond(bytes(200, "application/json", json));
-        return;
+        return request.respond(bytes(200, "application/json", json));
     }
     let receiver = state.hub.subscribe();
-    events::stream(request.into_writer(), &receiver);
+    events::stream(request.into_stream(), &receiver);
 }
 
 /// An HTML page with the live-reload script before its last `</body>` (or at its end).
@@ -146,22 +130,15 @@ fn find_last_ci(haystack: &[u8], needle: &[u8]) -> Option<usize> {
         .find(|&i| haystack[i..i + needle.len()].eq_ignore_ascii_case(needle))
 }
 
-/// A response with `body` (tiny_http leaves the body out for HEAD).
-fn bytes(status: u16, kind: &str, body: Vec<u8>) -> Response<std::io::Cursor<Vec<u8>>> {
-    let mut response = Response::from_data(body).with_status_code(StatusCode(status));
-    for (name, value) in [
-        ("Content-Type", kind),
-        ("Cache-Control", "no-store"),
-        ("X-Content-Type-Options", "nosniff"),
-    ] {
-        if let Ok(header) = Header::from_bytes(name.as_bytes(), value.as_bytes()) {
-            response.add_header(header);
-        }
-    }
-    response
+/// A response with `body` (left out for HEAD), never cached or sniffed.
+fn bytes(status: u16, kind: &str, body: Vec<u8>) -> Response {
+    Response::new(status, body)
+        .with_header("Content-Type", kind)
+        .with_header("Cache-Control", "no-store")
+        .with_header("X-Content-Type-Options", "nosniff")
 }
 
-fn text(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+fn text(status: u16, message: &str) -> Response {
     bytes(
         status,
         "text/plain; charset=utf-8",

@@ -1,9 +1,11 @@
 //! `fieldnotes serve`: build the site in memory, serve it, rebuild what an edit changed and
 //! tell open pages to reload.
 //!
-//! [`rebuild`] builds incrementally (with [`fingerprint`] deciding which pages to render
-//! again), [`watch`] reports changed files, [`http`] answers requests ([`paths`] refuses
-//! traversal and maps routes to files), [`events`] streams reloads to open pages, and
+//! [`rebuild`] builds incrementally (each page rendered again only when an input it read
+//! while it rendered changed; [`fingerprint`] says what each input is now), [`watch`] reports
+//! changed files, [`wire`] reads requests within fixed limits, [`http`] answers them
+//! ([`paths`] refuses traversal and maps routes to files), [`events`] streams reloads to open
+//! pages, and
 //! [`state`] holds the site being served and the last build's status. An edit that breaks the
 //! site leaves the last good build served, and its errors are printed and shown on the page.
 //! After an edit the note pages are served first and the listings, feeds and data API right
@@ -16,6 +18,7 @@ pub mod paths;
 pub mod rebuild;
 pub mod state;
 pub mod watch;
+pub mod wire;
 
 use crate::error::{Error, Result};
 use crate::lint::format::{self, Report};
@@ -23,6 +26,7 @@ use crate::Summary;
 use rebuild::{Rebuilder, Rebuilt};
 use state::{Files, State, Status};
 use std::collections::HashSet;
+use std::net::TcpListener;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
@@ -45,18 +49,14 @@ pub struct ServeOptions {
 
 /// Serves the site until the process is stopped.
 pub fn serve(options: &ServeOptions) -> Result<()> {
-    let server = tiny_http::Server::http((options.bind.as_str(), options.port)).map_err(|e| {
-        Error::Usage {
+    let listener =
+        TcpListener::bind((options.bind.as_str(), options.port)).map_err(|e| Error::Usage {
             message: format!(
                 "could not listen on {}:{}: {e}; choose another --port or --bind",
                 options.bind, options.port
             ),
-        }
-    })?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map_or(options.port, |a| a.port());
+        })?;
+    let port = listener.local_addr().map_or(options.port, |a| a.port());
     let host = match options.bind.contains(':') {
         true => format!("[{}]", options.bind),
         false => options.bind.clone(),
@@ -79,10 +79,9 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     let hosts = Arc::new(http::Hosts::new(&options.bind, port));
     let accept_state = state.clone();
     std::thread::spawn(move || {
-        for request in server.incoming_requests() {
-            let (state, hosts) = (accept_state.clone(), hosts.clone());
-            std::thread::spawn(move || http::handle(request, &state, &hosts));
-        }
+        wire::accept(listener, wire::LIMITS, move |request| {
+            http::handle(request, &accept_state, &hosts)
+        });
     });
     eprintln!("serving {url} (Ctrl-C stops)");
     if options.open {
@@ -180,7 +179,7 @@ impl Serving<'_> {
 
     /// Reports a build that could not run: printed, and shown on open pages.
     fn fail(&self, build: u64, error: &Error) {
-        eprintln!("error: {error}");
+        eprintln!("{}", error.terminal_line());
         self.state.set_status(Status::failed(build, error));
         self.state.hub.send("status", &build.to_string());
     }

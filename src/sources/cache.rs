@@ -12,9 +12,10 @@
 //! local repository with `--repo URL=PATH` ([`CacheConfig::map`]), which is used in place
 //! and never fetched.
 
-use super::git::{self, Object, Objects};
+use super::git::{Git, Object, Objects, NO_PATHS};
 use super::pin::repository_url;
 use std::collections::{BTreeMap, HashMap};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -140,14 +141,10 @@ impl Cache {
 
 fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
     if let Some(path) = config.repos.get(url) {
-        let out = git::run(
-            git::git(None)
-                .arg("-C")
-                .arg(path)
-                .args(["rev-parse", "--absolute-git-dir"]),
-            None,
-        )
-        .map_err(|e| format!("--repo {url}={}: {e}", path.display()))?;
+        let out = Git::in_dir(path)
+            .args(["rev-parse", "--absolute-git-dir"])
+            .run(None)
+            .map_err(|e| format!("--repo {url}={}: {e}", path.display()))?;
         let git_dir = PathBuf::from(String::from_utf8_lossy(&out).trim());
         return Ok(Repo::new(git_dir, url, Remote::Local));
     }
@@ -180,12 +177,10 @@ fn clone(url: &str, folder: &Path, timeout: Duration) -> Result<(), String> {
         .map_err(|e| format!("could not create {}: {e}", parent.display()))?;
     let staging = folder.with_extension(format!("git.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
-    let cloned = git::run(
-        git::git(None)
-            .args(["clone", "--bare", "--quiet", "--", url])
-            .arg(&staging),
-        Some(timeout),
-    );
+    let cloned = Git::new()
+        .args(["clone", "--bare", "--quiet"])
+        .operands([OsStr::new(url), staging.as_os_str()])
+        .run(Some(timeout));
     let moved = cloned.and_then(|_| {
         std::fs::rename(&staging, folder).or_else(|e| match folder.join("HEAD").is_file() {
             // Another run cloned it first: theirs is as good.
@@ -278,8 +273,7 @@ impl Repo {
             return false;
         }
         self.fetched = true;
-        let mut fetch = self.git();
-        fetch.args([
+        let fetch = self.git().args([
             "fetch",
             "--quiet",
             "--prune",
@@ -287,7 +281,7 @@ impl Repo {
             "+refs/heads/*:refs/heads/*",
             "+refs/tags/*:refs/tags/*",
         ]);
-        if let Err(e) = git::run(&mut fetch, Some(timeout)) {
+        if let Err(e) = fetch.run(Some(timeout)) {
             self.fetch_error = Some(format!("could not fetch {}: {e}", self.url));
             return false;
         }
@@ -304,9 +298,10 @@ impl Repo {
             return false;
         };
         let refspec = format!("{hash}:refs/fieldnotes/{hash}");
-        let mut fetch = self.git();
-        fetch.args(["fetch", "--quiet", "origin", &refspec]);
-        let fetched = git::run(&mut fetch, Some(timeout)).is_ok();
+        let fetched = (self.git().args(["fetch", "--quiet", "origin"]))
+            .value(&refspec)
+            .and_then(|fetch| fetch.run(Some(timeout)))
+            .is_ok();
         if fetched {
             self.objects = None;
         }
@@ -315,10 +310,8 @@ impl Repo {
 
     /// Points `HEAD` at the remote's default branch, which may have changed since the clone.
     fn follow_default_branch(&mut self, timeout: Duration) {
-        let Ok(out) = git::run(
-            self.git().args(["ls-remote", "--symref", "origin", "HEAD"]),
-            Some(timeout),
-        ) else {
+        let ls_remote = self.git().args(["ls-remote", "--symref", "origin", "HEAD"]);
+        let Ok(out) = ls_remote.run(Some(timeout)) else {
             return;
         };
         let text = String::from_utf8_lossy(&out);
@@ -328,14 +321,16 @@ impl Repo {
                 .filter(|r| r.starts_with("refs/heads/"))
         });
         if let Some(branch) = branch {
-            let _ = git::run(self.git().args(["symbolic-ref", "HEAD", branch]), None);
+            let point = self.git().args(["symbolic-ref", "HEAD"]).value(branch);
+            let _ = point.and_then(|git| git.run(None));
         }
     }
 
     /// Full hashes of every object whose name starts with `prefix` (at least 4 hex digits).
     pub(crate) fn objects_starting_with(&mut self, prefix: &str) -> Result<Vec<String>, String> {
-        let arg = format!("--disambiguate={prefix}");
-        let out = git::run(self.git().args(["rev-parse", &arg]), None)?;
+        let out = (self.git().args(["rev-parse"]))
+            .option("--disambiguate", prefix)
+            .run(None)?;
         let mut hashes: Vec<String> = String::from_utf8_lossy(&out)
             .split_whitespace()
             .map(str::to_string)
@@ -347,7 +342,7 @@ impl Repo {
     /// The name of the default branch (`main`), if `HEAD` names one; asked of git once.
     pub fn default_branch(&mut self) -> Option<String> {
         if self.branch.is_none() {
-            let out = git::run(self.git().args(["symbolic-ref", "--short", "HEAD"]), None);
+            let out = (self.git().args(["symbolic-ref", "--short", "HEAD"])).run(None);
             let name = out.map(|o| String::from_utf8_lossy(&o).trim().to_string());
             self.branch = Some(name.ok().filter(|n| !n.is_empty()));
         }
@@ -362,18 +357,12 @@ impl Repo {
     ) -> Result<&HashMap<String, String>, String> {
         let key = (from.to_string(), to.to_string());
         if !self.renames.contains_key(&key) {
-            let mut diff = self.git();
-            diff.args([
-                "diff",
-                "-z",
-                "--name-status",
-                "-M",
-                "--diff-filter=R",
-                from,
-                to,
-                "--",
-            ]);
-            let out = git::run(&mut diff, None)?;
+            let out = (self.git())
+                .args(["diff", "-z", "--name-status", "-M", "--diff-filter=R"])
+                .value(from)?
+                .value(to)?
+                .operands(NO_PATHS)
+                .run(None)?;
             let text = String::from_utf8_lossy(&out);
             let mut fields = text.split('\0').filter(|f| !f.is_empty());
             let mut map = HashMap::new();
@@ -387,8 +376,8 @@ impl Repo {
         Ok(&self.renames[&key])
     }
 
-    fn git(&self) -> std::process::Command {
-        git::git(Some(&self.git_dir))
+    fn git(&self) -> Git {
+        Git::on(&self.git_dir)
     }
 }
 

@@ -1,7 +1,10 @@
-//! Running git: every call goes through [`git`] (prompts off, the caller's repository
-//! variables cleared), network calls through [`run`] with a time limit, and object reads
-//! through one long-lived `git cat-file --batch` per repository ([`Objects`]).
+//! Running git: every git process fieldnotes starts is a [`Git`], which keeps text from users
+//! and content from being read as an option (prompts off, the caller's repository variables
+//! cleared); network calls run with a time limit, and object reads go through one long-lived
+//! `git cat-file --batch` per repository ([`Objects`]).
 
+use crate::terminal;
+use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -19,30 +22,110 @@ const REPOSITORY_VARIABLES: [&str; 7] = [
     "GIT_NAMESPACE",
 ];
 
-/// A git command on `git_dir` (none for `clone`) that never waits for a person: no password
-/// prompt, ssh in batch mode.
-pub(crate) fn git(git_dir: Option<&Path>) -> Command {
-    let mut command = Command::new("git");
-    if let Some(dir) = git_dir {
-        command.arg("--git-dir").arg(dir);
-    }
-    for variable in REPOSITORY_VARIABLES {
-        command.env_remove(variable);
-    }
-    command.env("GIT_TERMINAL_PROMPT", "0");
-    if std::env::var_os("GIT_SSH_COMMAND").is_none() {
-        command.env(
-            "GIT_SSH_COMMAND",
-            "ssh -o BatchMode=yes -o ConnectTimeout=10",
-        );
-    }
-    command.stdin(Stdio::null());
-    command
+/// No operands: `.operands(NO_PATHS)` ends a command with `--`, so that git reads the words
+/// before it as revisions only, never as paths.
+pub(crate) const NO_PATHS: [&str; 0] = [];
+
+/// One git command line, built so that no text from a user or from content can be read as an
+/// option (`--output=FILE` would have git write a file):
+///
+/// - options and subcommands are [`Git::args`], `&'static str`: only the code's own words;
+/// - a revision, refspec or branch is a [`Git::value`], refused when git could read it as an
+///   option (it starts with `-`);
+/// - an option's value is [`Git::option`] (`--name=value`, one word that starts with the code's
+///   own text);
+/// - paths and URLs are [`Git::operands`], after `--`.
+///
+/// The repository a command runs on is given by `--git-dir` or `-C`, whose argument git never
+/// reads as an option. No git command waits for a person: no password prompt, ssh in batch
+/// mode.
+pub(crate) struct Git {
+    command: Command,
 }
 
-/// Runs `command` to its end and returns what it printed; killed after `timeout` when one is
-/// given. A failure is one line: git's last line of error output, or why it did not run.
-pub(crate) fn run(command: &mut Command, timeout: Option<Duration>) -> Result<Vec<u8>, String> {
+impl Git {
+    /// git on no repository (`clone`).
+    pub(crate) fn new() -> Git {
+        let mut command = Command::new("git");
+        for variable in REPOSITORY_VARIABLES {
+            command.env_remove(variable);
+        }
+        command.env("GIT_TERMINAL_PROMPT", "0");
+        if std::env::var_os("GIT_SSH_COMMAND").is_none() {
+            command.env(
+                "GIT_SSH_COMMAND",
+                "ssh -o BatchMode=yes -o ConnectTimeout=10",
+            );
+        }
+        command.stdin(Stdio::null());
+        Git { command }
+    }
+
+    /// git on the repository whose git folder is `git_dir`.
+    pub(crate) fn on(git_dir: &Path) -> Git {
+        let mut git = Git::new();
+        git.command.arg("--git-dir").arg(git_dir);
+        git
+    }
+
+    /// git in the repository (bare or not) that holds the folder `dir`.
+    pub(crate) fn in_dir(dir: &Path) -> Git {
+        let mut git = Git::new();
+        git.command.arg("-C").arg(dir);
+        git
+    }
+
+    /// The code's own words: the subcommand and its options.
+    pub(crate) fn args<const N: usize>(mut self, words: [&'static str; N]) -> Git {
+        self.command.args(words);
+        self
+    }
+
+    /// `--name=value` as one word: git reads all of it as the option's value.
+    pub(crate) fn option(mut self, name: &'static str, value: &str) -> Git {
+        self.command.arg(format!("{name}={value}"));
+        self
+    }
+
+    /// A revision, refspec or branch name from a user, content or a repository. Refused when
+    /// git could read it as an option: empty, or starting with `-`.
+    pub(crate) fn value(mut self, value: &str) -> Result<Git, String> {
+        if value.is_empty() || value.starts_with('-') || value.contains('\0') {
+            return Err(format!(
+                "`{}` cannot be given to git: it would be read as an option",
+                terminal::escape(value)
+            ));
+        }
+        self.command.arg(value);
+        Ok(self)
+    }
+
+    /// `--`, then `items` (paths, URLs): git reads none of them as an option.
+    pub(crate) fn operands<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(mut self, items: I) -> Git {
+        self.command.arg("--").args(items);
+        self
+    }
+
+    /// Runs the command to its end and returns what it printed; killed after `timeout` when
+    /// one is given. A failure is one line: git's last line of error output, or why it did
+    /// not run.
+    pub(crate) fn run(mut self, timeout: Option<Duration>) -> Result<Vec<u8>, String> {
+        run(&mut self.command, timeout)
+    }
+
+    /// Starts the command with its input and output piped to the caller, errors dropped.
+    fn spawn_piped(mut self) -> Result<Child, String> {
+        self.command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("could not run git: {e}"))
+    }
+}
+
+/// Runs `command` to its end (see [`Git::run`]).
+fn run(command: &mut Command, timeout: Option<Duration>) -> Result<Vec<u8>, String> {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -101,15 +184,17 @@ fn wait_at_most(
     }
 }
 
-/// The last non-empty line of git's error output (`fatal: …`), or a generic word.
+/// The last non-empty line of git's error output (`fatal: …`), or a generic word; control
+/// characters escaped, since it may quote a repository's file names.
 fn last_line(errors: &[u8]) -> String {
-    String::from_utf8_lossy(errors)
+    let errors = String::from_utf8_lossy(errors);
+    let line = errors
         .lines()
         .rev()
         .map(str::trim)
         .find(|l| !l.is_empty())
-        .unwrap_or("git failed")
-        .to_string()
+        .unwrap_or("git failed");
+    terminal::escape(line).into_owned()
 }
 
 /// What `cat-file --batch` answered for one object name.
@@ -135,13 +220,9 @@ pub(crate) struct Objects {
 
 impl Objects {
     pub(crate) fn start(git_dir: &Path) -> Result<Objects, String> {
-        let mut child = git(Some(git_dir))
+        let mut child = Git::on(git_dir)
             .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("could not run git: {e}"))?;
+            .spawn_piped()?;
         let input = child.stdin.take();
         let output = BufReader::new(child.stdout.take().ok_or("git gave no output pipe")?);
         Ok(Objects {
@@ -227,5 +308,42 @@ mod tests {
             "fatal: no such remote"
         );
         assert_eq!(last_line(b""), "git failed");
+        assert_eq!(
+            last_line(b"fatal: path '\x1b[2J' does not exist\n"),
+            "fatal: path '\\u{1b}[2J' does not exist"
+        );
+    }
+
+    #[test]
+    fn values_git_would_read_as_options_are_refused() {
+        for value in ["--output=x", "-p", "", "a\0b"] {
+            assert!(Git::new().value(value).is_err(), "{value:?}");
+        }
+        for value in ["HEAD", "origin/main", "3f4e5d6^{commit}", "a:refs/b"] {
+            assert!(Git::new().value(value).is_ok(), "{value:?}");
+        }
+    }
+
+    /// Every git process goes through [`Git`]: no other file of `src/` starts one.
+    #[test]
+    fn git_is_started_only_here() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let here = src.join("sources").join("git.rs");
+        let mut folders = vec![src];
+        let mut starters = Vec::new();
+        while let Some(folder) = folders.pop() {
+            for entry in std::fs::read_dir(&folder).expect("src is readable") {
+                let path = entry.expect("an entry").path();
+                if path.is_dir() {
+                    folders.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") && path != here {
+                    let text = std::fs::read_to_string(&path).expect("a source file");
+                    if text.contains("Command::new(\"git\")") {
+                        starters.push(path.display().to_string());
+                    }
+                }
+            }
+        }
+        assert!(starters.is_empty(), "git started outside Git: {starters:?}");
     }
 }

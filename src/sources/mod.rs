@@ -18,7 +18,7 @@
 pub mod cache;
 pub mod drift;
 pub mod excerpt;
-mod git;
+pub(crate) mod git;
 pub mod pin;
 pub mod report;
 pub mod verify;

@@ -4,9 +4,10 @@
 
 use super::drift::{Drift, DriftReport, State};
 use super::{short, Holder};
+use crate::dates::parse_date;
 use crate::index::{doc_id, SiteIndex};
-use crate::lint::walk::parse_date;
 use crate::model::text;
+use crate::terminal;
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -100,7 +101,8 @@ pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
     }
     for notice in &report.notices {
         out.push_str(&format!(
-            "note: {notice}; default branches are as of its last fetch\n"
+            "note: {}; default branches are as of its last fetch\n",
+            terminal::escape(notice)
         ));
     }
     out
@@ -281,7 +283,17 @@ pub fn queue_json(entries: &[QueueEntry]) -> String {
 }
 
 /// Rows under a header, each column as wide as its widest cell, the last one not padded.
+/// Cells hold file names and text from repositories and content: their control characters
+/// are shown escaped ([`terminal::escape`]).
 fn table<const N: usize>(header: &[String; N], rows: &[[String; N]]) -> String {
+    let rows: Vec<[String; N]> = rows
+        .iter()
+        .map(|row| {
+            row.each_ref()
+                .map(|cell| terminal::escape(cell).into_owned())
+        })
+        .collect();
+    let rows = rows.as_slice();
     let mut widths = [0; N];
     for row in std::iter::once(header).chain(rows) {
         for (width, cell) in widths.iter_mut().zip(row) {

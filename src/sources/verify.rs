@@ -11,8 +11,6 @@ use super::git::{lines, Object};
 use super::pin::LineRange;
 use super::{pinned, short, Pinned};
 use crate::index::SiteIndex;
-use crate::lint::{RuleMeta, Sink};
-use crate::source::Span;
 
 /// Why a pinned source does not hold, or could not be checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,21 +79,6 @@ impl<'a> Verification<'a> {
         self.sources
             .iter()
             .flat_map(|c| c.problems.iter().map(move |p| (&c.pinned, p)))
-    }
-
-    /// Reports each problem that `finding` turns into a finding of `rule` (at a span, with a
-    /// message and help); `finding` returns `None` for the problems of other rules.
-    pub fn report(
-        &self,
-        sink: &mut Sink<'_>,
-        rule: &RuleMeta,
-        finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
-    ) {
-        for (pinned, problem) in self.problems() {
-            if let Some((span, message, help)) = finding(pinned, problem) {
-                sink.report(rule, span, message, Some(help));
-            }
-        }
     }
 
     /// How many sources hold: commit, path and lines all found.

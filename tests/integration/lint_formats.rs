@@ -1,9 +1,18 @@
 //! Tests: lint output. One fixture in every format; SARIF and JUnit checked for shape; the
 //! binary's exit status; pull-request focus (PATHs and `--changed-since` in a git repository);
-//! `--explain`; `fieldnotes schema` and the schemas kept in `schemas/`.
+//! `--explain`; `fieldnotes schema` and the schemas kept in `schemas/`. Submodules: every
+//! format against its published schema and in print order (`validated`); the command-line
+//! conventions (`conventions`); the GitHub Action, its install script and the release
+//! workflow (`action`); editor set-up (`editors`).
+
+mod action;
+mod conventions;
+mod editors;
+mod validated;
 
 use crate::lint_rules::{lint_site, snapshot};
 use crate::support::TestSite;
+use clap::ValueEnum;
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{self, Report};
 use fieldnotes::lint::rules;
@@ -27,14 +36,9 @@ fn printed(format: Format) -> String {
 
 #[test]
 fn one_fixture_in_every_format() {
-    for (name, format) in [
-        ("human", Format::Human),
-        ("json", Format::Json),
-        ("github", Format::Github),
-        ("sarif", Format::Sarif),
-        ("junit", Format::Junit),
-    ] {
-        snapshot!(format!("format_{name}"), printed(format));
+    for format in Format::value_variants() {
+        let name = format.to_possible_value().expect("named");
+        snapshot!(format!("format_{}", name.get_name()), printed(*format));
     }
 }
 
@@ -341,4 +345,147 @@ fn schema_out_writes_three_schemas_with_the_sites_vocabularies() {
         .as_array()
         .expect("required")
         .contains(&serde_json::json!("lastVerified")));
+}
+
+/// Checks that `out` is a refusal of `--changed-since`: exit status 2, nothing on standard
+/// output, and one line on standard error that says `what`.
+fn refused_in_one_line(out: &Output, what: &str) {
+    let errors = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{errors}");
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(errors.lines().count(), 1, "{errors}");
+    assert!(
+        errors.starts_with("error: --changed-since ") && errors.contains(what),
+        "{errors}"
+    );
+}
+
+#[test]
+fn changed_since_outside_git_or_with_an_unknown_revision_is_one_clear_line() {
+    let site = lint_site("_base");
+    let outside = run(site.root(), &["lint", "--changed-since", "HEAD"]);
+    refused_in_one_line(&outside, "is not in a git work tree");
+    commit_all(&site);
+    let unknown = run(site.root(), &["lint", "--changed-since", "no-such-branch"]);
+    refused_in_one_line(&unknown, "no commit `no-such-branch`");
+    let blob = run(site.root(), &["lint", "--changed-since", "HEAD:site.yaml"]);
+    refused_in_one_line(&blob, "no commit `HEAD:site.yaml`");
+    let range = run(
+        site.root(),
+        &["lint", "--changed-since", "main...no-such-branch"],
+    );
+    refused_in_one_line(&range, "no commit `no-such-branch`");
+}
+
+#[test]
+fn changed_since_takes_a_range_of_commits() {
+    let site = lint_site("_base");
+    commit_all(&site);
+    site.write("content/research/new-note.md", "# A committed note\n");
+    git(site.root(), &["add", "."]);
+    git(site.root(), &["commit", "-q", "-m", "new note"]);
+    site.write("content/research/untracked.md", "# Not committed\n");
+    for range in ["HEAD~1...HEAD", "HEAD~1..HEAD", "HEAD~1..."] {
+        let args = ["lint", "--format", "json", "--changed-since", range];
+        let mut found = reported(site.root(), &args);
+        found.sort();
+        let expected = [("content/research/new-note.md", "FN002")];
+        // Untracked files are always reported: they are not in any commit.
+        let untracked = [("content/research/untracked.md", "FN002")];
+        assert_eq!(found, pairs(&[expected, untracked].concat()), "{range}");
+    }
+}
+
+#[test]
+fn a_changed_since_revision_git_would_read_as_an_option_never_reaches_git() {
+    let site = lint_site("_base");
+    commit_all(&site);
+    for rev in ["--output=written.txt", "-owritten.txt"] {
+        let out = run(site.root(), &["lint", &format!("--changed-since={rev}")]);
+        refused_in_one_line(&out, "not a revision");
+        assert!(
+            !site.root().join("written.txt").exists(),
+            "{rev} wrote a file"
+        );
+    }
+}
+
+/// Whether `text` holds a character a terminal would act on rather than show (line breaks
+/// aside).
+pub(crate) fn has_controls(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn the_human_format_shows_control_characters_in_content_escaped() {
+    let site = lint_site("_base");
+    let note = "content/research/cline-reads-the-type-key.md";
+    let text = std::fs::read_to_string(site.root().join(note)).expect("note");
+    let hostile = text.replacen(
+        "  - cline\n",
+        "  - \"cl\\e]0;pwned\\a\\u009b2J\\u202eine\"\n",
+        1,
+    ) + "\nSee \x1b[2J\u{9b}1m\u{202e} [x](/research/no-such-note.md) too.\n";
+    site.write(note, &hostile);
+    let out = run(site.root(), &["lint"]);
+    let printed = String::from_utf8(out.stdout).expect("utf-8");
+    assert!(!has_controls(&printed), "{printed:?}");
+    assert!(
+        printed.contains("client `cl\\u{1b}]0;pwned\\u{7}\\u{9b}2J\\u{202e}ine` does not exist"),
+        "{printed}"
+    );
+    assert!(
+        printed.contains("See \\u{1b}[2J\\u{9b}1m\\u{202e} [x]"),
+        "the quoted line is escaped: {printed}"
+    );
+    // The frame's location is the finding's own line and column, not counted in the
+    // escaped text; its underline is under the link.
+    let json = run(site.root(), &["lint", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    let link = json["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .find(|d| d["code"] == "FN601")
+        .expect("the broken link");
+    let location = format!("{note}:{}:{}\n", link["line"], link["column"]);
+    assert!(printed.contains(&location), "{location} in {printed}");
+    let quoted = printed
+        .lines()
+        .find(|l| l.contains("See \\u{1b}"))
+        .expect("the quoted line");
+    let marks = printed
+        .lines()
+        .skip_while(|l| *l != quoted)
+        .nth(1)
+        .expect("the underline");
+    let link_at = quoted.find("(/research").map(|at| at + 1);
+    assert_eq!(marks.find('^'), link_at, "{quoted}\n{marks}");
+}
+
+#[test]
+fn the_human_format_escapes_control_characters_in_file_names() {
+    let site = lint_site("_formats");
+    let (index, mut findings) =
+        fieldnotes::check(site.root(), crate::support::today()).expect("opens");
+    findings.truncate(1);
+    findings[0].file = "content/research/\x1b]0;pwned\x07.md".to_string();
+    let report = Report {
+        diagnostics: &findings,
+        files: &index.files,
+        summary: Summary::of(&findings, index.files.len()),
+    };
+    let printed = format::render(&report, Format::Human, false);
+    assert!(!has_controls(&printed), "{printed:?}");
+    assert!(
+        printed.contains("--> content/research/\\u{1b}]0;pwned\\u{7}.md:"),
+        "{printed}"
+    );
 }

@@ -5,6 +5,7 @@ mod support;
 
 mod bad_input;
 mod build;
+mod cli_errors;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;

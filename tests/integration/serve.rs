@@ -1,6 +1,7 @@
 //! Tests: the `serve` process answers every route, reloads pages after an edit (a listing
 //! asked for before it is rendered again waits for it), keeps the last good build when an
-//! edit breaks the site, refuses traversal, and guards its endpoints by Host and Origin.
+//! edit breaks the site, refuses traversal, guards its endpoints by Host and Origin, and
+//! reads requests within fixed limits.
 
 use crate::serve_rebuild::{full_build, read, ALPHA, BETA};
 use crate::support::TestSite;
@@ -388,6 +389,114 @@ fn endpoints_refuse_other_hosts_and_origins() {
         &[("Host", &format!("localhost:{port}"))],
     );
     assert_eq!(ok.status, 200);
+}
+
+/// Sends `raw` on a new connection and reads until the server closes it.
+fn raw_exchange(port: u16, raw: &[u8]) -> Vec<u8> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    stream.write_all(raw).expect("sends");
+    let mut answer = Vec::new();
+    stream
+        .read_to_end(&mut answer)
+        .expect("the server closes the connection");
+    answer
+}
+
+#[test]
+fn requests_over_a_limit_are_refused_with_their_status() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let host = format!("Host: 127.0.0.1:{}\r\n", server.port);
+    let long_target = format!("GET /{} HTTP/1.1\r\n{host}\r\n", "a".repeat(9000));
+    let long_field = format!("GET / HTTP/1.1\r\n{host}X: {}\r\n\r\n", "a".repeat(9000));
+    let many_fields = format!("GET / HTTP/1.1\r\n{host}{}\r\n", "X: y\r\n".repeat(101));
+    let body = format!("POST / HTTP/1.1\r\n{host}Content-Length: 5\r\n\r\nhello");
+    let version = format!("GET / HTTP/2.0\r\n{host}\r\n");
+    let bad = format!("GET / HTTP/1.1\r\n{host}No colon\r\n\r\n");
+    for (raw, status) in [
+        (long_target, 414),
+        (long_field, 431),
+        (many_fields, 431),
+        (body, 413),
+        (version, 505),
+        (bad, 400),
+    ] {
+        let answer = parse_response(&raw_exchange(server.port, raw.as_bytes()));
+        assert_eq!(answer.status, status, "{}", &raw[..raw.len().min(60)]);
+        assert_eq!(answer.header("Connection"), Some("close"));
+    }
+    let head = raw_exchange(
+        server.port,
+        format!("HEAD / HTTP/1.1\r\n{host}\r\n").as_bytes(),
+    );
+    let head = parse_response(&head);
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty(), "no body for HEAD");
+    assert_ne!(head.header("Content-Length"), Some("0"));
+    assert_eq!(server.get("/").status, 200, "the server still answers");
+}
+
+/// The resident memory of process `pid`, in KiB.
+#[cfg(target_os = "linux")]
+fn resident_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+/// A header that never ends is cut off after a few KiB: the server stops reading (answers 431
+/// and closes) long before 64 MiB is sent, and its memory does not grow with what was sent.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_header_that_never_ends_is_cut_off_with_memory_bounded() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    assert_eq!(server.get("/").status, 200);
+    let before = resident_kib(server.child.id());
+    let mut stream = TcpStream::connect(("127.0.0.1", server.port)).expect("connects");
+    stream
+        .set_write_timeout(Some(Duration::from_secs(5)))
+        .expect("timeout");
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Huge: ")
+        .expect("sends");
+    let total = 64 << 20;
+    let chunk = vec![b'a'; 64 << 10];
+    let started = Instant::now();
+    let mut sent = 0;
+    while sent < total {
+        match stream.write(&chunk) {
+            Ok(n) => sent += n,
+            Err(_) => break,
+        }
+    }
+    assert!(
+        sent < total,
+        "the server read all {sent} bytes of one header field"
+    );
+    assert!(
+        started.elapsed() < PATIENCE,
+        "cut off after {:?}",
+        started.elapsed()
+    );
+    // What was answered (431), if the reset after it left it to read.
+    stream.set_read_timeout(Some(PATIENCE)).expect("timeout");
+    let mut answer = Vec::new();
+    match stream.read_to_end(&mut answer) {
+        Ok(_) => assert!(
+            answer.is_empty() || answer.starts_with(b"HTTP/1.1 431 "),
+            "{}",
+            String::from_utf8_lossy(&answer)
+        ),
+        Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::ConnectionReset, "{e}"),
+    }
+    let grown = resident_kib(server.child.id()).saturating_sub(before);
+    assert!(grown < 16 << 10, "the server grew by {grown} KiB");
+    assert_eq!(server.get("/").status, 200, "the server still answers");
 }
 
 /// `build --quiet` (beside `serve` in the same change): warnings and the summary line go,

@@ -267,6 +267,41 @@ fn the_data_api_validates_against_its_schemas() {
     );
 }
 
+/// `api/matrix.json` shows the support cell lint checked. A cell written under an alias is
+/// accepted (a warning) and shown under the capability's id; a second cell for the same
+/// capability is an error at both, so no build shows either of them in its place.
+#[test]
+fn the_matrix_api_shows_the_support_cell_lint_accepted() {
+    let site = TestSite::fixture("basic");
+    let path = "content/clients/client-a.md";
+    let client = std::fs::read_to_string(site.root().join(path)).expect("client");
+    let aliased = client.replace("  tools.call:\n", "  tool.call:\n");
+    assert_ne!(aliased, client);
+    site.write(path, &aliased);
+    let codes: Vec<&str> = site.lint().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["FN206"]);
+    let matrix = validate(built(&site), "matrix");
+    let cell = &matrix["support"]["client-a"]["tools.call"];
+    assert_eq!(cell["status"], "yes");
+    assert_eq!(cell["notes"], "Calls tools one at a time.");
+
+    let hidden = "  tools.call:\n    status: no\n    notes: Hidden.\n    research:\n      - \
+                  gamma-calls-tools-in-order\n    lastVerified: 2026-10-01\n";
+    site.write(
+        path,
+        &aliased.replace("  tool.call:\n", &format!("{hidden}  tool.call:\n")),
+    );
+    let findings = site.lint();
+    let clashes: Vec<usize> = (findings.iter())
+        .filter(|d| d.code == "FN209" && d.severity == fieldnotes::Severity::Error)
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(clashes.len(), 2, "{findings:#?}");
+    assert!(!site.build().written);
+    let kept = validate(&site, "matrix");
+    assert_eq!(kept["support"]["client-a"]["tools.call"]["status"], "yes");
+}
+
 #[test]
 fn the_search_index_holds_every_note() {
     let site = fixture();

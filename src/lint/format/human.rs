@@ -2,14 +2,18 @@
 //!
 //! Linear in findings and files: each finding's file is found in a map built once, and only
 //! the lines its span covers are handed to the frame renderer, never the whole file.
+//! File names, messages and the quoted lines come from content: their control characters are
+//! shown escaped ([`terminal`]).
 
-use super::{Options, Report};
+use super::{Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::source::SourceFile;
+use crate::terminal;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let renderer = if options.color {
         Renderer::styled()
     } else {
@@ -23,8 +27,7 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
         out.push_str(&frame(d, file, options, &renderer));
         out.push_str("\n\n");
     }
-    out.push_str(&summary_line(&report.summary));
-    out.push('\n');
+    out.push_str(&super::closing_summary(report, options));
     out
 }
 
@@ -39,31 +42,60 @@ fn frame(
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let title = format!("{} [{}]", d.message, d.name);
+    let title = format!("{} [{}]", terminal::escape(&d.message), d.name);
     let path = options.path(d);
+    let path = terminal::escape(&path);
     let excerpt = file.and_then(|f| Excerpt::around(f, d));
+    let shown = excerpt.as_ref().map(|e| terminal::escape_source(e.text));
     let mut groups = Vec::new();
     let head = level.primary_title(title.as_str()).id(d.code);
-    match &excerpt {
-        Some(excerpt) => groups.push(
-            head.element(
-                Snippet::source(excerpt.text)
-                    .line_start(excerpt.first_line)
-                    .path(path.as_str())
-                    .annotation(AnnotationKind::Primary.span(excerpt.span.clone())),
-            ),
-        ),
-        None => groups.push(Group::with_title(head)),
+    match (&excerpt, &shown) {
+        (Some(excerpt), Some(shown)) => {
+            let span = match shown {
+                Cow::Borrowed(_) => excerpt.span.clone(),
+                Cow::Owned(_) => {
+                    let at = |offset| terminal::source_offset(excerpt.text, offset);
+                    at(excerpt.span.start)..at(excerpt.span.end)
+                }
+            };
+            groups.push(
+                head.element(
+                    Snippet::source(shown.as_ref())
+                        .line_start(excerpt.first_line)
+                        .path(path.as_ref())
+                        .annotation(AnnotationKind::Primary.span(span)),
+                ),
+            )
+        }
+        _ => groups.push(Group::with_title(head)),
     }
     let location = format!("{path}:{}:{}", d.line, d.column);
     let mut rendered = renderer.render(&groups).to_string();
+    if matches!(shown, Some(Cow::Owned(_))) {
+        restore_column(&mut rendered, &path, d);
+    }
     if excerpt.is_none() {
         rendered.push_str(&format!("\n  --> {location}"));
     }
     if let Some(help) = &d.help {
-        rendered.push_str(&format!("\n  = help: {help}"));
+        rendered.push_str(&format!("\n  = help: {}", terminal::escape(help)));
     }
     rendered
+}
+
+/// Puts the finding's column back in the `--> file:line:column` line of a frame whose text was
+/// escaped: the renderer counts columns in the text it was given.
+fn restore_column(rendered: &mut String, path: &str, d: &Diagnostic) {
+    let origin = format!("{path}:{}:", d.line);
+    let title_end = rendered.find('\n').unwrap_or(rendered.len());
+    let Some(at) = rendered[title_end..].find(&origin) else {
+        return;
+    };
+    let column = title_end + at + origin.len();
+    let digits = rendered[column..]
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rendered.len() - column);
+    rendered.replace_range(column..column + digits, &d.column.to_string());
 }
 
 /// The whole lines a finding's span covers, and the span within them.

@@ -16,6 +16,7 @@ mod canonical_mismatch;
 mod capability_alias;
 mod duplicate_id;
 mod duplicate_related;
+mod duplicate_support_cell;
 mod duplicate_title;
 mod file_too_large;
 mod front_matter_not_a_mapping;
@@ -114,6 +115,7 @@ pub const ALL: &[Rule] = &[
     rule!(capability_alias),
     rule!(superseded_without_successor),
     rule!(unknown_successor),
+    rule!(duplicate_support_cell),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),
