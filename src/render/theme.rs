@@ -53,6 +53,7 @@ const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "static",
     "favicon.svg",
     "matrix.css",
+    "matrix.js",
     "site.js",
     "style.css"
 );

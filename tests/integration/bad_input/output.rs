@@ -260,7 +260,7 @@ fn every_file_a_render_writes_is_one_lint_knows_it_generates_or_a_static_one() {
     let outputs = Outputs::of(&index);
     let static_files: Vec<&str> = (index.assets.static_files.iter())
         .map(|a| a.name.as_str())
-        .chain(["favicon.svg", "matrix.css", "site.js", "style.css"])
+        .chain(["favicon.svg", "matrix.css", "matrix.js", "site.js", "style.css"])
         .collect();
     for path in out.files.keys() {
         let known = matches!(
