@@ -58,6 +58,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+pub use theme::builtin_static_files;
 use views::{Ctx, PageView};
 
 /// How much a render wrote.

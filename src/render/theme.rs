@@ -53,9 +53,16 @@ const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "static",
     "favicon.svg",
     "matrix.css",
+    "matrix.js",
     "site.js",
     "style.css"
 );
+
+/// The names of the default theme's static files (`style.css`, `site.js`, …), which a build
+/// of a site on the default theme publishes beside its pages.
+pub fn builtin_static_files() -> impl Iterator<Item = &'static str> {
+    BUILTIN_STATIC.iter().map(|(name, _)| *name)
+}
 
 /// The compiled templates and the static files of a render.
 pub struct Theme {

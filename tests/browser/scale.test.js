@@ -453,7 +453,7 @@ describe("viewing and deploying", () => {
       // And a page looks as it should there: styled, its matrix scripted.
       const { page, problems } = await watchedPage(context, plain.origin);
       await page.goto(plain.origin + "/", { waitUntil: "load" });
-      assert.equal(await page.locator("#matrix-filters").isVisible(), true);
+      await page.locator("#matrix-filters").waitFor({ state: "visible", timeout: 10_000 });
       await page.locator("td.cell-yes a").first().click();
       await page.locator(".cell-panel.open").waitFor();
       assert.deepEqual(problems, []);
