@@ -40,6 +40,23 @@ pub struct SiteConfig {
     /// When a "last verified" date shows as aging or stale on pages.
     #[serde(default)]
     pub staleness: Staleness,
+    /// How pages are written and linked: `clean` (`x.html`, linked as `x`) or `directory`
+    /// (`x/index.html`, linked as `x/`).
+    #[serde(default)]
+    pub urls: UrlStyle,
+}
+
+/// How pages are written and linked (`site.yaml`'s `urls`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UrlStyle {
+    /// `research/x.html`, linked as `/research/x`: hosts that serve `x.html` at `/x` (GitHub
+    /// Pages, Netlify, Cloudflare Pages, Vercel with `cleanUrls`, `fieldnotes serve`).
+    #[default]
+    Clean,
+    /// `research/x/index.html`, linked as `/research/x/`: any static server that serves a
+    /// folder's `index.html`.
+    Directory,
 }
 
 /// The `staleness` section of `site.yaml`: the badge a page shows beside a `lastVerified`

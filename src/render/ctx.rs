@@ -6,7 +6,7 @@
 use super::inputs::{Input, Reads};
 use crate::config::SiteConfig;
 use crate::index::links::{self, LinkTarget};
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{output_stem, page_href, Page};
 use crate::index::{Matrix, ResolvedLink, SiteIndex};
 use crate::model::{Capability, Client, Document, Guide, Note, SupportCell};
 use crate::source::Section;
@@ -243,12 +243,18 @@ impl<'a> Ctx<'a> {
         format!("{}{route}", self.site.base_path)
     }
 
-    /// The link to a page (`/research/x`).
+    /// The link to a page: its route under the base path, with a closing `/` when pages are
+    /// folders (`urls: directory`).
     pub fn href(&self, page: Page) -> String {
         match self.note_hrefs(page) {
             Some((href, _)) => href.clone(),
-            None => self.href_route(&self.route(page)),
+            None => self.href_page_route(&self.route(page)),
         }
+    }
+
+    /// The link to the page at `route` (see [`Ctx::href`]).
+    pub fn href_page_route(&self, route: &str) -> String {
+        self.href_route(&page_href(route, self.config().urls))
     }
 
     /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
@@ -270,7 +276,8 @@ impl<'a> Ctx<'a> {
         Some(cached.get_or_init(|| {
             let route = self.site.index.route(page);
             let md = format!("{}/{}.md", self.site.base_path, output_stem(&route));
-            (format!("{}{route}", self.site.base_path), md)
+            let href = page_href(&route, self.site.index.config.urls);
+            (format!("{}{href}", self.site.base_path), md)
         }))
     }
 

@@ -1,4 +1,4 @@
-//! The files beside the pages: `404.html`, `llms.txt`, the Atom feeds, `sitemap.xml` and
+//! The files beside the pages: `404.html`, the search page, `llms.txt`, the Atom feeds, `sitemap.xml` and
 //! `robots.txt`, and the JSON data API. Each is made on its own thread; they come back in a
 //! fixed order, so the output is the same whatever finishes first.
 
@@ -29,6 +29,7 @@ pub(super) fn makers<'m>(
     let content = &pages.index.content;
     let mut makers: Vec<(FileKey, Maker<'m>)> = vec![
         (FileKey::NotFound, Box::new(|ctx| not_found(pages, ctx))),
+        (FileKey::Search, Box::new(|ctx| search_page(pages, ctx))),
         (
             FileKey::Llms,
             Box::new(|ctx| {
@@ -98,23 +99,50 @@ pub(super) fn makers<'m>(
     makers
 }
 
-/// `/404.html`: served by hosts for any missing route, so it has no canonical URL.
+/// `/404.html`: served by hosts for any missing route, so it has no canonical URL, and links
+/// the theme's files by absolute path.
 fn not_found(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
-    let meta = PageView {
-        title: Cow::Borrowed("Page not found"),
+    let meta = utility_page(ctx, "Page not found", "/404", ctx.href_route("/"));
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site_value(ctx));
+    context.insert("page", &meta);
+    one("404.html", pages.template(ctx, "404.html", &context)?)
+}
+
+/// `/search`: every result of `?q=`, paged, listed by the theme's script (not indexed).
+fn search_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
+    let route = super::search::SEARCH_PAGE;
+    let urls = ctx.config().urls;
+    let assets = super::views::relative_root(route, urls);
+    let mut meta = utility_page(ctx, "Search", route, assets);
+    meta.url = ctx.href_page_route(route);
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site_value(ctx));
+    context.insert("page", &meta);
+    let file = crate::index::routes::html_file(route, urls);
+    one(&file, pages.template(ctx, "search.html", &context)?)
+}
+
+/// The page view of a page that is no content's: no canonical URL, no Markdown rendition.
+fn utility_page<'a>(
+    ctx: &Ctx<'_>,
+    title: &'static str,
+    route: &str,
+    assets: String,
+) -> PageView<'a> {
+    PageView {
+        title: Cow::Borrowed(title),
         description: Cow::Borrowed(""),
-        route: "/404".to_string(),
-        url: ctx.href_route("/404"),
+        route: route.to_string(),
+        url: ctx.href_route(route),
         canonical: None,
         md_url: None,
         section: "",
         edit_url: None,
         feed: None,
-    };
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site_value(ctx));
-    context.insert("page", &meta);
-    one("404.html", pages.template(ctx, "404.html", &context)?)
+        og_type: "website",
+        assets,
+    }
 }
 
 fn file(path: &str, text: String) -> File {

@@ -15,9 +15,6 @@ pub struct HomeView<'a> {
     pub legend: Vec<StatusView>,
     /// Spec revisions, newest first, for the revision filter.
     pub revisions: Vec<Revision<'a>>,
-    /// The day ages are counted to, and why that day (see [`super::reference_day`]).
-    pub ages_to: Option<String>,
-    pub ages_from_epoch: bool,
 }
 
 /// A spec revision in the revision filter.
@@ -29,7 +26,6 @@ pub struct Revision<'a> {
 }
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
-    let (today, ages_from_epoch) = ctx.reference();
     HomeView {
         matrix: matrix_view(ctx, |_| true),
         note_count: ctx.count(Section::Research),
@@ -46,7 +42,5 @@ pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
                 url: ctx.href(crate::index::routes::Page::Spec(i)),
             })
             .collect(),
-        ages_to: today.map(|d| d.format("%Y-%m-%d").to_string()),
-        ages_from_epoch,
     }
 }

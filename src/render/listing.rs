@@ -2,7 +2,7 @@
 //! revision pages and `/llms.txt`.
 
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{safe_href, tally, Ctx, LinkView, NoteCard};
+use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::source::Section;
@@ -31,8 +31,10 @@ pub struct ListItem<'a> {
     pub link: LinkView<'a>,
     pub summary: &'a str,
     pub summary_html: String,
-    /// Short facts shown after the summary (`current`, `verified 12 days ago`).
+    /// Short facts shown after the summary (`current`, `3 yes, 1 partial`).
     pub meta: Vec<String>,
+    /// When a research note was last verified, shown after `meta`.
+    pub verified: Option<DateView<'a>>,
 }
 
 /// A spec revision page.
@@ -44,6 +46,9 @@ pub struct SpecView<'a> {
     /// The revision's specification, when it is a URL a page may link to (see [`safe_href`]).
     pub url: Option<&'a str>,
     pub introduced: Vec<LinkView<'a>>,
+    /// What is new in this revision: each capability it introduced, with its group and how
+    /// many clients support it.
+    pub new: Vec<NewCapability<'a>>,
     pub deprecated: Vec<LinkView<'a>>,
     pub removed: Vec<LinkView<'a>>,
     pub notes: Vec<NoteCard<'a>>,
@@ -51,6 +56,15 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+}
+
+/// A capability a spec revision introduced.
+#[derive(Debug, Serialize)]
+pub struct NewCapability<'a> {
+    pub link: LinkView<'a>,
+    pub group: Option<&'a str>,
+    /// Every client's status for it.
+    pub tally: TallyView,
 }
 
 /// `/llms.txt`: every page's Markdown rendition, by section.
@@ -85,6 +99,7 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
         summary,
         summary_html: ctx.inline(summary, section, page),
         meta,
+        verified: None,
     }
 }
 
@@ -140,14 +155,11 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 None => config.kind(text(&n.kind)).is_none(),
             })
             .map(|(i, n)| {
-                let mut meta = vec![text(&n.status).to_string()];
-                if let Some(d) = ctx.maybe_date(&n.last_verified) {
-                    meta.push(match d.age {
-                        Some(age) => format!("verified {} ({age})", d.date),
-                        None => format!("verified {}", d.date),
-                    });
+                let meta = vec![text(&n.status).to_string()];
+                ListItem {
+                    verified: ctx.maybe_date(&n.last_verified),
+                    ..item(ctx, Page::Note(i), text(&n.summary), meta)
                 }
-                item(ctx, Page::Note(i), text(&n.summary), meta)
             })
             .collect();
         if items.is_empty() {
@@ -259,6 +271,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                     Page::Spec(i),
                 ),
                 meta,
+                verified: None,
             }
         })
         .collect();
@@ -281,6 +294,7 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         date: v.date.as_deref(),
         url: v.url.as_deref().and_then(safe_href),
         introduced: with(|c| &c.introduced),
+        new: new_in(ctx, &v.id),
         deprecated: with(|c| &c.deprecated),
         removed: with(|c| &c.removed),
         notes: ctx
@@ -292,6 +306,25 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
         matrix: matrix_view(ctx, |cap| revisions(ctx, cap).contains(&v.id.as_str())),
     }
+}
+
+/// The capabilities revision `id` introduced, in matrix order, each with every client's status.
+fn new_in<'a>(ctx: &Ctx<'a>, id: &str) -> Vec<NewCapability<'a>> {
+    ctx.groups()
+        .flat_map(|(group, capabilities)| capabilities.iter().map(move |&c| (group, c)))
+        .filter(|&(_, c)| text(&ctx.capability(c).introduced) == id)
+        .map(|(group, c)| {
+            let mut tally = TallyView::default();
+            for &client in &ctx.matrix().clients {
+                tally.add(ctx.status(client, c));
+            }
+            NewCapability {
+                link: ctx.link(Page::Capability(c)),
+                group: Some(group.title.as_str()),
+                tally,
+            }
+        })
+        .collect()
 }
 
 pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {

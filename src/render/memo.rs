@@ -13,6 +13,8 @@ use std::sync::Arc;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum FileKey {
     NotFound,
+    /// The search page (`/search`).
+    Search,
     Llms,
     /// The feed of the home page (the whole site), a client or a capability.
     Feed(Page),

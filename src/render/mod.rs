@@ -39,7 +39,7 @@ mod urls;
 mod views;
 
 use crate::error::Result;
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
 use crate::render::output::Output;
@@ -58,6 +58,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+pub use theme::builtin_static_files;
 use views::{Ctx, PageView};
 
 /// How much a render wrote.
@@ -99,7 +100,7 @@ pub struct RenderOptions<'o> {
     pub skip_search: bool,
     /// Counts the pages as they are written, for a progress bar.
     pub progress: Option<&'o AtomicUsize>,
-    /// The day ages count to, when the caller has it already (see [`reference_day`]).
+    /// The site's reference day, when the caller has it already (see [`reference_day`]).
     pub reference: Option<(Option<NaiveDate>, bool)>,
 }
 
@@ -181,14 +182,14 @@ pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
     search::index_files(&Site::new(index, reference, None, false))
 }
 
-/// The day "verified N days ago" counts to, and whether it came from `SOURCE_DATE_EPOCH`.
+/// The site's reference day, and whether it came from `SOURCE_DATE_EPOCH`: what a feed with
+/// no dated entry is dated by.
 ///
 /// A build must be byte-identical run to run, so render never reads the clock. When
-/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) ages count to its day.
-/// Otherwise they count to the newest `lastVerified` or `last-updated` date in the site
-/// (notes, support cells, guides): the freshest evidence reads "today" and the rest read
-/// how far behind it they are, which stays true however late the build runs. With neither,
-/// pages show dates without ages.
+/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) it is that day; otherwise
+/// the newest `lastVerified` or `last-updated` date in the site (notes, support cells,
+/// guides). Pages show no age counted to it: "12 days ago", "today" and the staleness badges
+/// are worked out in the reader's browser, on the day the page is read.
 pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     if std::env::var("SOURCE_DATE_EPOCH").is_ok_and(|v| !v.trim().is_empty()) {
         return Ok((Some(crate::dates::today(None)?), true));
@@ -393,10 +394,15 @@ impl Renderer<'_, '_> {
         Ok(())
     }
 
-    /// Writes a page as `<stem>.html` and `<stem>.md`.
+    /// Writes a page as `<stem>.html` (`<stem>/index.html` when pages are folders) and
+    /// `<stem>.md`.
     fn write(&mut self, page: Page, outcome: Outcome<PageFiles>) -> Result<()> {
         let files = outcome.output();
-        let (html, md) = (format!("{}.html", files.stem), format!("{}.md", files.stem));
+        let urls = self.pages.index.config.urls;
+        let (html, md) = (
+            html_file_of_stem(&files.stem, urls),
+            format!("{}.md", files.stem),
+        );
         self.put_shared(&html, &files.html)?;
         self.put_shared(&md, &files.md)?;
         self.stats.pages += 1;

@@ -14,6 +14,7 @@
 //! weighs more than one in the text.
 
 use super::ctx::Site;
+use super::markdown;
 use super::support::texts;
 use super::views::Ctx;
 use crate::error::{Error, Result};
@@ -27,6 +28,9 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
 pub const SEARCH_DIR: &str = "search";
+
+/// The route of the search page (`search.html`), where `?q=` lists every result, paged.
+pub const SEARCH_PAGE: &str = "/search";
 
 /// Page records per `docs/<n>.json` file.
 const DOC_CHUNK: usize = 256;
@@ -227,7 +231,8 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
             kind,
-            summary: summary.to_string(),
+            // Shown as the result's excerpt: plain text, no Markdown markers.
+            summary: markdown::plain_text(summary),
             fields: fields.join(" "),
             body,
         };

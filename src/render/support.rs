@@ -52,10 +52,22 @@ pub struct ClientView<'a> {
     pub client_info_names: Vec<&'a str>,
     pub platforms: Vec<&'a str>,
     pub tally: TallyView,
-    pub groups: Vec<SupportGroup<'a>>,
+    /// The cells that are not unknown, by group (groups without one left out): the page's
+    /// one support table.
+    pub researched: Vec<SupportGroup<'a>>,
+    /// The capabilities nobody has researched for this client, folded into one line.
+    pub unresearched: Vec<Unresearched<'a>>,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+}
+
+/// A client or capability with an unknown cell, in a page's "not researched yet" line.
+#[derive(Debug, Serialize)]
+pub struct Unresearched<'a> {
+    pub link: LinkView<'a>,
+    /// The anchor its row would have (`support-<capability>`), kept so links to it land.
+    pub anchor: Option<String>,
 }
 
 /// A spec revision named by a capability, linked when the site knows it.
@@ -77,8 +89,10 @@ pub struct CapabilityView<'a> {
     pub deprecated: Option<RevisionView<'a>>,
     pub removed: Option<RevisionView<'a>>,
     pub aliases: Vec<&'a str>,
-    /// Every client's cell, in matrix column order.
-    pub rows: Vec<SupportRow<'a>>,
+    /// The cells that are not unknown, in matrix column order: the page's support table.
+    pub researched: Vec<SupportRow<'a>>,
+    /// The clients nobody has researched this capability for, folded into one line.
+    pub unresearched: Vec<Unresearched<'a>>,
     pub tally: TallyView,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
@@ -135,17 +149,21 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
 pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
     let client = ctx.client(i);
     let page = Page::Client(i);
-    let groups = ctx
-        .groups()
-        .map(|(group, capabilities)| SupportGroup {
-            id: &group.id,
-            title: &group.title,
-            rows: capabilities
-                .iter()
-                .map(|&cap| support_row(ctx, i, cap))
-                .collect(),
-        })
-        .collect();
+    let mut researched = Vec::new();
+    let mut unresearched = Vec::new();
+    for (group, capabilities) in ctx.groups() {
+        let rows = capabilities.iter().map(|&cap| support_row(ctx, i, cap));
+        let (known, unknown) =
+            partition(rows, |row| Some(row.anchor.clone()), |row| row.capability);
+        unresearched.extend(unknown);
+        if !known.is_empty() {
+            researched.push(SupportGroup {
+                id: &group.id,
+                title: &group.title,
+                rows: known,
+            });
+        }
+    }
     ClientView {
         id: doc_id(&client.id, &client.doc),
         title: match text(&client.title) {
@@ -158,7 +176,8 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         client_info_names: texts(&client.client_info_names),
         platforms: texts(&client.platforms),
         tally: tally(ctx.matrix().tallies.get(i)),
-        groups,
+        researched,
+        unresearched,
         notes: ctx
             .notes_of(page)
             .iter()
@@ -190,6 +209,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
     for row in &rows {
         counts.add(row.status.value);
     }
+    let (researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
     CapabilityView {
         id: doc_id(&cap.id, &cap.doc),
         title: match text(&cap.title) {
@@ -206,7 +226,8 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         deprecated: revision(ctx, &cap.deprecated),
         removed: revision(ctx, &cap.removed),
         aliases: texts(&cap.aliases),
-        rows,
+        researched,
+        unresearched,
         tally: counts,
         notes: ctx
             .notes_of(page)
@@ -216,6 +237,29 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),
     }
+}
+
+/// Splits `rows` into those that are not unknown and, for the unknown ones, the page each
+/// is about (`link`) and the anchor it keeps (`anchor`).
+fn partition<'a>(
+    rows: impl Iterator<Item = SupportRow<'a>>,
+    anchor: impl Fn(&SupportRow<'a>) -> Option<String>,
+    link: impl Fn(SupportRow<'a>) -> LinkView<'a>,
+) -> (Vec<SupportRow<'a>>, Vec<Unresearched<'a>>) {
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for row in rows {
+        if row.status.value == "unknown" {
+            let anchor = anchor(&row);
+            unknown.push(Unresearched {
+                link: link(row),
+                anchor,
+            });
+        } else {
+            known.push(row);
+        }
+    }
+    (known, unknown)
 }
 
 /// The description of a client's page (its `<meta name="description">`).

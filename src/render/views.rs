@@ -4,12 +4,13 @@
 pub use super::ctx::Ctx;
 use super::feeds::{feed_route, FeedLink};
 use super::markdown;
-use super::search::SEARCH_DIR;
+use super::search::{SEARCH_DIR, SEARCH_PAGE};
 pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
+use crate::config::UrlStyle;
 use crate::index::doc_id;
 use crate::index::links::LinkTarget;
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{html_file, output_stem, Page};
 use crate::model::{text, Tally};
 use crate::source::Section;
 use chrono::NaiveDate;
@@ -27,8 +28,10 @@ pub struct SiteView<'a> {
     pub stylesheet: String,
     /// The theme's script: search, the `/` shortcut, matrix filters.
     pub script: String,
-    /// Pagefind's search library, imported by the script on first use.
+    /// The search index's `meta.json`, read by the script on first use.
     pub search_index: String,
+    /// The search page (`/search?q=…`): every result, paged.
+    pub search_page: String,
     /// The site-wide Atom feed of research notes.
     pub feed: String,
     /// `/api/matrix.json`, the whole matrix as data.
@@ -40,6 +43,8 @@ pub struct SiteView<'a> {
     /// The link of each section index by name (`research`, `clients`, `capabilities`,
     /// `spec`, `guides`) and of `home`.
     pub sections: BTreeMap<&'static str, String>,
+    /// The thresholds of the staleness badges, in days.
+    pub staleness: StalenessView,
 }
 
 /// One entry of the main navigation.
@@ -67,6 +72,12 @@ pub struct PageView<'a> {
     pub edit_url: Option<String>,
     /// The page's own feed (client and capability pages).
     pub feed: Option<FeedLink>,
+    /// Its Open Graph type: `article` for notes and guides, `website` for the rest.
+    pub og_type: &'static str,
+    /// The way from this page to the site's root, for the theme's own files (`../` on
+    /// `/research/x`, empty on the home page): relative, so that a build opened from disk is
+    /// styled. The 404 page, which hosts serve at any path, has the absolute `<base path>/`.
+    pub assets: String,
 }
 
 /// A link to another page.
@@ -77,28 +88,23 @@ pub struct LinkView<'a> {
     pub md_url: String,
 }
 
-/// A date with its age, counted to [`Ctx::today`].
+/// A date, shown as written in a `<time datetime>`. How long ago it was, and whether a "last
+/// verified" date is fresh, aging or stale, is worked out by the theme's script in the
+/// reader's browser on the day the page is read (see [`SiteView::staleness`]): a page is
+/// read for months after it is built, so nothing relative to a day is baked into it.
 #[derive(Debug, Serialize)]
 pub struct DateView<'a> {
     pub date: &'a str,
-    /// "today", "1 day ago", "12 days ago"; `None` when the date does not parse.
-    pub age: Option<String>,
-    pub days: Option<i64>,
-    /// `fresh`, `aging` or `stale` by `site.yaml`'s `staleness` thresholds; `None` without
-    /// an age.
-    pub freshness: Option<Freshness>,
-    /// Older than the stale threshold.
-    pub stale: bool,
+    /// The date is a real `YYYY-MM-DD` date (the script only ages those).
+    pub valid: bool,
 }
 
-/// How fresh a "last verified" date is: the staleness badge.
-#[derive(Debug, Serialize)]
-pub struct Freshness {
-    /// `fresh`, `aging` or `stale` (also the CSS class suffix).
-    pub value: &'static str,
-    pub label: &'static str,
-    /// What the badge means, with the site's threshold.
-    pub title: String,
+/// When a "last verified" date counts as aging or stale (`site.yaml`'s `staleness`), for the
+/// script that shows ages and badges.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct StalenessView {
+    pub aging_after_days: u32,
+    pub stale_after_days: u32,
 }
 
 /// A support status, with its text label: the CSS class adds colour, never alone.
@@ -220,12 +226,20 @@ impl<'a> Ctx<'a> {
             stylesheet: self.href_route("/style.css"),
             script: self.href_route("/site.js"),
             search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
+            search_page: self.href_page_route(SEARCH_PAGE),
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
             llms_txt: self.href_route("/llms.txt"),
             repository: config.repository.as_deref().and_then(safe_href),
             nav,
             sections,
+            staleness: {
+                let (aging_after_days, stale_after_days) = config.staleness_days();
+                StalenessView {
+                    aging_after_days,
+                    stale_after_days,
+                }
+            },
         }
     }
 
@@ -240,10 +254,17 @@ impl<'a> Ctx<'a> {
             Page::Guide(_) => "guides",
             Page::Spec(_) | Page::SpecIndex => "spec",
         };
+        let route = self.route(page);
         PageView {
+            assets: relative_root(&route, self.config().urls),
+            og_type: match page {
+                Page::Note(_) | Page::Guide(_) => "article",
+                _ => "website",
+            },
             title,
-            description,
-            route: self.route(page),
+            // `<meta name="description">` is plain text: a summary's Markdown markers go.
+            description: Cow::Owned(markdown::plain_text(&description)),
+            route,
             url: self.href(page),
             canonical: Some(self.canonical_url(page)),
             md_url: Some(self.md_href(page)),
@@ -322,47 +343,9 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn date(&self, date: &'a str) -> DateView<'a> {
-        let parsed = parse_day(date);
-        let days = parsed.zip(self.today()).map(|(d, t)| (t - d).num_days());
-        let (aging_after, stale_after) = self.config().staleness_days();
-        let freshness = days.map(|d| {
-            let (value, label, title) = if d > i64::from(stale_after) {
-                (
-                    "stale",
-                    "Stale",
-                    format!("Verified more than {stale_after} days ago: it may no longer hold"),
-                )
-            } else if d > i64::from(aging_after) {
-                (
-                    "aging",
-                    "Aging",
-                    format!("Verified more than {aging_after} days ago"),
-                )
-            } else {
-                (
-                    "fresh",
-                    "Fresh",
-                    format!("Verified in the last {aging_after} days"),
-                )
-            };
-            Freshness {
-                value,
-                label,
-                title,
-            }
-        });
         DateView {
             date,
-            age: days.map(|d| match d {
-                0 => "today".to_string(),
-                1 => "1 day ago".to_string(),
-                -1 => "in 1 day".to_string(),
-                d if d < 0 => format!("in {} days", -d),
-                d => format!("{d} days ago"),
-            }),
-            days,
-            freshness,
-            stale: days.is_some_and(|d| d > i64::from(stale_after)),
+            valid: parse_day(date).is_some(),
         }
     }
 
@@ -438,6 +421,12 @@ impl<'a> Ctx<'a> {
             self.rewrite(Some(&target), dest)
         })
     }
+}
+
+/// The relative way from the page at `route` to the site's root: `../` for each folder its
+/// file lies in (`research/x.html`, `research/x/index.html`), nothing for the home page.
+pub fn relative_root(route: &str, urls: UrlStyle) -> String {
+    "../".repeat(html_file(route, urls).matches('/').count())
 }
 
 /// A `YYYY-MM-DD` date, if it is one.

@@ -124,7 +124,8 @@ fn lint_output(n: usize, args: &[&str]) -> String {
                 "beta-tries-streamable-http-first",
                 &format!("copy-{i:02}-tries-streamable-http-first"),
             )
-            .replace("title: Beta Client", &format!("title: Copy {i} of Beta"));
+            .replace("title: Beta Client", &format!("title: Copy {i} of Beta"))
+            .replace("\n# Beta Client", &format!("\n# Copy {i} of Beta"));
         site.write(
             &format!("content/research/copy-{i:02}-tries-streamable-http-first.md"),
             &format!("{text}\nSome <b>raw</b> HTML.\n"),

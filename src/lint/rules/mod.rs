@@ -35,6 +35,7 @@ mod missing_front_matter;
 mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
+mod restatement_mismatch;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
@@ -137,6 +138,7 @@ pub const ALL: &[Rule] = &[
     rule!(duplicate_title),
     rule!(page_url_scheme),
     rule!(placeholder_left),
+    rule!(restatement_mismatch),
     rule!(support_unknown_capability),
     rule!(support_invalid_status),
     rule!(support_without_evidence),
