@@ -21,6 +21,7 @@ mod ctx;
 mod escape;
 mod feeds;
 mod files;
+mod frame;
 pub mod highlight;
 mod home;
 mod inputs;
@@ -48,6 +49,7 @@ use crate::source::Section;
 use crate::sources::excerpt::Excerpts;
 use chrono::NaiveDate;
 use ctx::{site_pages, Cached, Site};
+use frame::PageView;
 pub use inputs::{fold, Input, Inputs};
 pub use memo::{Incremental, Memo};
 use memo::{Outcome, PageFiles, Reuse};
@@ -59,7 +61,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 pub use theme::builtin_static_files;
-use views::{Ctx, PageView};
+use views::Ctx;
 
 /// How much a render wrote.
 #[derive(Debug, Default, Clone)]

@@ -3,6 +3,7 @@
 
 mod support;
 
+mod architecture;
 mod bad_input;
 mod build;
 mod cli_errors;

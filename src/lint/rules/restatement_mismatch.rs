@@ -246,7 +246,7 @@ fn named(source: &SourceRef) -> String {
 
 /// Text an author has still to write (`TODO`): FN705 reports it, this rule leaves it be.
 fn unwritten(text: &str) -> bool {
-    text.contains(crate::scaffold::PLACEHOLDER)
+    text.contains(crate::model::PLACEHOLDER)
 }
 
 /// A restated list against the front matter's ids `fronts`: items that name none of them,
