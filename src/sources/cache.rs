@@ -139,6 +139,27 @@ impl Cache {
     }
 }
 
+impl Cache {
+    /// The repositories at `urls` (each opened as [`Cache::repo`] does), each borrowed apart
+    /// from the others, so that each can be read on a thread of its own.
+    pub fn repos<'c>(&'c mut self, urls: &[&str]) -> Vec<Result<&'c mut Repo, String>> {
+        for url in urls {
+            let _ = self.repo(url);
+        }
+        let mut opened: HashMap<&str, Result<&mut Repo, String>> = (self.repos.iter_mut())
+            .filter(|(url, _)| urls.contains(&url.as_str()))
+            .map(|(url, repo)| (url.as_str(), repo.as_mut().map_err(|why| why.clone())))
+            .collect();
+        (urls.iter())
+            .map(|url| {
+                opened
+                    .remove(url)
+                    .unwrap_or_else(|| Err(format!("{url}: not opened")))
+            })
+            .collect()
+    }
+}
+
 fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
     if let Some(path) = config.repos.get(url) {
         let out = Git::in_dir(path)
@@ -250,11 +271,16 @@ impl Repo {
 
     /// The object `name` names (`<hash>`, `<hash>:<path>`, `HEAD^{commit}`).
     pub(crate) fn object(&mut self, name: &str) -> Result<Object, String> {
+        Ok(self.objects(&[name])?.remove(0))
+    }
+
+    /// The objects `names` name, in order, asked for together.
+    pub(crate) fn objects<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
         if self.objects.is_none() {
             self.objects = Some(Objects::start(&self.git_dir)?);
         }
         let objects = self.objects.as_mut().expect("started above");
-        let answer = objects.get(name);
+        let answer = objects.get_many(names);
         if answer.is_err() {
             // A reader that failed once is not trusted again: the next call starts another.
             self.objects = None;
@@ -376,7 +402,8 @@ impl Repo {
         Ok(&self.renames[&key])
     }
 
-    fn git(&self) -> Git {
+    /// git on this repository.
+    pub(crate) fn git(&self) -> Git {
         Git::on(&self.git_dir)
     }
 }

@@ -1,21 +1,31 @@
 //! Drift: does the repository's default branch still hold each source's pinned lines?
 //!
-//! For each range, the pinned block (its lines at the pinned commit) is looked for in the file
-//! as it is on the default branch: at the same lines it is **unchanged**; found elsewhere it
-//! has **moved** (to the lines given, the nearest match when there are several); not found
-//! the file has **changed**. A file missing from the default branch has been renamed (`git
-//! diff -M` between the two commits; the block is then looked for in the new file, reported
-//! as moved to that path) or is **gone**. A source is as drifted as its most drifted range; a
-//! source pinned to a whole file compares the whole file. Sources that cannot be resolved
-//! (see [`super::verify`]) are **unchecked**, with the reason.
+//! Each repository's default branch is read once, for all its pins ([`super::history`]: its
+//! first-parent history and what each commit renamed, added, edited and deleted). Each pinned
+//! block (its lines at the pinned commit) is then followed from where its commit joins that
+//! history ([`super::trace`]): with its file through renames, renames with edits and
+//! deletions ([`super::follow`]), and into the file it went to when it left (a split, a copy,
+//! lines moved into a file that was already there). Where it ends ([`super::locate`]):
+//!
+//! - **unchanged**: at the same lines of the same file;
+//! - **moved**: as it was, elsewhere (other lines, a renamed file, a file split off);
+//! - **changed**: not as it was: the closest match, and how many of its lines differ;
+//! - **gone**: its file was deleted (in which commit) and the lines went nowhere else.
+//!
+//! A source is as drifted as its most drifted range; a source pinned to a whole file compares
+//! the whole file. Sources that cannot be resolved (see [`super::verify`]) are **unchecked**,
+//! with the reason. Each repository's sources are compared on a thread of their own.
 
+use super::branch::{blob, Branch};
 use super::cache::{Cache, Repo};
-use super::git::{lines, Object};
+use super::locate::Text;
 use super::pin::LineRange;
-use super::verify::{out_of_range, resolve, Resolved};
+use super::trace::{trace, Block, Place, Start};
+use super::verify::{checkable, out_of_range, resolve_in, Resolved};
 use super::{pinned, Pinned};
 use crate::index::SiteIndex;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// How far a source has drifted, from least to most; `Unchecked` when it could not be told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -45,13 +55,28 @@ impl State {
     }
 }
 
+/// The lines on the default branch closest to a pinned block that is not there as it was.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Closest {
+    pub file: String,
+    /// The lines of the match (`None` for an empty file).
+    pub lines: Option<LineRange>,
+    /// How many of the pinned lines are not in the match (in order), of how many.
+    pub differing: usize,
+    pub of: usize,
+}
+
 /// Where one pinned range is on the default branch.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct RangeDrift {
     pub pinned: LineRange,
     pub state: State,
+    /// The file that holds the lines now (unchanged or moved).
+    pub file: Option<String>,
     /// The lines that hold the block now (unchanged or moved).
     pub now: Option<LineRange>,
+    /// The closest match (changed).
+    pub closest: Option<Closest>,
 }
 
 /// One source compared with its repository's default branch.
@@ -64,11 +89,33 @@ pub struct Drift<'a> {
     /// The default branch's name and head commit, when they were read.
     pub branch: Option<String>,
     pub head: Option<String>,
-    /// The file's path on the default branch (differs from the pinned file after a rename).
+    /// The followed file's path on the default branch, when it is there (differs from the
+    /// pinned file after a rename).
     pub file_now: Option<String>,
     pub ranges: Vec<RangeDrift>,
+    /// A whole-file source that changed: how much of it differs.
+    pub closest: Option<Closest>,
+    /// Gone: the commit that deleted the file (`None`: it was never on the default branch).
+    pub gone_in: Option<String>,
     /// Why the source is unchecked.
     pub reason: Option<String>,
+}
+
+impl<'a> Drift<'a> {
+    fn unchecked(pinned: Pinned<'a>, reason: String) -> Drift<'a> {
+        Drift {
+            pinned,
+            state: State::Unchecked,
+            commit: None,
+            branch: None,
+            head: None,
+            file_now: None,
+            ranges: Vec::new(),
+            closest: None,
+            gone_in: None,
+            reason: Some(reason),
+        }
+    }
 }
 
 /// Every pinned source compared with its repository's default branch, and the repositories
@@ -79,177 +126,252 @@ pub struct DriftReport<'a> {
     pub notices: Vec<String>,
 }
 
-/// Fetches each repository once and compares every pinned source with its default branch.
+/// Fetches each repository once, walks its default branch once, and compares every pinned
+/// source with it: each repository's sources on a thread of their own.
 pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
+    let pins = pinned(index);
     let mut report = DriftReport::default();
-    for pinned in pinned(index) {
-        if let Some(url) = &pinned.repository {
-            if let Ok(repo) = cache.repo(url) {
-                if !repo.update() {
-                    report.notices.extend(repo.staleness());
-                }
+    let mut sources: Vec<Option<Drift<'a>>> = vec![None; pins.len()];
+    let mut by_repository: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, pin) in pins.iter().enumerate() {
+        match checkable(pin) {
+            Ok(url) => by_repository.entry(url).or_default().push(i),
+            Err(problem) => sources[i] = Some(Drift::unchecked(pin.clone(), problem.reason())),
+        }
+    }
+    let urls: Vec<&str> = by_repository.keys().copied().collect();
+    for url in &urls {
+        if let Ok(repo) = cache.repo(url) {
+            if !repo.update() {
+                report.notices.extend(repo.staleness());
             }
         }
-        report.sources.push(compare(pinned, cache));
     }
+    let repos = cache.repos(&urls);
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (urls.iter().zip(repos))
+            .map(|(url, repo)| {
+                let (pins, held) = (&pins, &by_repository[url]);
+                scope.spawn(move || {
+                    let mine: Vec<&Pinned<'a>> = held.iter().map(|&i| &pins[i]).collect();
+                    held.iter()
+                        .copied()
+                        .zip(in_repository(repo, &mine))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for thread in threads {
+            for (i, drift) in thread.join().expect("a drift thread does not panic") {
+                sources[i] = Some(drift);
+            }
+        }
+    });
+    report.sources = sources.into_iter().map(|d| d.expect("compared")).collect();
     report.notices.sort();
     report.notices.dedup();
     report
 }
 
-fn compare<'a>(pinned: Pinned<'a>, cache: &mut Cache) -> Drift<'a> {
-    let mut drift = Drift {
-        pinned,
-        state: State::Unchecked,
-        commit: None,
-        branch: None,
-        head: None,
-        file_now: None,
-        ranges: Vec::new(),
-        reason: None,
+/// The drift of `pins`, all in the repository `repo` (or why it cannot be read).
+fn in_repository<'a>(repo: Result<&mut Repo, String>, pins: &[&Pinned<'a>]) -> Vec<Drift<'a>> {
+    let repo = match repo {
+        Ok(repo) => repo,
+        Err(why) => {
+            let unchecked = |pin: &&Pinned<'a>| Drift::unchecked((*pin).clone(), why.clone());
+            return pins.iter().map(unchecked).collect();
+        }
     };
-    if let Err(reason) = fill(&mut drift, cache) {
-        drift.state = State::Unchecked;
-        drift.reason = Some(reason);
-    }
-    drift
+    let starts: Vec<Result<Resolved, String>> = pins.iter().map(|p| start(p, repo)).collect();
+    let commits: Vec<&str> = (starts.iter())
+        .filter_map(|s| s.as_ref().ok().map(|r| r.commit.as_str()))
+        .collect();
+    let mut branch = match commits.is_empty() {
+        true => Err(String::new()),
+        false => Branch::read(repo, &commits),
+    };
+    (pins.iter().zip(starts))
+        .map(|(pin, start)| {
+            let compared = start.and_then(|resolved| {
+                let branch = branch.as_mut().map_err(|why| why.clone())?;
+                compare(pin, resolved, branch, repo)
+            });
+            match compared {
+                Ok(drift) => drift,
+                Err(reason) => Drift::unchecked((*pin).clone(), reason),
+            }
+        })
+        .collect()
 }
 
-/// Fills in `drift`; an error is why the source cannot be compared.
-fn fill(drift: &mut Drift<'_>, cache: &mut Cache) -> Result<(), String> {
-    let pinned = &drift.pinned;
-    let resolved = resolve(pinned, cache).map_err(|p| p.reason())?;
+/// The pinned commit's full hash and file, or why the source cannot be compared.
+fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolved, String> {
+    let resolved = resolve_in(pinned, repo).map_err(|p| p.reason())?;
     if let Some(problem) = out_of_range(pinned, &resolved).first() {
         return Err(problem.reason());
     }
-    let Resolved {
-        commit,
-        lines: then,
-    } = resolved;
-    drift.commit = Some(commit.clone());
-    let url = pinned
-        .repository
-        .as_deref()
-        .expect("resolved sources have one");
-    let repo = cache.repo(url)?;
-    let then = match (pinned.file.is_empty(), then) {
-        (true, _) => return Err("no path is pinned, only a commit".to_string()),
-        (false, None) => return Err(format!("`{}` is a folder", pinned.file)),
-        (false, Some(then)) => then,
-    };
-    let head = match repo.object("HEAD^{commit}")? {
-        Object::Found { oid, .. } => oid,
-        _ => return Err("the repository has no default branch".to_string()),
-    };
-    drift.branch = repo.default_branch();
-    drift.head = Some(head.clone());
+    match (pinned.file.is_empty(), &resolved.lines) {
+        (true, _) => Err("no path is pinned, only a commit".to_string()),
+        (false, None) => Err(format!("`{}` is a folder", pinned.file)),
+        (false, Some(_)) => Ok(resolved),
+    }
+}
+
+/// Follows each of the source's blocks from where its commit joins the default branch, and
+/// tells where each is now.
+fn compare<'a>(
+    pinned: &Pinned<'a>,
+    resolved: Resolved,
+    branch: &mut Branch,
+    repo: &mut Repo,
+) -> Result<Drift<'a>, String> {
+    let commit = resolved.commit;
+    let then = resolved.lines.unwrap_or_default();
+    let entry = (branch.history.entry(&commit))
+        .ok_or("the commit shares no history with the default branch")?;
     let file = pinned.file.trim_start_matches('/');
-    let Some((file_now, now)) = file_at_head(repo, &commit, &head, file)? else {
+    let joined = branch.history.commit(entry).to_string();
+    // A commit off the default branch joins it later, where its file may have another name.
+    let (path, exists) = if joined == commit || blob(repo, &joined, file)?.is_some() {
+        (file.to_string(), true)
+    } else {
+        match repo.renames(&commit, &joined)?.get(file) {
+            Some(renamed) => (renamed.clone(), true),
+            None => (file.to_string(), false),
+        }
+    };
+    let mut drift = Drift::unchecked(pinned.clone(), String::new());
+    drift.reason = None;
+    drift.branch = branch.name.clone();
+    drift.head = Some(branch.head.clone());
+    drift.commit = Some(commit.clone());
+    let start = Start {
+        path,
+        from: entry,
+        exists,
+        // Its own commit holds the block; another one may not.
+        held: (joined == commit).then_some(true),
+    };
+    let mut trace = |block: Block<'_>| trace(branch, repo, block, start.clone());
+    let mut places = Vec::new();
+    if pinned.ranges.is_empty() {
+        places.push(trace(Block {
+            lines: &then,
+            line: 1,
+            whole: true,
+        })?);
+    }
+    for &range in pinned.ranges {
+        places.push(trace(Block {
+            lines: &then[range.start() - 1..range.end()],
+            line: range.start(),
+            whole: false,
+        })?);
+    }
+    drift.file_now = (places.iter().find(|p| p.exists)).map(|p| p.path.clone());
+    if pinned.ranges.is_empty() {
+        whole_file(&mut drift, &then, file, &places[0], branch, repo)?;
+    }
+    for (&range, place) in pinned.ranges.iter().zip(&places) {
+        let block = &then[range.start() - 1..range.end()];
+        let now = match place.exists {
+            true => branch.head_file(repo, &place.path)?,
+            false => None,
+        };
+        drift
+            .ranges
+            .push(locate(range, block, file, place, now.as_deref()));
+    }
+    if !pinned.ranges.is_empty() {
+        drift.state = drift.ranges.iter().map(|r| r.state).max().expect("ranges");
+    }
+    if drift.state == State::Gone {
+        let deleted = places.iter().find_map(|p| p.deleted_in);
+        drift.gone_in = deleted.map(|i| branch.history.commit(i).to_string());
+    }
+    Ok(drift)
+}
+
+/// Where `block`, pinned at `range` of `file`, is in `now`, the file at `place` on `HEAD`.
+fn locate(
+    range: LineRange,
+    block: &[String],
+    file: &str,
+    place: &Place,
+    now: Option<&Text>,
+) -> RangeDrift {
+    let mut drift = RangeDrift {
+        pinned: range,
+        state: State::Gone,
+        file: None,
+        now: None,
+        closest: None,
+    };
+    let Some(now) = now else {
+        return drift;
+    };
+    if let Some(start) = now.find(block, range.start()) {
+        drift.state = match place.path == file && start == range.start() {
+            true => State::Unchanged,
+            false => State::Moved,
+        };
+        drift.file = Some(place.path.clone());
+        drift.now = Some(range.starting_at(start));
+        return drift;
+    }
+    drift.state = State::Changed;
+    let found = now.closest(block, range.start());
+    drift.closest = Some(Closest {
+        file: place.path.clone(),
+        lines: found.and_then(|c| LineRange::new(c.start, c.end)),
+        differing: found.map_or(block.len(), |c| c.of - c.same),
+        of: block.len(),
+    });
+    drift
+}
+
+/// A source pinned to a whole file: unchanged or moved when the file at `place` is the same,
+/// line for line; changed (how much) when it is not; gone when it was deleted.
+fn whole_file(
+    drift: &mut Drift<'_>,
+    then: &[String],
+    file: &str,
+    place: &Place,
+    branch: &mut Branch,
+    repo: &mut Repo,
+) -> Result<(), String> {
+    let now = match place.exists {
+        true => branch.head_file(repo, &place.path)?,
+        false => None,
+    };
+    let Some(now) = now else {
         drift.state = State::Gone;
-        drift.ranges = (pinned.ranges.iter())
-            .map(|&r| RangeDrift {
-                pinned: r,
-                state: State::Gone,
-                now: None,
-            })
-            .collect();
         return Ok(());
     };
-    let renamed = file_now != file;
-    drift.ranges = (pinned.ranges.iter())
-        .map(|&range| locate(range, &then, &now, renamed))
-        .collect();
-    drift.state = match pinned.ranges.is_empty() {
-        true if then != now => State::Changed,
-        true if renamed => State::Moved,
-        true => State::Unchanged,
-        false => drift.ranges.iter().map(|r| r.state).max().expect("ranges"),
+    drift.state = match (now.is(then), place.path == file) {
+        (true, true) => State::Unchanged,
+        (true, false) => State::Moved,
+        (false, _) => State::Changed,
     };
-    drift.file_now = Some(file_now);
+    if drift.state == State::Changed {
+        drift.closest = Some(Closest {
+            file: place.path.clone(),
+            lines: LineRange::new(1, now.len()),
+            differing: then.len() - now.common(then),
+            of: then.len(),
+        });
+    }
     Ok(())
-}
-
-/// The file on the default branch at `path`, or where a rename since `commit` took it.
-fn file_at_head(
-    repo: &mut Repo,
-    commit: &str,
-    head: &str,
-    path: &str,
-) -> Result<Option<(String, Vec<String>)>, String> {
-    if let Object::Found { kind, data, .. } = repo.object(&format!("{head}:{path}"))? {
-        if kind == "blob" {
-            return Ok(Some((path.to_string(), lines(&data))));
-        }
-    }
-    let Some(new_path) = repo.renames(commit, head)?.get(path).cloned() else {
-        return Ok(None);
-    };
-    match repo.object(&format!("{head}:{new_path}"))? {
-        Object::Found { data, .. } => Ok(Some((new_path, lines(&data)))),
-        _ => Ok(None),
-    }
-}
-
-/// Where the block `range` of `then` is in `now`.
-fn locate(range: LineRange, then: &[String], now: &[String], renamed: bool) -> RangeDrift {
-    let found = then
-        .get(range.start() - 1..range.end())
-        .filter(|block| !block.is_empty())
-        .and_then(|block| nearest_match(block, now, range.start()));
-    let state = match found {
-        Some(start) if start == range.start() && !renamed => State::Unchanged,
-        Some(_) => State::Moved,
-        None => State::Changed,
-    };
-    RangeDrift {
-        pinned: range,
-        state,
-        now: found.map(|start| range.starting_at(start)),
-    }
-}
-
-/// The 1-based line where `block` starts in `lines`, nearest to `near` when it occurs more
-/// than once.
-fn nearest_match(block: &[String], lines: &[String], near: usize) -> Option<usize> {
-    if block.len() > lines.len() {
-        return None;
-    }
-    (0..=lines.len() - block.len())
-        .filter(|&i| lines[i] == block[0] && lines[i..i + block.len()] == *block)
-        .map(|i| i + 1)
-        .min_by_key(|&start| start.abs_diff(near))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn text(lines: &[&str]) -> Vec<String> {
-        lines.iter().map(|l| l.to_string()).collect()
-    }
-
     #[test]
-    fn blocks_are_found_where_they_are_now() {
-        let then = text(&["a", "b", "c", "d"]);
-        let range = LineRange::new(2, 3).expect("a range");
-        let same = locate(range, &then, &then, false);
-        assert_eq!((same.state, same.now), (State::Unchanged, Some(range)));
-        let moved = locate(range, &then, &text(&["x", "y", "a", "b", "c"]), false);
-        assert_eq!(
-            (moved.state, moved.now),
-            (State::Moved, LineRange::new(4, 5))
-        );
-        let renamed = locate(range, &then, &then, true);
-        assert_eq!(renamed.state, State::Moved);
-        let changed = locate(range, &then, &text(&["a", "B", "c"]), false);
-        assert_eq!((changed.state, changed.now), (State::Changed, None));
-    }
-
-    #[test]
-    fn the_nearest_copy_wins() {
-        let lines = text(&["x", "b", "x", "x", "b"]);
-        assert_eq!(nearest_match(&text(&["b"]), &lines, 4), Some(5));
-        assert_eq!(nearest_match(&text(&["b"]), &lines, 1), Some(2));
-        assert_eq!(nearest_match(&text(&["b", "c"]), &lines, 1), None);
+    fn states_order_from_least_to_most_drifted() {
+        assert!(State::Unchanged < State::Moved && State::Moved < State::Changed);
+        assert!(State::Changed < State::Gone && State::Gone < State::Unchecked);
+        assert!(!State::Unchanged.drifted() && State::Gone.drifted());
     }
 }

@@ -232,17 +232,45 @@ impl Objects {
         })
     }
 
-    /// The object `name` (`<hash>`, `<hash>:<path>`, `HEAD^{commit}`) names.
-    pub(crate) fn get(&mut self, name: &str) -> Result<Object, String> {
-        if name.contains(['\n', '\r']) {
-            return Err(format!(
-                "{name:?}: a name with a line break cannot be looked up"
-            ));
-        }
+    /// The objects `names` name, in order: asked for in batches, each written whole before
+    /// its answers are read (a batch of names fits in a pipe's buffer, so that neither side
+    /// waits on the other).
+    pub(crate) fn get_many<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
+        const BATCH_BYTES: usize = 16 * 1024;
         let broken = |e: std::io::Error| format!("git cat-file stopped answering: {e}");
-        let input = self.input.as_mut().ok_or("git cat-file is closed")?;
-        writeln!(input, "{name}").map_err(broken)?;
-        input.flush().map_err(broken)?;
+        let mut objects = Vec::with_capacity(names.len());
+        let mut rest = names;
+        while !rest.is_empty() {
+            let mut batch = String::new();
+            let mut count = 0;
+            for name in rest {
+                let name = name.as_ref();
+                if name.contains(['\n', '\r']) {
+                    return Err(format!(
+                        "{name:?}: a name with a line break cannot be looked up"
+                    ));
+                }
+                if count > 0 && batch.len() + name.len() >= BATCH_BYTES {
+                    break;
+                }
+                batch.push_str(name);
+                batch.push('\n');
+                count += 1;
+            }
+            let input = self.input.as_mut().ok_or("git cat-file is closed")?;
+            input.write_all(batch.as_bytes()).map_err(broken)?;
+            input.flush().map_err(broken)?;
+            for _ in 0..count {
+                objects.push(self.answer()?);
+            }
+            rest = &rest[count..];
+        }
+        Ok(objects)
+    }
+
+    /// Reads one answer.
+    fn answer(&mut self) -> Result<Object, String> {
+        let broken = |e: std::io::Error| format!("git cat-file stopped answering: {e}");
         let mut header = String::new();
         if self.output.read_line(&mut header).map_err(broken)? == 0 {
             return Err("git cat-file stopped answering".to_string());

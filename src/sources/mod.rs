@@ -9,18 +9,25 @@
 //!   that commit, every line range within the file? Its findings are lint rules FN951–FN955,
 //!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache).
 //! - [`drift`]: does the default branch still hold the pinned lines — unchanged, moved (to
-//!   which lines, or which file), changed, or gone?
+//!   which lines, or which file), changed (how much), or gone (deleted in which commit)? It
+//!   reads each repository's default branch once ([`history`], [`branch`]), follows each
+//!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
 //! - [`report`]: the drift table and the re-verification queue, as text and JSON.
 //!
 //! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
 
+pub(crate) mod branch;
 pub mod cache;
 pub mod drift;
 pub mod excerpt;
+pub(crate) mod follow;
 pub(crate) mod git;
+pub(crate) mod history;
+pub(crate) mod locate;
 pub mod pin;
 pub mod report;
+pub(crate) mod trace;
 pub mod verify;
 
 use crate::index::{doc_id, SiteIndex};

@@ -2,7 +2,7 @@
 //! ([`drift_table`], [`drift_json`]), and the re-verification queue ([`queue`]): the notes and
 //! support cells to read again, most drifted first, then longest unverified first.
 
-use super::drift::{Drift, DriftReport, State};
+use super::drift::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
 use crate::dates::parse_date;
 use crate::index::{doc_id, SiteIndex};
@@ -52,25 +52,57 @@ fn pinned_text(drift: &Drift<'_>) -> String {
     format!("{path} @ {}", short(&drift.pinned.commit.value))
 }
 
-/// Where the lines are on the default branch: `src/a.py:8-11 @ 1b2c3d4` (`?` for a range
-/// whose lines were not found), `(gone) @ …`, or why the source was not checked.
+/// Where the lines are on the default branch: `src/a.py:8-11 @ 1b2c3d4`; a range not found as
+/// it was shows its closest match and how many of its lines differ (`?` when none is left);
+/// `(gone in 5e6f7a8) @ …`; or why the source was not checked.
 fn now_text(drift: &Drift<'_>) -> String {
     let head = drift.head.as_deref().map(short).unwrap_or_default();
-    match (drift.state, &drift.file_now) {
-        (State::Unchecked, _) => drift.reason.clone().unwrap_or_default(),
-        (_, None) => format!("(gone) @ {head}"),
-        (_, Some(file)) => {
-            let pieces: Vec<String> = drift
-                .ranges
-                .iter()
-                .map(|r| r.now.map_or("?".to_string(), |n| n.to_string()))
-                .collect();
-            match pieces.is_empty() {
-                true => format!("{file} @ {head}"),
-                false => format!("{file}:{} @ {head}", pieces.join(",")),
-            }
-        }
+    if drift.state == State::Unchecked {
+        return drift.reason.clone().unwrap_or_default();
     }
+    if drift.state == State::Gone {
+        return match &drift.gone_in {
+            Some(commit) => format!("(gone in {}) @ {head}", short(commit)),
+            None => format!("(never on the default branch) @ {head}"),
+        };
+    }
+    let file_now = drift.file_now.as_deref().unwrap_or_default();
+    let pieces: Vec<(&str, String)> = drift
+        .ranges
+        .iter()
+        .map(|r| match (&r.file, r.now, &r.closest) {
+            (Some(file), Some(now), _) => (file.as_str(), now.to_string()),
+            (_, _, Some(closest)) => (closest.file.as_str(), closest_text(closest)),
+            _ => (file_now, "?".to_string()),
+        })
+        .collect();
+    let place = match pieces.first() {
+        None => match &drift.closest {
+            Some(closest) => format!("{} {}", closest.file, differing_text(closest)),
+            None => file_now.to_string(),
+        },
+        Some((first, _)) if pieces.iter().all(|(file, _)| file == first) => {
+            let lines: Vec<&str> = pieces.iter().map(|(_, lines)| lines.as_str()).collect();
+            format!("{first}:{}", lines.join(","))
+        }
+        Some(_) => {
+            let each: Vec<String> = (pieces.iter())
+                .map(|(file, lines)| format!("{file}:{lines}"))
+                .collect();
+            each.join(", ")
+        }
+    };
+    format!("{place} @ {head}")
+}
+
+/// `12-15 (2 of 4 lines differ)`: a closest match.
+fn closest_text(closest: &Closest) -> String {
+    let lines = closest.lines.map_or("?".to_string(), |l| l.to_string());
+    format!("{lines} {}", differing_text(closest))
+}
+
+fn differing_text(closest: &Closest) -> String {
+    format!("({} of {} lines differ)", closest.differing, closest.of)
 }
 
 /// The drift of every source as an aligned table, a summary line and the notices.
@@ -92,12 +124,13 @@ pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
     let mut out = table(&header, &rows);
     out.push_str(&summary_line(report));
     out.push('\n');
-    if report
-        .sources
-        .iter()
-        .any(|d| d.ranges.iter().any(|r| r.now.is_none()))
-    {
-        out.push_str("?: the pinned lines were not found in the file on the default branch\n");
+    if report.sources.iter().any(|d| {
+        (d.state == State::Changed)
+            && d.ranges
+                .iter()
+                .any(|r| r.closest.is_none() && r.now.is_none())
+    }) {
+        out.push_str("?: no line of the pinned block is left in the file on the default branch\n");
     }
     for notice in &report.notices {
         out.push_str(&format!(
@@ -130,8 +163,12 @@ pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
                 "ranges": d.ranges.iter().map(|r| json!({
                     "pinned": r.pinned.to_string(),
                     "state": r.state,
+                    "file": r.file,
                     "now": r.now.map(|n| n.to_string()),
+                    "closest": r.closest.as_ref().map(closest_json),
                 })).collect::<Vec<_>>(),
+                "closest": d.closest.as_ref().map(closest_json),
+                "goneIn": d.gone_in,
                 "reason": d.reason,
             })
         })
@@ -145,6 +182,15 @@ pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
         "summary": summary,
         "notices": report.notices,
     }))
+}
+
+fn closest_json(closest: &Closest) -> Value {
+    json!({
+        "file": closest.file,
+        "lines": closest.lines.map(|l| l.to_string()),
+        "differing": closest.differing,
+        "of": closest.of,
+    })
 }
 
 /// One note or support cell in the re-verification queue.

@@ -125,6 +125,13 @@ pub(crate) fn out_of_range(pinned: &Pinned<'_>, resolved: &Resolved) -> Vec<Prob
 /// Finds the source's commit and file in its repository (fetching when the commit is not in
 /// the cache yet).
 pub fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Problem> {
+    let url = checkable(pinned)?;
+    let repo = cache.repo(url).map_err(Problem::NotChecked)?;
+    resolve_in(pinned, repo)
+}
+
+/// The repository of a source that can be checked, or why it cannot be.
+pub(crate) fn checkable<'p>(pinned: &'p Pinned<'_>) -> Result<&'p str, Problem> {
     let commit = pinned.commit.value.as_str();
     let Some(url) = &pinned.repository else {
         return Err(Problem::NotChecked(
@@ -143,8 +150,14 @@ pub fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Probl
             error.problem
         )));
     }
-    let repo = cache.repo(url).map_err(Problem::NotChecked)?;
-    let commit = resolve_commit(repo, &commit.to_ascii_lowercase())?;
+    Ok(url)
+}
+
+/// [`resolve`] in the source's repository, `repo`.
+pub(crate) fn resolve_in(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolved, Problem> {
+    checkable(pinned)?;
+    let commit = pinned.commit.value.to_ascii_lowercase();
+    let commit = resolve_commit(repo, &commit)?;
     if pinned.file.is_empty() {
         return Ok(Resolved {
             commit,
