@@ -21,10 +21,15 @@ export const siteDir = process.env.SITE_DIR
 /** Where screenshots go. */
 export const shotsDir = path.join(root, "target/browser-screenshots");
 
+/** Where cargo puts what it builds: CARGO_TARGET_DIR, else `target/`. */
+const targetDir = process.env.CARGO_TARGET_DIR
+  ? path.resolve(process.env.CARGO_TARGET_DIR)
+  : path.join(root, "target");
+
 /** The fieldnotes binary: FIELDNOTES_BIN, else the debug build (built now when missing). */
 export function binary() {
   if (process.env.FIELDNOTES_BIN) return process.env.FIELDNOTES_BIN;
-  const built = path.join(root, "target/debug/fieldnotes");
+  const built = path.join(targetDir, "debug/fieldnotes");
   if (!existsSync(built)) {
     const result = spawnSync("cargo", ["build", "--quiet"], { cwd: root, stdio: "inherit" });
     if (result.status !== 0) throw new Error("cargo build failed");
