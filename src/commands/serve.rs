@@ -15,6 +15,7 @@ pub fn serve(run: &Invocation, args: ServeArgs) -> Result<u8> {
         open: args.open,
         today: dates::today(args.today.as_deref())?,
         color: run.stderr_color(),
+        quiet: run.quiet(),
     };
     if let Some(dir) = crate::render::highlight::default_dir() {
         crate::render::highlight::use_disk_cache(&dir);

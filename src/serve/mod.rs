@@ -44,6 +44,8 @@ pub struct ServeOptions {
     pub today: chrono::NaiveDate,
     /// Colour in printed findings.
     pub color: bool,
+    /// `-q`: errors and warnings only, no status line after each rebuild.
+    pub quiet: bool,
 }
 
 /// Serves the site until the process is stopped.
@@ -115,6 +117,13 @@ struct Serving<'o> {
 }
 
 impl Serving<'_> {
+    /// A status line after a rebuild, unless `-q`.
+    fn status(&self, line: &str) {
+        if !self.options.quiet {
+            eprintln!("{line}");
+        }
+    }
+
     fn publish(&mut self, rebuilder: &mut Rebuilder, result: Result<Rebuilt>, started: Instant) {
         self.builds += 1;
         let build = self.builds;
@@ -142,7 +151,7 @@ impl Serving<'_> {
         self.state.hub.send(event, &build.to_string());
         // Printed once the page is served: printing never delays it.
         self.print_findings(rebuilder, &rebuilt.diagnostics);
-        eprintln!(
+        self.status(&format!(
             "built {} of {} pages in {:.0?}{}",
             rebuilt.rendered,
             rebuilt.pages,
@@ -151,7 +160,7 @@ impl Serving<'_> {
                 0 => String::new(),
                 n => format!("; {n} listing files follow"),
             }
-        );
+        ));
         if pending == 0 {
             self.search(rebuilder, &files);
         }
@@ -167,10 +176,10 @@ impl Serving<'_> {
                 ..
             })) => {
                 let files = self.swap(site.files, HashSet::new());
-                eprintln!(
+                self.status(&format!(
                     "  and {rendered} listing pages, feeds, sitemap and data API: all in {:.0?}",
                     started.elapsed()
-                );
+                ));
                 self.search(rebuilder, &files);
             }
             Ok(_) => {}
