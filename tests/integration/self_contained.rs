@@ -152,12 +152,12 @@ fn every_symlink_in_the_tree_points_inside_it() {
 fn the_guard_sees_a_path_above_the_root() {
     let file = root().join("tests/integration/x.rs");
     let manifest =
-        r#"let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/seeds");"#;
+        r#"let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../beside-the-clone/seeds");"#;
     assert_eq!(
         anchored_paths(&file, manifest, ""),
-        [normalize(&root().join("../shared/seeds"))]
+        [normalize(&root().join("../beside-the-clone/seeds"))]
     );
-    assert!(!normalize(&root().join("../shared/seeds")).starts_with(root()));
+    assert!(!normalize(&root().join("../beside-the-clone/seeds")).starts_with(root()));
     let chained = r#"    .join("../../elsewhere")"#;
     let anchor = r#"let dir = Path::new(env!("CARGO_MANIFEST_DIR"))"#;
     assert_eq!(anchored_paths(&file, chained, anchor).len(), 1);
