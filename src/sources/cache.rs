@@ -255,6 +255,14 @@ impl Repo {
         }
     }
 
+    /// Another reader of the same repository (its own `cat-file`), never fetched: for reading
+    /// on another thread.
+    pub(crate) fn reader(&self) -> Repo {
+        let mut reader = Repo::new(self.git_dir.clone(), &self.url, Remote::Local);
+        reader.fetched = true;
+        reader
+    }
+
     /// Why the repository may lack what its remote has (a commit pushed since it was last
     /// fetched): `--offline`, or this run's fetch failed. `None` for a mapped repository, or
     /// a clone cloned or fetched in this run, where what is missing is missing upstream too.

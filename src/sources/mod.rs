@@ -19,6 +19,7 @@
 
 pub(crate) mod branch;
 pub mod cache;
+pub(crate) mod compare;
 pub mod drift;
 pub mod excerpt;
 pub(crate) mod follow;
