@@ -167,6 +167,8 @@ pub enum SourcesCommand {
     Drift(DriftArgs),
     /// List the notes and support cells to re-verify: drifted first, then oldest.
     Queue(QueueArgs),
+    /// Re-pin sources whose lines are unchanged or only moved to the default branch's head.
+    Bump(BumpArgs),
 }
 
 /// Where the sources' repositories come from.
@@ -216,6 +218,15 @@ pub struct QueueArgs {
     /// The day ages are measured to (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BumpArgs {
+    /// Print what would change, as a diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }

@@ -1,13 +1,15 @@
-//! `fieldnotes sources verify|drift|queue`: pinned sources against their git repositories.
+//! `fieldnotes sources verify|drift|queue|bump`: pinned sources against their git
+//! repositories.
 
 use super::lint::print_findings;
 use crate::cli::{
-    DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
+    BumpArgs, DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
 };
 use crate::error::{Error, Result};
 use crate::sources::cache::{Cache, CacheConfig};
 use crate::sources::verify::Problem;
-use crate::sources::{drift, report, verify};
+use crate::sources::{bump, drift, report, verify};
+use crate::terminal;
 use crate::today;
 use std::io::Write;
 use std::path::Path;
@@ -18,6 +20,7 @@ pub fn sources(root: &Path, args: SourcesArgs) -> Result<u8> {
         SourcesCommand::Verify(args) => verify(root, args),
         SourcesCommand::Drift(args) => drift(root, args),
         SourcesCommand::Queue(args) => queue(root, args),
+        SourcesCommand::Bump(args) => bump(root, args),
     }
 }
 
@@ -85,6 +88,55 @@ fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
         ReportFormat::Json => report::queue_json(&entries),
     });
     Ok(0)
+}
+
+/// Re-pins the sources whose lines hold to the default branch's head; `--dry-run` prints the
+/// diff instead. Sources left as they were are listed on standard error.
+fn bump(root: &Path, args: BumpArgs) -> Result<u8> {
+    let index = crate::open(root)?;
+    let mut cache = Cache::new(cache_config(&args.repos)?);
+    let drift = drift::drift(&index, &mut cache);
+    let plan = bump::plan(&index, &drift);
+    let moved: usize = plan.files.iter().map(|f| f.sources).sum();
+    if args.dry_run {
+        print(&bump::diff(&plan));
+    } else {
+        bump::write(root, &plan)?;
+    }
+    let verb = if args.dry_run {
+        "would re-pin"
+    } else {
+        "re-pinned"
+    };
+    eprintln!(
+        "{verb} {moved} source{} in {} file{}; {} already current; {} left as they are",
+        plural(moved),
+        plan.files.len(),
+        plural(plan.files.len()),
+        plan.current,
+        plan.left.len()
+    );
+    for left in &plan.left {
+        eprintln!(
+            "  {}:{}: {}: {}",
+            terminal::escape(&left.file),
+            left.line,
+            left.state.as_str(),
+            terminal::escape(&left.why)
+        );
+    }
+    for notice in &drift.notices {
+        eprintln!("note: {}", terminal::escape(notice));
+    }
+    Ok(0)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 fn print(text: &str) {

@@ -12,12 +12,15 @@
 //!   which lines, or which file), changed (how much), or gone (deleted in which commit)? It
 //!   reads each repository's default branch once ([`history`], [`branch`]), follows each
 //!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]).
+//! - [`bump`]: sources whose lines hold, unchanged or moved, re-pinned to the head of the
+//!   default branch, in place in the front matter (`fieldnotes sources bump`).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
 //! - [`report`]: the drift table and the re-verification queue, as text and JSON.
 //!
 //! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
 
 pub(crate) mod branch;
+pub mod bump;
 pub mod cache;
 pub(crate) mod compare;
 pub mod drift;

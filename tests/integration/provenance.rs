@@ -19,6 +19,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 
+mod bump;
 mod history;
 mod hostile;
 mod paths;
