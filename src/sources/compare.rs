@@ -8,7 +8,7 @@ use super::drift::{Closest, Drift, RangeDrift, State};
 use super::locate::Text;
 use super::pin::LineRange;
 use super::trace::{trace, Block, Place, Start};
-use super::verify::{out_of_range, resolve_in, Resolved};
+use super::verify::{out_of_range, resolve_in, Problem, Resolved};
 use super::Pinned;
 
 /// A source ready to compare: its commit's full hash, and its pinned blocks (one per line
@@ -19,16 +19,45 @@ pub(crate) struct Ready {
     pub blocks: Vec<Vec<String>>,
 }
 
+/// Why a source cannot be compared: its pin is broken (FN951–FN954), or it could not be
+/// checked.
+#[derive(Debug, Clone)]
+pub(crate) enum Unready {
+    Broken(String),
+    Unchecked(String),
+}
+
+impl Unready {
+    fn of(problem: Problem) -> Unready {
+        match problem {
+            Problem::NotChecked(why) => Unready::Unchecked(why),
+            broken => Unready::Broken(broken.reason()),
+        }
+    }
+
+    /// The source's drift: broken or unchecked, with the reason.
+    pub(crate) fn drift<'a>(self, pinned: &Pinned<'a>) -> Drift<'a> {
+        match self {
+            Unready::Broken(why) => Drift::broken(pinned.clone(), why),
+            Unready::Unchecked(why) => Drift::unchecked(pinned.clone(), why),
+        }
+    }
+}
+
 /// The pinned commit's full hash and blocks, or why the source cannot be compared.
-pub(crate) fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Ready, String> {
-    let resolved = resolve_in(pinned, repo).map_err(|p| p.reason())?;
-    if let Some(problem) = out_of_range(pinned, &resolved).first() {
-        return Err(problem.reason());
+pub(crate) fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Ready, Unready> {
+    let resolved = resolve_in(pinned, repo).map_err(Unready::of)?;
+    if let Some(problem) = out_of_range(pinned, &resolved).into_iter().next() {
+        return Err(Unready::of(problem));
     }
     let Resolved { commit, lines } = resolved;
     let lines = match (pinned.file.is_empty(), lines) {
-        (true, _) => return Err("no path is pinned, only a commit".to_string()),
-        (false, None) => return Err(format!("`{}` is a folder", pinned.file)),
+        (true, _) => {
+            return Err(Unready::Unchecked(
+                "no path is pinned, only a commit".into(),
+            ))
+        }
+        (false, None) => return Err(Unready::Unchecked(format!("`{}` is a folder", pinned.file))),
         (false, Some(lines)) => lines,
     };
     let blocks = match pinned.ranges.is_empty() {

@@ -18,7 +18,7 @@
 
 use super::branch::{Branch, Shared};
 use super::cache::{Cache, Repo};
-use super::compare::{compare, start, Ready};
+use super::compare::{compare, start, Ready, Unready};
 use super::pin::LineRange;
 use super::verify::checkable;
 use super::{pinned, Pinned};
@@ -27,7 +27,9 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
-/// How far a source has drifted, from least to most; `Unchecked` when it could not be told.
+/// How far a source has drifted, from least to most; `Broken` when the pin itself is wrong
+/// (its commit, path or lines are not in the repository: FN951–FN954), `Unchecked` when it
+/// could not be told.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum State {
@@ -35,6 +37,7 @@ pub enum State {
     Moved,
     Changed,
     Gone,
+    Broken,
     Unchecked,
 }
 
@@ -45,13 +48,24 @@ impl State {
             State::Moved => "moved",
             State::Changed => "changed",
             State::Gone => "gone",
+            State::Broken => "broken",
             State::Unchecked => "unchecked",
         }
     }
 
-    /// Whether the source needs reading again: its lines moved, changed or are gone.
+    /// Whether the source is not as pinned: its lines moved, changed or are gone, or the pin
+    /// is broken.
     pub fn drifted(self) -> bool {
-        matches!(self, State::Moved | State::Changed | State::Gone)
+        matches!(
+            self,
+            State::Moved | State::Changed | State::Gone | State::Broken
+        )
+    }
+
+    /// Whether a person must read the source again: its lines changed or are gone, or the
+    /// pin is broken (lines that only moved are re-pinned by `sources bump`).
+    pub fn needs_person(self) -> bool {
+        matches!(self, State::Changed | State::Gone | State::Broken)
     }
 }
 
@@ -102,6 +116,13 @@ pub struct Drift<'a> {
 }
 
 impl<'a> Drift<'a> {
+    /// A source whose pin is broken (its commit, path or lines are not in the repository).
+    pub(crate) fn broken(pinned: Pinned<'a>, reason: String) -> Drift<'a> {
+        let mut drift = Drift::unchecked(pinned, reason);
+        drift.state = State::Broken;
+        drift
+    }
+
     pub(crate) fn unchecked(pinned: Pinned<'a>, reason: String) -> Drift<'a> {
         Drift {
             pinned,
@@ -166,15 +187,15 @@ pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
     for (r, prepared) in prepared.into_iter().enumerate() {
         let mut ready = Vec::new();
         for (i, start) in prepared.starts {
-            let why = match (start, &prepared.shared) {
+            let unready = match (start, &prepared.shared) {
                 (Ok(start), Ok(_)) => {
                     ready.push((i, start));
                     continue;
                 }
-                (Err(why), _) => why,
-                (Ok(_), Err(why)) => why.clone(),
+                (Err(unready), _) => unready,
+                (Ok(_), Err(why)) => Unready::Unchecked(why.clone()),
             };
-            sources[i] = Some(Drift::unchecked(pins[i].clone(), why));
+            sources[i] = Some(unready.drift(&pins[i]));
         }
         shared.push(prepared.shared);
         // Pins of one file together: one thread reads its history once.
@@ -216,7 +237,7 @@ pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
 /// A repository's pins resolved (pin index → its commit and file, or why not), and its
 /// default branch read (or why not).
 struct Prepared {
-    starts: Vec<(usize, Result<Ready, String>)>,
+    starts: Vec<(usize, Result<Ready, Unready>)>,
     shared: Result<Shared, String>,
 }
 
@@ -229,12 +250,14 @@ fn prepare(repo: Result<&mut Repo, &mut String>, pins: &[Pinned<'_>], held: &[us
         Ok(repo) => repo,
         Err(why) => {
             return Prepared {
-                starts: held.iter().map(|&i| (i, Err(why.clone()))).collect(),
+                starts: (held.iter())
+                    .map(|&i| (i, Err(Unready::Unchecked(why.clone()))))
+                    .collect(),
                 shared: Err(why.clone()),
             }
         }
     };
-    let starts: Vec<(usize, Result<Ready, String>)> =
+    let starts: Vec<(usize, Result<Ready, Unready>)> =
         held.iter().map(|&i| (i, start(&pins[i], repo))).collect();
     let commits: Vec<&str> = (starts.iter())
         .filter_map(|(_, s)| s.as_ref().ok().map(|r| r.commit.as_str()))
@@ -280,7 +303,9 @@ mod tests {
     #[test]
     fn states_order_from_least_to_most_drifted() {
         assert!(State::Unchanged < State::Moved && State::Moved < State::Changed);
-        assert!(State::Changed < State::Gone && State::Gone < State::Unchecked);
+        assert!(State::Changed < State::Gone && State::Gone < State::Broken);
+        assert!(State::Broken < State::Unchecked);
         assert!(!State::Unchanged.drifted() && State::Gone.drifted());
+        assert!(State::Broken.needs_person() && !State::Moved.needs_person());
     }
 }
