@@ -419,7 +419,9 @@ def compare(site, drift_json):
         same_state += ok
         if ok and r["state"] == "moved":
             if pin["ranges"]:
-                ok = all(rr.get("file") == dr.get("file") and rr.get("now") == dr.get("now")
+                # (a report from before ranges had a file of their own: the source's)
+                ok = all(rr.get("file") == dr.get("file", d.get("fileNow"))
+                         and rr.get("now") == dr.get("now")
                          for rr, dr in zip(r["ranges"], d["ranges"]))
             else:
                 ok = r.get("file") == d.get("fileNow")
