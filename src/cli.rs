@@ -187,6 +187,10 @@ pub struct RepoArgs {
     /// The longest a clone or fetch may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub timeout: u64,
+    /// Clone repositories not yet in the cache without file contents (partial clones,
+    /// `--filter=blob:none`): commits and folders now, each file when first read.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -35,6 +35,7 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
     }
     config.offline = args.offline;
     config.timeout = Duration::from_secs(args.timeout);
+    config.partial = args.partial;
     Ok(config)
 }
 

@@ -125,6 +125,7 @@ impl<'s> Branch<'s> {
                         self.old_bytes += data.len();
                         Some(Rc::new(Text::new(&data)))
                     }
+                    Object::NotFetched => return Err(not_fetched(name)),
                     _ => None,
                 };
                 files.insert(name.to_string(), text);
@@ -152,8 +153,17 @@ impl<'s> Branch<'s> {
 pub(crate) fn blob(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(match repo.object(&format!("{commit}:{path}"))? {
         Object::Found { kind, data, .. } if kind == "blob" => Some(data),
+        Object::NotFetched => return Err(not_fetched(&format!("{commit}:{path}"))),
         _ => None,
     })
+}
+
+/// Why a file cannot be read from a partial clone that may not fetch.
+fn not_fetched(name: &str) -> String {
+    format!(
+        "`{}` is not in the partial clone, which may not be fetched now (--offline)",
+        crate::terminal::escape(name)
+    )
 }
 
 fn read(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Rc<Text>>, String> {

@@ -195,6 +195,12 @@ pub(crate) fn resolve_in(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolve
             commit,
             folder: kind == "tree",
         }),
+        Object::NotFetched => Err(Problem::NotChecked(format!(
+            "the content of `{}` at commit {} is not in the partial clone, which may not be \
+             fetched now",
+            pinned.file,
+            short(&commit)
+        ))),
         Object::Missing | Object::Ambiguous => Err(Problem::PathMissing {
             commit,
             folder: false,
@@ -223,7 +229,7 @@ fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
                     continue;
                 }
             }
-            Object::Missing => {}
+            Object::Missing | Object::NotFetched => {}
         }
         return Err(match repo.staleness() {
             Some(why) => Problem::NotChecked(format!(

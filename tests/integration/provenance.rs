@@ -22,6 +22,7 @@ use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 mod bump;
 mod history;
 mod hostile;
+mod partial;
 mod paths;
 mod widget;
 
