@@ -201,17 +201,51 @@ pub struct VerifyArgs {
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Check only the sources of files changed since this git revision.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
+    /// Exit with status 0 even when no source at all could be checked (no network, no cache).
+    #[arg(long)]
+    pub allow_unchecked: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct DriftArgs {
-    /// How to print the report.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
-    pub format: ReportFormat,
+    /// How to print the report: a table, JSON, or as findings in a lint format.
+    #[arg(long, value_enum, default_value_t = DriftFormat::Table)]
+    pub format: DriftFormat,
+    /// Compare only the sources of files changed since this git revision.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
+    /// Exit with status 1 when a source is in one of these states.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATES")]
+    pub fail_on: Vec<DriftState>,
     #[command(flatten)]
     pub repos: RepoArgs,
+}
+
+/// How `sources drift` prints: its table or JSON (with the findings, as lint's JSON has them,
+/// under `diagnostics`), or its findings (FN951–FN958) in one of lint's formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftFormat {
+    Table,
+    Json,
+    Human,
+    Github,
+    Sarif,
+    Junit,
+}
+
+/// A drift state `--fail-on` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftState {
+    Moved,
+    Changed,
+    Gone,
+    Broken,
+    Unchecked,
 }
 
 #[derive(Debug, clap::Args)]

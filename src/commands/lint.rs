@@ -111,7 +111,7 @@ fn focus(root: &Path, args: &LintArgs) -> Result<Option<Focus>> {
 
 /// `site/` when the site root is given as a relative folder below the working directory, so
 /// that printed paths are relative to where fieldnotes runs (the repository root in CI).
-fn path_prefix(root: &Path) -> String {
+pub(super) fn path_prefix(root: &Path) -> String {
     let plain = root
         .components()
         .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));

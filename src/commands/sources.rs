@@ -1,17 +1,24 @@
 //! `fieldnotes sources verify|drift|queue|bump`: pinned sources against their git
 //! repositories.
 
-use super::lint::print_findings;
+use super::lint::{path_prefix, print_findings};
 use crate::cli::{
-    BumpArgs, DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
+    BumpArgs, DriftArgs, DriftFormat, DriftState, Format, QueueArgs, RepoArgs, ReportFormat,
+    SourcesArgs, SourcesCommand, VerifyArgs,
 };
+use crate::diagnostic::Summary;
 use crate::error::{Error, Result};
+use crate::index::SiteIndex;
+use crate::lint::focus::Focus;
+use crate::lint::format::{self, Options, Report};
 use crate::sources::cache::{Cache, CacheConfig};
+use crate::sources::drift::State;
 use crate::sources::verify::Problem;
+use crate::sources::Pinned;
 use crate::sources::{bump, drift, report, verify};
 use crate::terminal;
 use crate::today;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::time::Duration;
 
@@ -39,11 +46,13 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
     Ok(config)
 }
 
-/// Verification findings in the lint format chosen; exit status as `lint`'s.
+/// Verification findings in the lint format chosen; exit status as `lint`'s, or 2 when no
+/// source at all could be checked (unless `--allow-unchecked`).
 fn verify(root: &Path, args: VerifyArgs) -> Result<u8> {
     let index = crate::open(root)?;
+    let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
-    let verification = verify::verify(&index, &mut cache);
+    let verification = verify::verify_where(&index, &mut cache, &keep);
     let diagnostics = crate::lint::lint_sources(&index, &verification)?;
     let status = print_findings(
         root,
@@ -62,19 +71,87 @@ fn verify(root: &Path, args: VerifyArgs) -> Result<u8> {
         verification.verified(),
         verification.sources.len() - verification.verified() - unchecked,
     );
+    if verification.nothing_checked() && !args.allow_unchecked {
+        eprintln!(
+            "error: no pinned source could be checked (see FN955 above): give fieldnotes the \
+             repositories (network, a seeded --cache, or --repo URL=PATH), or pass \
+             --allow-unchecked to accept it"
+        );
+        return Ok(2);
+    }
     Ok(status)
 }
 
-/// Each source's drift from its repository's default branch, as a table or JSON.
+/// Whether a run looks at a pinned source.
+type Keep<'a> = Box<dyn Fn(&Pinned<'a>) -> bool + 'a>;
+
+/// Which pinned sources a run looks at: all of them, or with `--changed-since REV` those of
+/// the site files changed since REV (as `lint --changed-since` reads the change).
+fn changed_since<'a>(
+    root: &Path,
+    index: &'a SiteIndex,
+    rev: Option<&str>,
+) -> Result<Keep<'a>> {
+    let Some(rev) = rev else {
+        return Ok(Box::new(|_| true));
+    };
+    let mut focus = Focus::default();
+    focus.add_changes_since(root, rev)?;
+    Ok(Box::new(move |pinned| {
+        focus.reports_file(&pinned.place(index).0)
+    }))
+}
+
+/// Each source's drift from its repository's default branch, as a table, JSON, or findings
+/// in a lint format; exit status 1 when a source is in a `--fail-on` state.
 fn drift(root: &Path, args: DriftArgs) -> Result<u8> {
     let index = crate::open(root)?;
+    let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
-    let drift = drift::drift(&index, &mut cache);
-    print(&match args.format {
-        ReportFormat::Table => report::drift_table(&index, &drift),
-        ReportFormat::Json => report::drift_json(&index, &drift),
-    });
-    Ok(0)
+    let drift = drift::drift_where(&index, &mut cache, &keep);
+    let lint_format = match args.format {
+        DriftFormat::Table => None,
+        DriftFormat::Json => Some(Format::Json),
+        DriftFormat::Human => Some(Format::Human),
+        DriftFormat::Github => Some(Format::Github),
+        DriftFormat::Sarif => Some(Format::Sarif),
+        DriftFormat::Junit => Some(Format::Junit),
+    };
+    match lint_format {
+        None => print(&report::drift_table(&index, &drift)),
+        Some(format) => {
+            let diagnostics = crate::lint::lint_drift(&index, &drift)?;
+            let printed = Report {
+                diagnostics: &diagnostics,
+                files: &index.files,
+                summary: Summary::of(&diagnostics, index.files.len()),
+            };
+            let options = Options {
+                color: format == Format::Human
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none(),
+                path_prefix: path_prefix(root),
+            };
+            let text = format::render_with(&printed, format, &options);
+            print(&match format {
+                Format::Json => report::drift_json_with(&index, &drift, &text),
+                _ => text,
+            });
+        }
+    }
+    let failing: Vec<State> = args.fail_on.iter().map(|s| drift_state(*s)).collect();
+    let failed = drift.sources.iter().any(|d| failing.contains(&d.state));
+    Ok(u8::from(failed))
+}
+
+fn drift_state(state: DriftState) -> State {
+    match state {
+        DriftState::Moved => State::Moved,
+        DriftState::Changed => State::Changed,
+        DriftState::Gone => State::Gone,
+        DriftState::Broken => State::Broken,
+        DriftState::Unchecked => State::Unchecked,
+    }
 }
 
 /// The re-verification queue, as a table or JSON.

@@ -94,10 +94,12 @@ pub struct Context<'a> {
     pub today: NaiveDate,
 }
 
-/// What source verification rules read: the index and what verification found.
+/// What source verification rules read: the index and what verification found, and what
+/// drift found (`fieldnotes sources drift` only).
 pub struct SourcesContext<'a> {
     pub index: &'a SiteIndex,
     pub verification: &'a Verification<'a>,
+    pub drift: Option<&'a crate::sources::drift::DriftReport<'a>>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -259,13 +261,34 @@ pub fn lint_sources(
     let cx = SourcesContext {
         index,
         verification,
+        drift: None,
     };
-    run(
+    run_sources(&cx)
+}
+
+/// Runs every [`Check::Sources`] rule over what drift found: its broken and unchecked
+/// sources as verification reports them (FN951–FN955), its moved, changed and gone ones
+/// (FN956–FN958).
+pub fn lint_drift(
+    index: &SiteIndex,
+    drift: &crate::sources::drift::DriftReport<'_>,
+) -> crate::error::Result<Vec<Diagnostic>> {
+    let verification = Verification::of_drift(drift);
+    let cx = SourcesContext {
         index,
+        verification: &verification,
+        drift: Some(drift),
+    };
+    run_sources(&cx)
+}
+
+fn run_sources(cx: &SourcesContext<'_>) -> crate::error::Result<Vec<Diagnostic>> {
+    run(
+        cx.index,
         |_| true,
         |check, sink| {
             if let Check::Sources(check) = check {
-                check(&cx, sink);
+                check(cx, sink);
             }
         },
     )

@@ -1,5 +1,5 @@
 //! The repository cache: one bare clone per repository, in a folder named after its URL
-//! (`<cache>/github.com/NousResearch/hermes-agent.git`).
+//! (`<cache>/github.com/nousresearch/hermes-agent.git`).
 //!
 //! A repository that is not in the cache is cloned (`git clone --bare`); one that is, is used
 //! as it is, and fetched (`git fetch`, branches and tags) only when a pinned commit is not in
@@ -238,6 +238,8 @@ pub struct Repo {
     url: String,
     remote: Remote,
     fetched: bool,
+    /// Whether the heads of pull requests were fetched in this run.
+    pulls_fetched: bool,
     /// Why the one fetch of this run failed, if it did.
     fetch_error: Option<String>,
     objects: Option<Objects>,
@@ -255,6 +257,7 @@ impl Repo {
             url: url.to_string(),
             remote,
             fetched: false,
+            pulls_fetched: false,
             fetch_error: None,
             objects: None,
             renames: HashMap::new(),
@@ -390,6 +393,31 @@ impl Repo {
         fetched
     }
 
+    /// Fetches the heads of the remote's pull requests (GitHub's `refs/pull/*/head`,
+    /// GitLab's `refs/merge-requests/*/head`) into the same names, once per run. Returns
+    /// whether they were fetched.
+    pub(crate) fn fetch_pulls(&mut self) -> bool {
+        let Remote::Online(timeout) = self.remote else {
+            return false;
+        };
+        if self.pulls_fetched {
+            return false;
+        }
+        self.pulls_fetched = true;
+        let fetch = self.git().args([
+            "fetch",
+            "--quiet",
+            "origin",
+            "+refs/pull/*/head:refs/pull/*/head",
+            "+refs/merge-requests/*/head:refs/merge-requests/*/head",
+        ]);
+        let fetched = fetch.run(Some(timeout)).is_ok();
+        if fetched {
+            self.objects = None;
+        }
+        fetched
+    }
+
     /// Points `HEAD` at the remote's default branch, which may have changed since the clone.
     fn follow_default_branch(&mut self, timeout: Duration) {
         let ls_remote = self.git().args(["ls-remote", "--symref", "origin", "HEAD"]);
@@ -519,6 +547,12 @@ mod tests {
             config.repos.get("https://github.com/o/r"),
             Some(&PathBuf::from("/tmp/r"))
         );
+        // Owner and repository match without case.
+        config
+            .map("https://github.com/Acme/Widget=/tmp/w")
+            .expect("maps");
+        let key = repository_url("https://github.com/acme/WIDGET/blob/x/a.py").expect("a url");
+        assert_eq!(config.repos.get(&key), Some(&PathBuf::from("/tmp/w")));
         assert!(config.map("https://github.com/o/r").is_err());
         assert!(config.map("ssh://x=/tmp").is_err());
     }

@@ -19,45 +19,26 @@ pub(crate) struct Ready {
     pub blocks: Vec<Vec<String>>,
 }
 
-/// Why a source cannot be compared: its pin is broken (FN951–FN954), or it could not be
-/// checked.
-#[derive(Debug, Clone)]
-pub(crate) enum Unready {
-    Broken(String),
-    Unchecked(String),
-}
-
-impl Unready {
-    fn of(problem: Problem) -> Unready {
-        match problem {
-            Problem::NotChecked(why) => Unready::Unchecked(why),
-            broken => Unready::Broken(broken.reason()),
-        }
-    }
-
-    /// The source's drift: broken or unchecked, with the reason.
-    pub(crate) fn drift<'a>(self, pinned: &Pinned<'a>) -> Drift<'a> {
-        match self {
-            Unready::Broken(why) => Drift::broken(pinned.clone(), why),
-            Unready::Unchecked(why) => Drift::unchecked(pinned.clone(), why),
-        }
-    }
-}
-
 /// The pinned commit's full hash and blocks, or why the source cannot be compared.
-pub(crate) fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Ready, Unready> {
-    let resolved = resolve_in(pinned, repo).map_err(Unready::of)?;
+/// (a broken pin, FN951–FN954, or why it could not be checked).
+pub(crate) fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Ready, Problem> {
+    let resolved = resolve_in(pinned, repo)?;
     if let Some(problem) = out_of_range(pinned, &resolved).into_iter().next() {
-        return Err(Unready::of(problem));
+        return Err(problem);
     }
     let Resolved { commit, lines } = resolved;
     let lines = match (pinned.file.is_empty(), lines) {
         (true, _) => {
-            return Err(Unready::Unchecked(
+            return Err(Problem::NotChecked(
                 "no path is pinned, only a commit".into(),
             ))
         }
-        (false, None) => return Err(Unready::Unchecked(format!("`{}` is a folder", pinned.file))),
+        (false, None) => {
+            return Err(Problem::NotChecked(format!(
+                "`{}` is a folder",
+                pinned.file
+            )))
+        }
         (false, Some(lines)) => lines,
     };
     let blocks = match pinned.ranges.is_empty() {

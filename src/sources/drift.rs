@@ -18,9 +18,9 @@
 
 use super::branch::{Branch, Shared};
 use super::cache::{Cache, Repo};
-use super::compare::{compare, start, Ready, Unready};
+use super::compare::{compare, start, Ready};
 use super::pin::LineRange;
-use super::verify::checkable;
+use super::verify::{checkable, Problem};
 use super::{pinned, Pinned};
 use crate::index::SiteIndex;
 use serde::Serialize;
@@ -111,15 +111,21 @@ pub struct Drift<'a> {
     pub closest: Option<Closest>,
     /// Gone: the commit that deleted the file (`None`: it was never on the default branch).
     pub gone_in: Option<String>,
-    /// Why the source is unchecked.
+    /// Why the source is broken or unchecked.
     pub reason: Option<String>,
+    /// What verification would report for a broken or unchecked source (FN951–FN955).
+    pub problem: Option<Problem>,
 }
 
 impl<'a> Drift<'a> {
-    /// A source whose pin is broken (its commit, path or lines are not in the repository).
-    pub(crate) fn broken(pinned: Pinned<'a>, reason: String) -> Drift<'a> {
-        let mut drift = Drift::unchecked(pinned, reason);
-        drift.state = State::Broken;
+    /// A source that could not be compared: broken (its commit, path or lines are not in the
+    /// repository), or unchecked.
+    pub(crate) fn unready(pinned: Pinned<'a>, problem: Problem) -> Drift<'a> {
+        let mut drift = Drift::unchecked(pinned, problem.reason());
+        if !matches!(problem, Problem::NotChecked(_)) {
+            drift.state = State::Broken;
+        }
+        drift.problem = Some(problem);
         drift
     }
 
@@ -135,6 +141,7 @@ impl<'a> Drift<'a> {
             closest: None,
             gone_in: None,
             reason: Some(reason),
+            problem: None,
         }
     }
 }
@@ -151,14 +158,23 @@ pub struct DriftReport<'a> {
 /// source with it: each repository's sources resolved and its history read on a thread of
 /// their own, then the sources compared on as many threads as there are cores.
 pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
-    let pins = pinned(index);
+    drift_where(index, cache, &|_| true)
+}
+
+/// Compares the pinned sources `keep` keeps (`--changed-since`: those of the files changed).
+pub fn drift_where<'a>(
+    index: &'a SiteIndex,
+    cache: &mut Cache,
+    keep: &dyn Fn(&Pinned<'a>) -> bool,
+) -> DriftReport<'a> {
+    let pins: Vec<Pinned<'a>> = pinned(index).into_iter().filter(|p| keep(p)).collect();
     let mut report = DriftReport::default();
     let mut sources: Vec<Option<Drift<'a>>> = vec![None; pins.len()];
     let mut by_repository: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
     for (i, pin) in pins.iter().enumerate() {
         match checkable(pin) {
             Ok(url) => by_repository.entry(url).or_default().push(i),
-            Err(problem) => sources[i] = Some(Drift::unchecked(pin.clone(), problem.reason())),
+            Err(problem) => sources[i] = Some(Drift::unready(pin.clone(), problem)),
         }
     }
     let urls: Vec<&str> = by_repository.keys().copied().collect();
@@ -193,9 +209,9 @@ pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
                     continue;
                 }
                 (Err(unready), _) => unready,
-                (Ok(_), Err(why)) => Unready::Unchecked(why.clone()),
+                (Ok(_), Err(why)) => Problem::NotChecked(why.clone()),
             };
-            sources[i] = Some(unready.drift(&pins[i]));
+            sources[i] = Some(Drift::unready(pins[i].clone(), unready));
         }
         shared.push(prepared.shared);
         // Pins of one file together: one thread reads its history once.
@@ -237,7 +253,7 @@ pub fn drift<'a>(index: &'a SiteIndex, cache: &mut Cache) -> DriftReport<'a> {
 /// A repository's pins resolved (pin index → its commit and file, or why not), and its
 /// default branch read (or why not).
 struct Prepared {
-    starts: Vec<(usize, Result<Ready, Unready>)>,
+    starts: Vec<(usize, Result<Ready, Problem>)>,
     shared: Result<Shared, String>,
 }
 
@@ -251,13 +267,13 @@ fn prepare(repo: Result<&mut Repo, &mut String>, pins: &[Pinned<'_>], held: &[us
         Err(why) => {
             return Prepared {
                 starts: (held.iter())
-                    .map(|&i| (i, Err(Unready::Unchecked(why.clone()))))
+                    .map(|&i| (i, Err(Problem::NotChecked(why.clone()))))
                     .collect(),
                 shared: Err(why.clone()),
             }
         }
     };
-    let starts: Vec<(usize, Result<Ready, Unready>)> =
+    let starts: Vec<(usize, Result<Ready, Problem>)> =
         held.iter().map(|&i| (i, start(&pins[i], repo))).collect();
     let commits: Vec<&str> = (starts.iter())
         .filter_map(|(_, s)| s.as_ref().ok().map(|r| r.commit.as_str()))
@@ -290,7 +306,7 @@ fn work<'a>(
         let branch = branches[r].get_or_insert_with(|| Branch::new(shared));
         for (i, ready) in ready {
             let drift = compare(&pins[i], ready, branch, repo)
-                .unwrap_or_else(|reason| Drift::unchecked(pins[i].clone(), reason));
+                .unwrap_or_else(|why| Drift::unready(pins[i].clone(), Problem::NotChecked(why)));
             out.push((i, drift));
         }
     }

@@ -6,6 +6,7 @@ use super::drift::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
 use crate::index::{doc_id, SiteIndex};
 use crate::lint::walk::parse_date;
+use crate::lint::{RuleMeta, Sink, SourcesContext};
 use crate::model::text;
 use crate::terminal;
 use chrono::NaiveDate;
@@ -106,6 +107,45 @@ fn differing_text(closest: &Closest) -> String {
     format!("({} of {} lines differ)", closest.differing, closest.of)
 }
 
+impl SourcesContext<'_> {
+    /// Reports each source drift found in `state` as a finding of `rule` at its `path`: where
+    /// its lines are now, and `help`. Nothing outside `fieldnotes sources drift`.
+    pub(crate) fn report_drift(
+        &self,
+        sink: &mut Sink<'_>,
+        rule: &RuleMeta,
+        state: State,
+        help: impl Fn() -> String,
+    ) {
+        let Some(report) = self.drift else {
+            return;
+        };
+        for drift in report.sources.iter().filter(|d| d.state == state) {
+            let source = drift.pinned.source;
+            let span = source.path.as_ref().map_or(source.span, |p| p.span);
+            let branch = drift.branch.as_deref().unwrap_or("the default branch");
+            let pinned = pinned_text(drift);
+            let message = match state {
+                State::Moved => format!("{pinned} moved on {branch}: now {}", now_text(drift)),
+                State::Changed => format!("{pinned} changed on {branch}: {}", now_text(drift)),
+                _ => match &drift.gone_in {
+                    Some(commit) => format!(
+                        "{pinned} is gone from {branch}: its file was deleted in {}",
+                        short(commit)
+                    ),
+                    None => format!("{pinned} is gone: its file was never on {branch}"),
+                },
+            };
+            sink.report(
+                rule,
+                span,
+                terminal::escape(&message).into_owned(),
+                Some(help()),
+            );
+        }
+    }
+}
+
 /// The drift of every source as an aligned table, a summary line and the notices.
 pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
     let rows: Vec<[String; 4]> = report
@@ -144,6 +184,19 @@ pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
 
 /// The drift of every source as JSON: `{sources: [...], summary: {...}, notices: [...]}`.
 pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
+    to_text(&drift_value(index, report))
+}
+
+/// [`drift_json`] with the findings of lint's JSON format `lint_json` (its `diagnostics`)
+/// beside the sources.
+pub fn drift_json_with(index: &SiteIndex, report: &DriftReport<'_>, lint_json: &str) -> String {
+    let mut value = drift_value(index, report);
+    let lint: Value = serde_json::from_str(lint_json).unwrap_or_default();
+    value["diagnostics"] = lint["diagnostics"].clone();
+    to_text(&value)
+}
+
+fn drift_value(index: &SiteIndex, report: &DriftReport<'_>) -> Value {
     let sources: Vec<Value> = report
         .sources
         .iter()
@@ -178,11 +231,11 @@ pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
         .into_iter()
         .map(|(state, n)| (state.as_str().to_string(), json!(n)))
         .collect();
-    to_text(&json!({
+    json!({
         "sources": sources,
         "summary": summary,
         "notices": report.notices,
-    }))
+    })
 }
 
 fn closest_json(closest: &Closest) -> Value {

@@ -7,6 +7,7 @@
 //! full hash and the file's lines at it.
 
 use super::cache::{Cache, Repo};
+use super::drift::DriftReport;
 use super::git::{lines, Object};
 use super::pin::LineRange;
 use super::{pinned, short, Pinned};
@@ -98,6 +99,25 @@ impl<'a> Verification<'a> {
         }
     }
 
+    /// What verification would have found, read off what drift found: each broken or
+    /// unchecked source's problem.
+    pub fn of_drift(report: &DriftReport<'a>) -> Verification<'a> {
+        let sources = (report.sources.iter())
+            .map(|d| Checked {
+                pinned: d.pinned.clone(),
+                problems: d.problem.iter().cloned().collect(),
+            })
+            .collect();
+        Verification { sources }
+    }
+
+    /// Whether no source at all could be checked: there are some, and each is
+    /// [`Problem::NotChecked`].
+    pub fn nothing_checked(&self) -> bool {
+        !self.sources.is_empty()
+            && (self.sources.iter()).all(|c| matches!(&c.problems[..], [Problem::NotChecked(_)]))
+    }
+
     /// How many sources hold: commit, path and lines all found.
     pub fn verified(&self) -> usize {
         self.sources
@@ -109,8 +129,18 @@ impl<'a> Verification<'a> {
 
 /// Checks every pinned source of the site against its repository.
 pub fn verify<'a>(index: &'a SiteIndex, cache: &mut Cache) -> Verification<'a> {
+    verify_where(index, cache, &|_| true)
+}
+
+/// Checks the pinned sources `keep` keeps (`--changed-since`: those of the files changed).
+pub fn verify_where<'a>(
+    index: &'a SiteIndex,
+    cache: &mut Cache,
+    keep: &dyn Fn(&Pinned<'a>) -> bool,
+) -> Verification<'a> {
     let sources = pinned(index)
         .into_iter()
+        .filter(|p| keep(p))
         .map(|pinned| {
             let problems = match resolve(&pinned, cache) {
                 Ok(resolved) => out_of_range(&pinned, &resolved),
@@ -220,15 +250,17 @@ fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
                 )))
             }
             Object::Ambiguous => return disambiguate(repo, hash),
-            // Not in the cache: fetch once, then (a full hash only) the commit itself, which
-            // may be on no branch (a pull request's).
+            // Not in the cache: fetch branches and tags once; then (a full hash only) the
+            // commit itself, which may be on no branch; then the heads of pull requests
+            // (`refs/pull/*`), where a short hash of a commit on no branch is found.
             Object::Missing if repo.update() => continue,
             Object::Missing if hash.len() == 40 && !fetched_commit => {
                 fetched_commit = true;
-                if repo.fetch_commit(hash) {
+                if repo.fetch_commit(hash) || repo.fetch_pulls() {
                     continue;
                 }
             }
+            Object::Missing if repo.fetch_pulls() => continue,
             Object::Missing | Object::NotFetched => {}
         }
         return Err(match repo.staleness() {

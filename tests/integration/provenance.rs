@@ -20,6 +20,7 @@ use std::process::{Command, Output};
 use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 
 mod bump;
+mod ci;
 mod history;
 mod hostile;
 mod partial;
@@ -429,12 +430,17 @@ fn the_cache_is_cloned_then_fetched_and_works_offline() {
         "10",
     ];
 
-    // Offline with an empty cache: nothing can be checked, which is not an error.
+    // Offline with an empty cache: nothing can be checked, which fails the run (status 2)
+    // unless told to accept it.
     let mut offline = verify_args.to_vec();
     offline.push("--offline");
     let out = run_with(site.root(), &offline, &env);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
     assert!(json_codes(&out).iter().all(|c| c == "FN955"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-unchecked"));
+    offline.push("--allow-unchecked");
+    let out = run_with(site.root(), &offline, &env);
+    assert_eq!(out.status.code(), Some(0));
 
     // Online: the widget is cloned into the cache; `elsewhere` cannot be.
     let out = run_with(site.root(), &verify_args, &env);
