@@ -87,11 +87,7 @@ type Keep<'a> = Box<dyn Fn(&Pinned<'a>) -> bool + 'a>;
 
 /// Which pinned sources a run looks at: all of them, or with `--changed-since REV` those of
 /// the site files changed since REV (as `lint --changed-since` reads the change).
-fn changed_since<'a>(
-    root: &Path,
-    index: &'a SiteIndex,
-    rev: Option<&str>,
-) -> Result<Keep<'a>> {
+fn changed_since<'a>(root: &Path, index: &'a SiteIndex, rev: Option<&str>) -> Result<Keep<'a>> {
     let Some(rev) = rev else {
         return Ok(Box::new(|_| true));
     };

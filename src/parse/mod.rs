@@ -7,6 +7,7 @@ pub mod fields;
 pub mod frontmatter;
 pub mod markdown;
 pub mod source_path;
+pub mod url_pin;
 pub mod yaml;
 
 use crate::config::SiteConfig;

@@ -107,6 +107,13 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Stri
     }
     let head = drift.head.as_deref().ok_or_else(describe)?;
     let pinned = &drift.pinned;
+    if pinned.by_url {
+        return Err(
+            "its `url` pins it (no `commit` and `path`): edit the URL, or add \
+                    `commit` and `path`"
+                .to_string(),
+        );
+    }
     let file = match pinned.ranges.is_empty() {
         true => drift.file_now.clone(),
         false => one_file(drift)?,

@@ -109,6 +109,8 @@ pub struct Pinned<'a> {
     pub ranges: &'a [LineRange],
     /// Why `path` cannot be read (lint's FN403): the source is not checked.
     pub path_error: Option<&'a SourcePathError>,
+    /// The source has no `commit`: its `url` (`…/blob/<commit>/<file>#L…`) pins it.
+    pub by_url: bool,
 }
 
 impl Pinned<'_> {
@@ -134,14 +136,31 @@ impl Pinned<'_> {
     }
 }
 
-/// Every source that names a `commit`, notes' first, in content order.
+/// Every source that names a `commit`, or whose `url` names one with a file
+/// (`…/blob/<commit>/<file>#L…`), notes' first, in content order.
 pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
     let mut out = Vec::new();
     for holder in Holder::all(index) {
         for (position, source) in holder.sources(index).iter().enumerate() {
-            let Some(commit) = &source.commit else {
-                continue;
+            let (commit, url_pin) = match (&source.commit, &source.url_pin) {
+                (Some(commit), _) => (commit, None),
+                (None, Some(pin)) => (&pin.commit, Some(pin)),
+                (None, None) => continue,
             };
+            if let Some(pin) = url_pin {
+                out.push(Pinned {
+                    holder,
+                    position,
+                    source,
+                    repository: repository_url(text(&source.url)),
+                    commit,
+                    file: &pin.path.file,
+                    ranges: &pin.path.lines,
+                    path_error: None,
+                    by_url: true,
+                });
+                continue;
+            }
             let (file, ranges, path_error) = match &source.location {
                 Some(Ok(path)) => (path.file.as_str(), &path.lines[..], None),
                 Some(Err(error)) => ("", &[][..], Some(error)),
@@ -156,6 +175,7 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
                 file,
                 ranges,
                 path_error,
+                by_url: false,
             });
         }
     }

@@ -45,6 +45,7 @@ mod source_lines_out_of_range;
 mod source_moved;
 mod source_not_checked;
 mod source_path_missing;
+mod source_url_disagrees;
 mod source_url_scheme;
 mod stale_verification;
 mod static_replaces_generated;
@@ -124,6 +125,7 @@ pub const ALL: &[Rule] = &[
     rule!(invalid_commit),
     rule!(invalid_source_path),
     rule!(unpinned_source),
+    rule!(source_url_disagrees),
     rule!(unknown_related),
     rule!(self_related),
     rule!(duplicate_related),

@@ -180,3 +180,71 @@ fn a_short_hash_of_a_pull_requests_commit_is_found() {
         .collect();
     assert!(in_note.is_empty(), "{in_note:?}");
 }
+
+#[test]
+fn a_blob_url_at_a_commit_is_a_pin_of_its_own() {
+    let (site, widget) = fixture();
+    let github = "https://github.com/acme/widget";
+    let v1 = super::widget::V1;
+    let source = |lines: &str| {
+        format!(
+            "  - url: {github}/blob/{}/src/transport.py#{lines}\n    title: pinned by its url\n",
+            &v1[..10]
+        )
+    };
+    let note = fs::read_to_string(
+        site.root()
+            .join("content/research/widget-documented-sse.md"),
+    )
+    .expect("note");
+    let note = note
+        .replace("id: widget-documented-sse", "id: widget-url-pins")
+        .replace(
+            "sources:\n",
+            &format!("sources:\n{}{}", source("L5-L8"), source("L18-L40")),
+        );
+    site.write("content/research/widget-url-pins.md", &note);
+    let cache = tempfile::tempdir().expect("temp dir");
+    let cache_arg = cache.path().to_string_lossy().into_owned();
+    let repo = widget.repo.path().display().to_string();
+    let maps = [format!("{WIDGET}={repo}"), format!("{github}={repo}")];
+    let run_sources = |command: &[&str]| {
+        let mut args = vec!["sources"];
+        args.extend(command);
+        args.extend([
+            "--repo", &maps[0], "--repo", &maps[1], "--cache", &cache_arg,
+        ]);
+        args.push("--offline");
+        run(site.root(), &args)
+    };
+    let out = run_sources(&["verify", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let in_note: Vec<(&str, u64)> = (value["diagnostics"].as_array().expect("list").iter())
+        .filter(|d| d["file"] == "content/research/widget-url-pins.md")
+        .map(|d| {
+            (
+                d["code"].as_str().expect("code"),
+                d["line"].as_u64().expect("line"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        in_note,
+        [("FN954", 15)],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run_sources(&["drift", "--format", "json"]);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let first = (value["sources"].as_array().expect("sources").iter())
+        .find(|s| s["file"] == "content/research/widget-url-pins.md")
+        .expect("the url's pin");
+    assert_eq!(first["state"], "moved");
+    assert_eq!(first["ranges"][0]["now"], "8-11");
+    let out = run_sources(&["bump", "--dry-run"]);
+    let left = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        left.contains("widget-url-pins.md:13: moved: its `url` pins it"),
+        "{left}"
+    );
+}
