@@ -248,3 +248,45 @@ fn a_blob_url_at_a_commit_is_a_pin_of_its_own() {
         "{left}"
     );
 }
+
+/// The example workflow (`examples/workflows/drift.yml`) is YAML, runs weekly, and each
+/// `fieldnotes` command it runs is one fieldnotes takes, with the JSON its issue is made from.
+#[test]
+fn the_example_drift_workflow_runs_commands_fieldnotes_takes() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/workflows/drift.yml");
+    let text = fs::read_to_string(&path).expect("the example workflow");
+    let workflow: serde_json::Value = serde_yaml::from_str(&text).expect("YAML");
+    assert!(workflow["on"]["schedule"][0]["cron"].is_string());
+    assert_eq!(workflow["permissions"]["issues"], "write");
+    let commands: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| l.starts_with("fieldnotes sources"))
+        .collect();
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    let (site, widget) = fixture();
+    for command in commands {
+        let words: Vec<&str> = command
+            .split(['>', '|'])
+            .next()
+            .expect("a command")
+            .split_whitespace()
+            .skip(1)
+            .map(|w| if w == "\"$ROOT\"" { "." } else { w })
+            // (`sources` runs offline with the widget mapped.)
+            .filter(|w| *w != "--offline")
+            .collect();
+        let out = sources(&site, &widget, &words[1..]);
+        assert!(
+            out.status.code().is_some_and(|c| c < 2),
+            "{command}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        if command.contains("queue") {
+            let queue: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+            assert!(queue["count"]["needPerson"].is_number());
+            assert!(queue["queue"][0]["needsPerson"].is_boolean());
+        }
+    }
+}
