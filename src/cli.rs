@@ -80,9 +80,14 @@ pub struct BuildArgs {
     /// The day "future" and "stale" are measured from (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,
-    /// Read each source's pinned lines from its repository, to show under the source link.
+    /// Read each source's pinned lines from its repository, to show under the source link
+    /// (and verify each pin, to show whether it holds).
     #[arg(long)]
     pub excerpts: bool,
+    /// Show whether each source holds, moved, changed or is gone, from this drift report
+    /// (`fieldnotes sources drift --format json`).
+    #[arg(long, value_name = "REPORT.json")]
+    pub sources: Option<PathBuf>,
     /// Print only errors: no warnings, no summary line, no progress bar.
     #[arg(long, short)]
     pub quiet: bool,

@@ -85,8 +85,11 @@ pub struct BuildOptions {
     /// The day lint measures "future" and "stale" from.
     pub today: chrono::NaiveDate,
     /// Read each source's pinned lines from these repositories, for note pages
-    /// (`build --excerpts`); `None`: no excerpts.
+    /// (`build --excerpts`), and verify each pin there; `None`: no excerpts.
     pub excerpts: Option<sources::cache::CacheConfig>,
+    /// A drift report (`sources drift --format json`) that says whether each source holds,
+    /// for note pages (`build --sources REPORT.json`); `None`: none.
+    pub sources_report: Option<PathBuf>,
     /// Counts pages as they are rendered, for a progress bar; `None`: not counted.
     pub progress: Option<std::sync::Arc<Progress>>,
 }
@@ -107,6 +110,7 @@ impl BuildOptions {
             base_url: None,
             today: today::today(None).unwrap_or_default(),
             excerpts: None,
+            sources_report: None,
             progress: None,
         }
     }
@@ -154,8 +158,18 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         index.content.drop_lint_only();
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
-            sources::excerpt::excerpts(&index, &mut cache)
+            let mut excerpts = sources::excerpt::excerpts(&index, &mut cache);
+            let verification = sources::verify::verify(&index, &mut cache);
+            excerpts.statuses = Some(sources::status::Statuses::of_verification(&verification));
+            excerpts
         });
+        if let Some(path) = &options.sources_report {
+            let statuses = sources::status::Statuses::of_report(&index, path)?;
+            report
+                .excerpts
+                .get_or_insert_with(Default::default)
+                .statuses = Some(statuses);
+        }
         let mut out = write::StagedDir::create(&options.out, &options.root)?;
         if let Some(progress) = &options.progress {
             let total = render::page_count(&index);

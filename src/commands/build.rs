@@ -29,6 +29,7 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,
         },
+        sources_report: args.sources,
         progress: show_progress.then(|| Arc::new(Progress::default())),
     };
     let bar = options.progress.clone().map(ProgressBar::start);
@@ -61,7 +62,7 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
     if args.quiet {
         return Ok(0);
     }
-    if let Some(excerpts) = &report.excerpts {
+    if let Some(excerpts) = report.excerpts.as_ref().filter(|_| args.excerpts) {
         eprintln!(
             "excerpts: {} sources, {} could not be read",
             excerpts.len(),

@@ -15,6 +15,8 @@
 //! - [`bump`]: sources whose lines hold, unchanged or moved, re-pinned to the head of the
 //!   default branch, in place in the front matter (`fieldnotes sources bump`).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
+//! - [`status`]: whether each source holds, moved, changed, is gone, is broken or could not
+//!   be checked, for note pages (`build --sources REPORT.json`, or `--excerpts`).
 //! - [`report`]: the drift table and the re-verification queue, as text and JSON.
 //!
 //! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
@@ -31,6 +33,7 @@ pub(crate) mod history;
 pub(crate) mod locate;
 pub mod pin;
 pub mod report;
+pub mod status;
 pub(crate) mod trace;
 pub mod verify;
 

@@ -68,6 +68,8 @@ pub struct Resolved {
 pub struct Checked<'a> {
     pub pinned: Pinned<'a>,
     pub problems: Vec<Problem>,
+    /// The commit's full hash, when it resolved.
+    pub commit: Option<String>,
 }
 
 /// What `fieldnotes sources verify` found, for every pinned source of the site.
@@ -106,6 +108,7 @@ impl<'a> Verification<'a> {
             .map(|d| Checked {
                 pinned: d.pinned.clone(),
                 problems: d.problem.iter().cloned().collect(),
+                commit: d.commit.clone(),
             })
             .collect();
         Verification { sources }
@@ -142,11 +145,15 @@ pub fn verify_where<'a>(
         .into_iter()
         .filter(|p| keep(p))
         .map(|pinned| {
-            let problems = match resolve(&pinned, cache) {
-                Ok(resolved) => out_of_range(&pinned, &resolved),
-                Err(problem) => vec![problem],
+            let (problems, commit) = match resolve(&pinned, cache) {
+                Ok(resolved) => (out_of_range(&pinned, &resolved), Some(resolved.commit)),
+                Err(problem) => (vec![problem], None),
             };
-            Checked { pinned, problems }
+            Checked {
+                pinned,
+                problems,
+                commit,
+            }
         })
         .collect();
     Verification { sources }

@@ -23,6 +23,7 @@ mod bump;
 mod ci;
 mod history;
 mod hostile;
+mod pages;
 mod partial;
 mod paths;
 mod widget;
