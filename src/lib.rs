@@ -15,13 +15,14 @@
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
-//!    ([`sources::excerpt::excerpts`]) beforehand.
+//!    ([`sources::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
+//!    REPORT.json`, each source's status read from a drift report ([`sources::status`]).
 //! 6. **write** ([`mod@write`]): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
-//! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
-//! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
+//! git repositories (`fieldnotes sources verify|drift|queue|bump`), outside the pipeline: it
+//! needs a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
 //! save changed (`fieldnotes serve`).
 //!

@@ -1,23 +1,28 @@
 //! Provenance: every pinned source checked against its repository.
 //!
-//! A source with a `commit` pins a file's lines in a git repository. This module reads those
-//! repositories through `git` (never a hand-written reader), from a local cache of bare clones:
+//! A source with a `commit` (or a `url` at a commit, `…/blob/<commit>/<file>#L…`) pins a
+//! file's lines in a git repository. This module reads those repositories through `git`
+//! (never a hand-written reader), from a local cache of bare clones (partial ones for big
+//! repositories):
 //!
 //! - [`cache`]: where each repository's bare clone lives, cloning and fetching it, offline use,
 //!   `--repo URL=PATH` mappings.
 //! - [`verify`]: does the commit exist (a short hash naming exactly one commit), the path at
 //!   that commit, every line range within the file? Its findings are lint rules FN951–FN955,
-//!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache).
+//!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache); a short
+//!   hash on no branch is looked for among the heads of pull requests.
 //! - [`drift`]: does the default branch still hold the pinned lines — unchanged, moved (to
 //!   which lines, or which file), changed (how much), or gone (deleted in which commit)? It
 //!   reads each repository's default branch once ([`history`], [`branch`]), follows each
-//!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]).
+//!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]), each
+//!   source compared by [`compare`]. Its findings are FN956–FN958.
 //! - [`bump`]: sources whose lines hold, unchanged or moved, re-pinned to the head of the
 //!   default branch, in place in the front matter (`fieldnotes sources bump`).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
 //! - [`status`]: whether each source holds, moved, changed, is gone, is broken or could not
 //!   be checked, for note pages (`build --sources REPORT.json`, or `--excerpts`).
-//! - [`report`]: the drift table and the re-verification queue, as text and JSON.
+//! - [`report`]: the drift table and the re-verification queue (what needs a person first),
+//!   as text and JSON, and drift's findings.
 //!
 //! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
 
