@@ -6,6 +6,7 @@
 #
 #   bench/compare.sh 1000 10000          # sizes to run; default 1000 10000
 #   BENCH_DIR=/dev/shm/fn bench/compare.sh 10000   # put corpora and outputs on tmpfs
+#   REGEN=1 ...                                     # write the corpora again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("${@:-1000 10000}")
@@ -25,15 +26,22 @@ measure() {
 
 for n in "${sizes[@]}"; do
   src=$dir/fn-$n hugo_src=$dir/hugo-$n zola_src=$dir/zola-$n
+  if [ -n "${REGEN:-}" ]; then rm -rf "$src" "$hugo_src" "$zola_src"; fi
   if [ ! -d "$src" ]; then
     target/release/examples/gen_corpus --notes "$n" --hugo "$hugo_src" --zola "$zola_src" "$src"
   fi
   echo "== $n notes in $dir"
   # Every run is a clean build: its output folder is removed and the disk synced first (not
   # timed), so no run pays for writing back what the one before it wrote.
+  # fieldnotes runs cold (no highlight cache: FIELDNOTES_CACHE_DIR is empty), and warm (the
+  # cache filled by the run before, as on a developer's machine or a CI cache).
+  export FIELDNOTES_CACHE_DIR=
   cmds=(--prepare "rm -rf $dir/out-fn-$n && sync" -n fieldnotes "$fieldnotes --root $src build --quiet --out $dir/out-fn-$n --today 2026-11-30")
+  FIELDNOTES_CACHE_DIR=$dir/cache "$fieldnotes" --root "$src" build --quiet --out "$dir/out-fn-$n" --today 2026-11-30
+  cmds+=(--prepare "rm -rf $dir/out-fn-$n && sync" -n "fieldnotes (warm cache)" "env FIELDNOTES_CACHE_DIR=$dir/cache $fieldnotes --root $src build --quiet --out $dir/out-fn-$n --today 2026-11-30")
   if command -v hugo >/dev/null; then
     cmds+=(--prepare "rm -rf $dir/out-hugo-$n && sync" -n hugo "hugo --quiet -s $hugo_src -d $dir/out-hugo-$n")
+    cmds+=(--prepare "rm -rf $dir/out-hugo-$n && sync" -n "hugo (no highlighting)" "hugo --quiet -s $hugo_src --config $hugo_src/plain.yaml -d $dir/out-hugo-$n")
   fi
   if command -v zola >/dev/null; then
     cmds+=(--prepare "rm -rf $dir/out-zola-$n && sync" -n zola "zola --root $zola_src build -o $dir/out-zola-$n --force")

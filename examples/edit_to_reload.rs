@@ -107,7 +107,7 @@ fn main() {
         .collect();
     incremental.extend(rebuilder.search().expect("search index"));
     let index = fieldnotes::open(&root).expect("the site opens");
-    let mut full = fieldnotes::write::MemoryOutput::default();
+    let mut full = fieldnotes::render::output::MemoryOutput::default();
     fieldnotes::render::render(&index, None, &mut full).expect("a full build");
     std::fs::write(&note, &original).expect("restore the note");
     let differs: Vec<&String> = full

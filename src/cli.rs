@@ -3,6 +3,10 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// Lint's output formats: the type is lint's own ([`crate::lint::format`]); clap reads it by
+/// name.
+pub use crate::lint::format::Format;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "fieldnotes",
@@ -10,11 +14,31 @@ use std::path::PathBuf;
     about = "Build and lint research knowledge bases"
 )]
 pub struct Cli {
-    /// The site's root folder (holds site.yaml and content/).
-    #[arg(long, global = true, default_value = ".")]
-    pub root: PathBuf,
+    /// The site's root folder (holds site.yaml and content/) [default: the nearest folder,
+    /// from the current one up, that holds a site.yaml].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+    /// When to colour output: `auto` colours a terminal unless NO_COLOR is set (FORCE_COLOR
+    /// or CLICOLOR_FORCE colour anything).
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
+    /// Print less: errors only, no summary or status lines.
+    #[arg(long, short, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Print more: where the site is, what was checked, how long it took.
+    #[arg(long, short, global = true)]
+    pub verbose: bool,
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`: when output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless the environment says otherwise.
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -25,6 +49,8 @@ pub enum Command {
     Lint(LintArgs),
     /// Build the site in memory, serve it, and rebuild and reload pages on every save.
     Serve(ServeArgs),
+    /// Serve the knowledge base to agents over the Model Context Protocol (stdio, or --http).
+    Mcp(McpArgs),
     /// Print JSON Schema for note, client and capability front matter.
     Schema(SchemaArgs),
     /// Check pinned sources against their git repositories: verify, drift, queue.
@@ -32,6 +58,9 @@ pub enum Command {
     /// Write a new note, client or capability from a template (never overwrites).
     #[command(subcommand)]
     New(NewCommand),
+    /// Serve editors over stdio (Language Server Protocol): lint as you type, complete ids,
+    /// hover, go to definition, references, rename.
+    Lsp(LspArgs),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions {
         #[arg(value_enum)]
@@ -88,9 +117,9 @@ pub struct BuildArgs {
     /// (`fieldnotes sources drift --format json`).
     #[arg(long, value_name = "REPORT.json")]
     pub sources: Option<PathBuf>,
-    /// Print only errors: no warnings, no summary line, no progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
+    /// Print every finding in the human format (by default: the first 20, then counts by rule).
+    #[arg(long)]
+    pub all_findings: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
@@ -112,6 +141,26 @@ pub struct ServeArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct LspArgs {
+    /// The day "future" and "stale" are measured from (YYYY-MM-DD).
+    #[arg(long)]
+    pub today: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct McpArgs {
+    /// Serve over Streamable HTTP on this machine's loopback address instead of stdio.
+    #[arg(long)]
+    pub http: bool,
+    /// The port for --http; 0 picks a free one (the URL is printed).
+    #[arg(long, default_value_t = 8765, requires = "http")]
+    pub port: u16,
+    /// The day ages ("verified N days ago") count to (YYYY-MM-DD) [default: today].
+    #[arg(long)]
+    pub today: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct LintArgs {
     /// Report only findings in these files (the whole site is always checked).
     pub paths: Vec<PathBuf>,
@@ -127,9 +176,49 @@ pub struct LintArgs {
     /// Report findings in files changed since this git revision, and those the change caused.
     #[arg(long, value_name = "REV")]
     pub changed_since: Option<String>,
-    /// Explain a rule (by code or name) and exit.
-    #[arg(long, value_name = "CODE")]
+    /// Explain a rule (by code or name) and exit; without a code, list the rules.
+    #[arg(long, value_name = "CODE", num_args = 0..=1, default_missing_value = "list")]
     pub explain: Option<String>,
+    /// Also write the findings in FORMAT to FILE (repeatable), e.g. `--report
+    /// sarif=fieldnotes.sarif`: one run, several reports.
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = report_file)]
+    pub report: Vec<ReportFile>,
+    /// Print every finding in the human format (by default: the first 20, then counts by rule).
+    #[arg(long)]
+    pub all_findings: bool,
+}
+
+/// `--report FORMAT=FILE`.
+#[derive(Debug, Clone)]
+pub struct ReportFile {
+    pub format: Format,
+    pub path: PathBuf,
+}
+
+fn report_file(text: &str) -> Result<ReportFile, String> {
+    let formats = || {
+        let names: Vec<_> = Format::value_variants()
+            .iter()
+            .filter_map(|f| f.to_possible_value())
+            .map(|v| v.get_name().to_string())
+            .collect();
+        names.join(", ")
+    };
+    let (name, path) = text
+        .split_once('=')
+        .filter(|(_, path)| !path.is_empty())
+        .ok_or_else(|| {
+            format!(
+                "expected FORMAT=FILE, e.g. sarif=fieldnotes.sarif (formats: {})",
+                formats()
+            )
+        })?;
+    let format = Format::from_str(name, false)
+        .map_err(|_| format!("no format `{name}`; one of: {}", formats()))?;
+    Ok(ReportFile {
+        format,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Debug, clap::Args)]
@@ -147,15 +236,6 @@ pub enum SchemaKind {
     Note,
     Client,
     Capability,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    Human,
-    Json,
-    Github,
-    Sarif,
-    Junit,
 }
 
 #[derive(Debug, clap::Args)]
@@ -231,16 +311,32 @@ pub struct DriftArgs {
     pub repos: RepoArgs,
 }
 
-/// How `sources drift` prints: its table or JSON (with the findings, as lint's JSON has them,
-/// under `diagnostics`), or its findings (FN951–FN958) in one of lint's formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// How `sources drift` prints: its table, or its findings (FN951–FN958) in one of lint's
+/// formats (`json`: the drift report, with the findings as lint's JSON has them under
+/// `diagnostics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DriftFormat {
     Table,
-    Json,
-    Human,
-    Github,
-    Sarif,
-    Junit,
+    Findings(Format),
+}
+
+impl ValueEnum for DriftFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: std::sync::OnceLock<Vec<DriftFormat>> = std::sync::OnceLock::new();
+        VARIANTS.get_or_init(|| {
+            let lint = Format::value_variants().iter().copied();
+            std::iter::once(DriftFormat::Table)
+                .chain(lint.map(DriftFormat::Findings))
+                .collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            DriftFormat::Table => Some(clap::builder::PossibleValue::new("table")),
+            DriftFormat::Findings(format) => format.to_possible_value(),
+        }
+    }
 }
 
 /// A drift state `--fail-on` can name.

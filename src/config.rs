@@ -40,6 +40,23 @@ pub struct SiteConfig {
     /// When a "last verified" date shows as aging or stale on pages.
     #[serde(default)]
     pub staleness: Staleness,
+    /// How pages are written and linked: `clean` (`x.html`, linked as `x`) or `directory`
+    /// (`x/index.html`, linked as `x/`).
+    #[serde(default)]
+    pub urls: UrlStyle,
+}
+
+/// How pages are written and linked (`site.yaml`'s `urls`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UrlStyle {
+    /// `research/x.html`, linked as `/research/x`: hosts that serve `x.html` at `/x` (GitHub
+    /// Pages, Netlify, Cloudflare Pages, Vercel with `cleanUrls`, `fieldnotes serve`).
+    #[default]
+    Clean,
+    /// `research/x/index.html`, linked as `/research/x/`: any static server that serves a
+    /// folder's `index.html`.
+    Directory,
 }
 
 /// The `staleness` section of `site.yaml`: the badge a page shows beside a `lastVerified`
@@ -269,10 +286,6 @@ impl SiteConfig {
             .unwrap_or(self.lint.stale_after_days);
         let aging = self.staleness.aging_after_days.unwrap_or(stale / 2);
         (aging.min(stale), stale)
-    }
-
-    pub fn spec_version(&self, id: &str) -> Option<&SpecVersion> {
-        self.spec_versions.iter().find(|v| v.id == id)
     }
 
     /// Position of a revision in the ordered list, for "out of order" checks.

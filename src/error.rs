@@ -24,8 +24,6 @@ pub enum Error {
     Template { name: String, message: String },
     /// A command-line value is not usable.
     Usage { message: String },
-    /// Lint found errors, so nothing was written.
-    Findings { errors: usize },
 }
 
 impl Error {
@@ -54,11 +52,6 @@ impl fmt::Display for Error {
             } => write!(f, "{}:{line}:{column}: {message}", path.display()),
             Error::Template { name, message } => write!(f, "template {name}: {message}"),
             Error::Usage { message } => write!(f, "{message}"),
-            Error::Findings { errors } => write!(
-                f,
-                "{errors} error{} found; nothing was written",
-                if *errors == 1 { "" } else { "s" }
-            ),
         }
     }
 }
@@ -73,3 +66,11 @@ impl std::error::Error for Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// The error as one line for a terminal (`error: …`), text from content or a repository
+    /// escaped as every printer for people escapes it.
+    pub fn terminal_line(&self) -> String {
+        format!("error: {}", crate::terminal::escape(&self.to_string()))
+    }
+}

@@ -1,6 +1,9 @@
 //! JSON Schema (draft-07) for front matter, built from [`crate::schema`]'s field tables with the
 //! site's vocabularies (kinds, statuses, client and capability ids, spec revisions, groups) as
-//! enums, so that editors can complete and check notes as they are written.
+//! enums, so that editors can complete and check notes as they are written. Capability enums
+//! take the aliases too, after the ids: lint accepts them (FN206 asks for the id). Each schema's
+//! `$id` is where the site would publish it: `<baseUrl>/schemas/<kind>.schema.json`
+//! (`fieldnotes schema --out static/schemas` puts it there).
 
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
@@ -47,6 +50,11 @@ pub fn schema(index: &SiteIndex, kind: ObjectKind) -> Value {
         "$schema".into(),
         "http://json-schema.org/draft-07/schema#".into(),
     );
+    let stem = DOCUMENTS
+        .iter()
+        .find(|(k, _)| *k == kind)
+        .map_or("front-matter", |(_, stem)| stem);
+    root.insert("$id".into(), id(&index.config.base_url, stem).into());
     root.insert(
         "title".into(),
         format!("{} front matter", schema::object_name(kind)).into(),
@@ -84,6 +92,19 @@ pub fn schema(index: &SiteIndex, kind: ObjectKind) -> Value {
     }
     Value::Object(root)
 }
+
+/// A schema's `$id`: where the site publishes it, `<baseUrl>/schemas/<stem>.schema.json`.
+pub fn id(base_url: &str, stem: &str) -> String {
+    format!(
+        "{}/schemas/{}",
+        base_url.trim_end_matches('/'),
+        file_name(stem)
+    )
+}
+
+/// What capability fields add to their description when the enum holds aliases.
+const ALIASES_NOTE: &str =
+    "; a capability's aliases are accepted too (lint's FN206 asks for the id)";
 
 /// A schema as written to a file: pretty JSON and a final newline.
 pub fn to_text(schema: &Value) -> String {
@@ -133,10 +154,11 @@ impl Builder<'_> {
     }
 
     fn field(&self, kind: ObjectKind, field: &Field) -> Value {
-        let values = VOCABULARIES
+        let vocab = VOCABULARIES
             .iter()
             .find(|(k, name, _)| *k == kind && *name == field.name)
-            .and_then(|(_, _, vocab)| self.index_enum(*vocab));
+            .map(|(_, _, vocab)| *vocab);
+        let values = vocab.and_then(|vocab| self.index_enum(vocab));
         let single = match values {
             Some(values) => json!({ "type": "string", "enum": values }),
             None => plain(kind, field),
@@ -161,12 +183,27 @@ impl Builder<'_> {
         if field.required && matches!(field.ty, FieldType::TextList | FieldType::Sources) {
             value["minItems"] = 1.into();
         }
-        value["description"] = field.doc.into();
+        let names_capabilities =
+            vocab == Some(Vocab::Capabilities) || field.ty == FieldType::SupportMap;
+        value["description"] = match names_capabilities && !self.index.ids.aliases.is_empty() {
+            true => format!("{}{ALIASES_NOTE}", field.doc).into(),
+            false => field.doc.into(),
+        };
         value
     }
 
     /// A vocabulary's ids, or `None` when the site has none (an empty enum allows nothing).
+    /// Capabilities: the ids, then the aliases, each sorted.
     fn index_enum(&self, vocab: Vocab) -> Option<Vec<&str>> {
-        Some(vocab.ids(self.index)).filter(|ids| !ids.is_empty())
+        let mut ids = vocab.ids(self.index);
+        if vocab == Vocab::Capabilities {
+            let mut aliases: Vec<&str> = (self.index.ids.aliases.keys())
+                .map(String::as_str)
+                .filter(|alias| !self.index.ids.capabilities.contains_key(*alias))
+                .collect();
+            aliases.sort_unstable();
+            ids.extend(aliases);
+        }
+        Some(ids).filter(|ids| !ids.is_empty())
     }
 }

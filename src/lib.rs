@@ -9,7 +9,7 @@
 //!
 //! 1. **load** ([`load::load`]): `site.yaml` and every `content/**/*.md`, in sorted order;
 //!    the templates and static files listed; no file read outside the folder it was found in.
-//! 2. **parse** ([`parse::parse`]): front matter into the typed [`model`], positions kept;
+//! 2. **parse** ([`parse::parse`]): front matter into the typed `model`, positions kept;
 //!    bodies scanned for links and headings.
 //! 3. **index** ([`index::index`]): ids, aliases, links, backlinks, `related`, the matrix.
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
@@ -17,14 +17,34 @@
 //!    with `--excerpts`, each source's pinned lines read from its repository
 //!    ([`sources::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
 //!    REPORT.json`, each source's status read from a drift report ([`sources::status`]).
-//! 6. **write** ([`mod@write`]): into a staging folder, swapped into place at the end.
+//! 6. **write** (`write::StagedDir`): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
 //! git repositories (`fieldnotes sources verify|drift|queue|bump`), outside the pipeline: it
 //! needs a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
-//! save changed (`fieldnotes serve`).
+//! save changed (`fieldnotes serve`). `mcp` serves the site to agents over the Model Context
+//! Protocol (`fieldnotes mcp`), answering from the same pages and data API rendered in memory.
+//!
+//! ## Beside the pipeline
+//!
+//! - Foundation, read by every step and importing no step: [`config`] (`site.yaml`), `model`
+//!   (typed front matter), [`source`] (a file's text and positions in it), `diagnostic`
+//!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
+//!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
+//!   people, control characters escaped).
+//! - Around the pipeline: [`sources`] (pinned sources against their repositories),
+//!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
+//! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
+//!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
+//!   language server), `mcp` (the knowledge base served to agents over MCP).
+//!
+//! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
+//! later one, lint and render import each other, a step imports the command layer, or two
+//! modules import each other. Modules are crate-private unless the binary, the tests, the
+//! examples or the benchmarks use them; the library's entry points are [`open`], [`check`] and
+//! [`build`].
 //!
 //! ```no_run
 //! let options = fieldnotes::BuildOptions::new(".".into(), "public".into());
@@ -36,24 +56,25 @@
 pub mod cli;
 pub mod commands;
 pub mod config;
-pub mod diagnostic;
-pub mod error;
+pub(crate) mod dates;
+pub(crate) mod diagnostic;
+pub(crate) mod error;
 pub mod index;
 pub mod json_schema;
 pub mod lint;
 pub mod load;
-pub mod model;
+pub mod lsp;
+pub(crate) mod mcp;
+pub(crate) mod model;
 pub mod parse;
 pub mod render;
 pub mod scaffold;
-pub mod schema;
+pub(crate) mod schema;
 pub mod serve;
 pub mod source;
 pub mod sources;
 mod terminal;
-pub mod today;
-pub mod write;
-pub mod writers;
+pub(crate) mod write;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
 pub use error::{Error, Result};
@@ -109,7 +130,7 @@ impl BuildOptions {
             root,
             out,
             base_url: None,
-            today: today::today(None).unwrap_or_default(),
+            today: dates::today(None).unwrap_or_default(),
             excerpts: None,
             sources_report: None,
             progress: None,
@@ -144,7 +165,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();
     }
-    let diagnostics = lint::lint(&index, options.today)?;
+    let (index, diagnostics) = lint::lint_and_release(index, options.today)?;
     let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let mut report = BuildReport {
         diagnostics,
@@ -156,7 +177,6 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         excerpts: None,
     };
     if !has_errors {
-        index.content.drop_lint_only();
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
             let mut excerpts = sources::excerpt::excerpts(&index, &mut cache);

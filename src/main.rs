@@ -2,25 +2,29 @@
 
 use clap::Parser;
 use fieldnotes::cli::{Cli, Command};
+use fieldnotes::commands::Invocation;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     tune_malloc();
     let cli = Cli::parse();
+    let run = Invocation::from_cli(&cli);
     let result = match cli.command {
-        Command::Build(args) => fieldnotes::commands::build(&cli.root, args),
-        Command::Lint(args) => fieldnotes::commands::lint(&cli.root, args),
-        Command::Serve(args) => fieldnotes::commands::serve(&cli.root, args),
-        Command::Schema(args) => fieldnotes::commands::schema(&cli.root, args),
-        Command::Sources(args) => fieldnotes::commands::sources(&cli.root, args),
-        Command::New(what) => fieldnotes::commands::new(&cli.root, what),
+        Command::Build(args) => fieldnotes::commands::build(&run, args),
+        Command::Lint(args) => fieldnotes::commands::lint(&run, args),
+        Command::Serve(args) => fieldnotes::commands::serve(&run, args),
+        Command::Mcp(args) => fieldnotes::commands::mcp(&run, args),
+        Command::Schema(args) => fieldnotes::commands::schema(&run, args),
+        Command::Sources(args) => fieldnotes::commands::sources(&run, args),
+        Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
+        Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(error) => {
-            eprintln!("error: {error}");
+            eprintln!("{}", error.terminal_line());
             ExitCode::from(2)
         }
     }

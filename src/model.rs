@@ -111,6 +111,76 @@ pub struct Body {
     pub raw_html: Vec<Span>,
     /// The text of an H1 that opens the body, if it does.
     pub leading_h1: Option<String>,
+    /// What a research note's body restates of its front matter (empty for other files).
+    pub restated: Restated,
+}
+
+/// What a research note's body restates of its front matter, as authors often write it (the
+/// seed note does): the title as a leading `# …`, a metadata line (`Kind: … · Status: … ·
+/// Last verified: …`), and `## Sources` and `## Related notes` lists. Found once, by
+/// [`crate::parse::restated`]: pages show the front matter's version of each fact only
+/// (render leaves these parts out), and lint (FN706) flags a restatement that disagrees.
+#[derive(Debug, Clone, Default)]
+pub struct Restated {
+    /// The leading H1 as written (`# Title`): its text and span, and the heading's block.
+    pub title: Option<RestatedBlock<Spanned<String>>>,
+    /// The metadata line: each `Key: value` field, in order.
+    pub metadata: Option<RestatedBlock<Vec<MetadataField>>>,
+    /// A `## Sources` section that holds one list and nothing else: its items.
+    pub sources: Option<RestatedSection>,
+    /// A `## Related notes` section that holds one list and nothing else: its items.
+    pub related: Option<RestatedSection>,
+}
+
+/// A restated part of a body: what it says, and the span of its whole block (the part a
+/// page leaves out).
+#[derive(Debug, Clone)]
+pub struct RestatedBlock<T> {
+    pub value: T,
+    pub block: Span,
+}
+
+/// One `Key: value` field of a metadata line.
+#[derive(Debug, Clone)]
+pub struct MetadataField {
+    pub key: Spanned<String>,
+    /// The value as written (Markdown: links, code spans).
+    pub value: Spanned<String>,
+}
+
+/// A restated `## …` section: its heading, and each list item as written.
+#[derive(Debug, Clone)]
+pub struct RestatedSection {
+    /// The heading's position in [`Body::headings`].
+    pub heading: usize,
+    pub items: Vec<Spanned<String>>,
+    /// From the heading to the end of the list.
+    pub block: Span,
+}
+
+impl Restated {
+    /// The blocks a page leaves out, in body order.
+    pub fn blocks(&self) -> Vec<Span> {
+        let mut blocks: Vec<Span> = [
+            self.title.as_ref().map(|t| t.block),
+            self.metadata.as_ref().map(|m| m.block),
+            self.sources.as_ref().map(|s| s.block),
+            self.related.as_ref().map(|r| r.block),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        blocks.sort_by_key(|b| b.start);
+        blocks
+    }
+
+    /// Whether heading `i` of the body lies in a block a page leaves out.
+    pub fn drops_heading(&self, i: usize) -> bool {
+        self.title.is_some() && i == 0
+            || [&self.sources, &self.related]
+                .iter()
+                .any(|s| s.as_ref().is_some_and(|s| s.heading == i))
+    }
 }
 
 /// A link or image destination in a body.
@@ -368,6 +438,10 @@ impl Content {
 pub fn text(value: &Option<Spanned<String>>) -> &str {
     value.as_ref().map_or("", |v| v.value.as_str())
 }
+
+/// The marker a new file carries where the author must still write something: `new` writes
+/// it, lint (FN705) reports it.
+pub const PLACEHOLDER: &str = "TODO";
 
 /// Support statuses a cell may have, in matrix order.
 pub const SUPPORT_STATUSES: [&str; 4] = ["yes", "partial", "no", "unknown"];

@@ -9,8 +9,7 @@ use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The marker left where the author must still write something (lint reports it).
-pub const PLACEHOLDER: &str = "TODO";
+pub use crate::model::PLACEHOLDER;
 
 /// What to create.
 #[derive(Debug, Clone)]

@@ -1,5 +1,6 @@
 //! The generated corpus as data: clients, capabilities and notes, the same for every writer.
 
+use crate::code;
 use std::fmt::Write as _;
 
 pub const CLIENTS: usize = 25;
@@ -16,7 +17,7 @@ pub const GROUPS: [&str; 8] = [
 pub const CAPABILITIES_PER_GROUP: usize = 5;
 pub const CAPABILITIES: usize = GROUPS.len() * CAPABILITIES_PER_GROUP;
 pub const REVISIONS: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-const WORDS: [&str; 24] = [
+const WORDS: [&str; 64] = [
     "transport",
     "session",
     "server",
@@ -41,6 +42,46 @@ const WORDS: [&str; 24] = [
     "elicitation",
     "version",
     "handshake",
+    "the",
+    "a",
+    "when",
+    "after",
+    "before",
+    "never",
+    "always",
+    "sends",
+    "reads",
+    "drops",
+    "keeps",
+    "answers",
+    "cursor",
+    "page",
+    "list",
+    "tool",
+    "argument",
+    "result",
+    "error",
+    "progress",
+    "cancel",
+    "root",
+    "reconnect",
+    "redirect",
+    "proxy",
+    "cache",
+    "wrapper",
+    "field",
+    "value",
+    "default",
+    "option",
+    "path",
+    "user",
+    "approval",
+    "form",
+    "url",
+    "log",
+    "level",
+    "batch",
+    "queue",
 ];
 
 /// A small deterministic generator (xorshift64*), so every run writes the same corpus.
@@ -99,6 +140,8 @@ pub struct Note {
     pub revision: &'static str,
     pub sources: Vec<Source>,
     pub related: Vec<usize>,
+    /// `lastVerified`: about one note in five is older than the site's `staleAfterDays`.
+    pub last_verified: String,
     /// Markdown body with site links (`/clients/<id>.md`, …).
     pub body: String,
 }
@@ -118,37 +161,49 @@ pub fn note(n: usize, notes: usize, rng: &mut Rng) -> Note {
     let revision = REVISIONS[rng.below(REVISIONS.len())];
     let forward = [n + 1, n + 7].into_iter().filter(|&r| r < notes);
     let back = [n.checked_sub(1), n.checked_sub(7)].into_iter().flatten();
-    let related: Vec<usize> = forward.chain(back).collect();
+    let mut related: Vec<usize> = forward.chain(back).collect();
+    // One note in three also names a far note that does not name it back (FN504), as authors do.
+    if notes > 20 && rng.below(3) == 0 {
+        let far = (n + 10 + rng.below(notes - 20)) % notes;
+        if !related.contains(&far) && far != n && far.abs_diff(n) != 1 && far.abs_diff(n) != 7 {
+            related.push(far);
+        }
+    }
+    let last_verified = if rng.below(5) == 0 {
+        format!("2025-{:02}-{:02}", 1 + rng.below(12), 1 + rng.below(28))
+    } else {
+        format!("2026-10-{:02}", 1 + rng.below(28))
+    };
     let title = format!("Client {client} handles {} {} {n}", rng.word(), rng.word());
     let sources = (0..2)
         .map(|k| Source {
             file: format!("src/file{k}.ts"),
             commit: format!("{:010x}", rng.next() >> 24),
             ranges: format!("{}-{},{}-{}", 10 + k, 40 + k, 60 + k, 90 + k),
-            date: format!("2026-09-0{}", k + 1),
+            date: format!("2024-12-0{}", k + 1),
         })
         .collect();
     let mut body = format!("# {title}\n\n");
     let target = 2500 + rng.below(3000);
+    // One fenced block of unique code per note, a second one in one note of four.
+    let blocks = 1 + usize::from(rng.below(4) == 0);
     let mut section = 0;
-    while body.len() < target {
-        let _ = write!(body, "## Section {section}\n\n");
+    while body.len() < target || section < blocks {
+        let _ = write!(body, "## {} {}\n\n", capitalized(rng.word()), rng.word());
         section += 1;
-        for _ in 0..3 {
-            for _ in 0..40 {
-                body.push_str(rng.word());
-                body.push(' ');
-            }
-            let _ = write!(
-                body,
-                "see [{c}](/clients/{c}.md) and [the capability](/capabilities/{cap}.md).\n\n",
-                c = client_id(rng.below(CLIENTS)),
-                cap = capability_id(rng.below(CAPABILITIES))
-            );
+        for _ in 0..1 + rng.below(3) {
+            paragraph(&mut body, rng);
         }
-        body.push_str(
-            "```python\nif config.get(\"transport\") == \"sse\":\n    return sse_client(url)\n```\n\n",
-        );
+        if rng.below(3) == 0 {
+            for _ in 0..2 + rng.below(4) {
+                let _ = writeln!(body, "- `{}` {} {}", rng.word(), rng.word(), rng.word());
+            }
+            body.push('\n');
+        }
+        if section <= blocks {
+            let lang = code::LANGUAGES[rng.below(code::LANGUAGES.len())];
+            body.push_str(&code::block(lang, n * 2 + section, rng));
+        }
     }
     body.push_str("## Related notes\n\n");
     for r in &related {
@@ -166,8 +221,38 @@ pub fn note(n: usize, notes: usize, rng: &mut Rng) -> Note {
         revision,
         sources,
         related,
+        last_verified,
         body,
     }
+}
+
+/// A paragraph of 20–70 words with the odd emphasis, inline code and site links.
+fn paragraph(body: &mut String, rng: &mut Rng) {
+    for i in 0..20 + rng.below(50) {
+        match rng.below(12) {
+            0 => {
+                let _ = write!(body, "**{}** ", rng.word());
+            }
+            1 => {
+                let _ = write!(body, "`{}_{}` ", rng.word(), rng.below(1000));
+            }
+            2 if i > 0 => body.push_str(". "),
+            _ => {
+                body.push_str(rng.word());
+                body.push(' ');
+            }
+        }
+    }
+    let _ = write!(
+        body,
+        "see [{c}](/clients/{c}.md) and [the capability](/capabilities/{cap}.md).\n\n",
+        c = client_id(rng.below(CLIENTS)),
+        cap = capability_id(rng.below(CAPABILITIES))
+    );
+}
+
+fn capitalized(word: &str) -> String {
+    word[..1].to_uppercase() + &word[1..]
 }
 
 /// Generates the support map of client `c`.

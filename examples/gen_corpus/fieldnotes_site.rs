@@ -40,9 +40,7 @@ fn site_yaml() -> String {
     for g in corpus::GROUPS {
         let _ = writeln!(s, "  - id: {g}\n    title: {g}");
     }
-    s.push_str(
-        "kinds:\n  - id: idiosyncrasy\n  - id: compliance\nlint:\n  staleAfterDays: 100000\n",
-    );
+    s.push_str("kinds:\n  - id: idiosyncrasy\n  - id: compliance\nlint:\n  staleAfterDays: 180\n");
     s
 }
 
@@ -90,7 +88,11 @@ fn note_file(note: &Note) -> String {
             source.date,
         );
     }
-    s.push_str("status: current\nlastVerified: 2026-10-01\nrelated:\n");
+    let _ = write!(
+        s,
+        "status: current\nlastVerified: {}\nrelated:\n",
+        note.last_verified
+    );
     for r in &note.related {
         let _ = writeln!(s, "  - {}", corpus::note_id(*r));
     }

@@ -1,5 +1,6 @@
-//! Writes the same corpus for Hugo: config, minimal templates (a page per note, taxonomy
-//! pages for clients and capabilities, related notes) and `content/research/`.
+//! Writes the same corpus for Hugo: config (`hugo.yaml` highlights code blocks, as Hugo does
+//! by default; `plain.yaml` does not), minimal templates (a page per note, taxonomy pages for
+//! clients and capabilities, related notes) and `content/research/`.
 
 use crate::corpus::{self, Note};
 use std::fmt::Write as _;
@@ -29,6 +30,9 @@ pub fn write(out: &Path, notes: &[Note]) -> io::Result<()> {
     fs::create_dir_all(&layouts)?;
     fs::create_dir_all(out.join("content/research"))?;
     fs::write(out.join("hugo.yaml"), CONFIG)?;
+    // The same site with code blocks left as plain text (`hugo --config plain.yaml`).
+    let plain = format!("{CONFIG}markup:\n  highlight:\n    codeFences: false\n");
+    fs::write(out.join("plain.yaml"), plain)?;
     fs::write(layouts.join("baseof.html"), BASEOF)?;
     fs::write(layouts.join("single.html"), SINGLE)?;
     for name in ["list.html", "taxonomy.html", "term.html"] {

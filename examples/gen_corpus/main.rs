@@ -1,12 +1,16 @@
 //! Generates a deterministic benchmark site: `N` research notes of 3–6 KB (front matter like
-//! the seed's, body links, `related` ids, pinned sources), 25 clients and 40 capabilities —
-//! for fieldnotes, and optionally the same corpus for Hugo and Zola.
+//! the seed's, varied bodies with body links, one or two blocks of unique code in TypeScript,
+//! JSON, YAML, TOML, shell or Python, `related` ids some of which are one-way, pinned sources,
+//! a fifth of the notes stale: thousands of findings at 10k, as a real site carries), 25
+//! clients and 40 capabilities — for fieldnotes, and optionally the same corpus for Hugo and
+//! Zola.
 //!
 //! ```text
 //! cargo run --release --example gen_corpus -- --notes 10000 /tmp/corpus-10k
 //! cargo run --release --example gen_corpus -- --notes 10000 --hugo /tmp/hugo-10k --zola /tmp/zola-10k /tmp/corpus-10k
 //! ```
 
+mod code;
 mod corpus;
 mod fieldnotes_site;
 mod hugo;

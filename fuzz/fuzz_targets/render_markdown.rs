@@ -6,7 +6,7 @@
 mod common;
 
 use fieldnotes::source::Section;
-use fieldnotes::write::MemoryOutput;
+use fieldnotes::render::output::MemoryOutput;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

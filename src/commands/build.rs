@@ -1,12 +1,12 @@
 //! `fieldnotes build`: lint, then write the site.
 
+use super::Invocation;
 use crate::cli::{BuildArgs, Format};
 use crate::diagnostic::{Severity, Summary};
 use crate::error::Result;
-use crate::lint::format::{self, Report};
-use crate::{today, BuildOptions, Progress};
+use crate::lint::format::{self, Options, Report};
+use crate::{dates, BuildOptions, Progress};
 use std::io::{IsTerminal, Write};
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,8 +14,10 @@ use std::time::Duration;
 /// Sites with more pages than this get a progress bar (on a terminal).
 const PROGRESS_MIN_PAGES: usize = 500;
 
-pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
-    let show_progress = !args.quiet && std::io::stderr().is_terminal();
+pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
+    let root = run.root()?;
+    let quiet = run.quiet();
+    let show_progress = !quiet && std::io::stderr().is_terminal();
     let options = BuildOptions {
         root: root.to_path_buf(),
         out: if args.out.is_absolute() {
@@ -24,7 +26,7 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
             root.join(args.out)
         },
         base_url: args.base_url,
-        today: today::today(args.today.as_deref())?,
+        today: dates::today(args.today.as_deref())?,
         excerpts: match args.excerpts {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,
@@ -32,6 +34,9 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
         sources_report: args.sources,
         progress: show_progress.then(|| Arc::new(Progress::default())),
     };
+    if let Some(dir) = crate::render::highlight::default_dir() {
+        crate::render::highlight::use_disk_cache(&dir);
+    }
     let bar = options.progress.clone().map(ProgressBar::start);
     let report = crate::build(&options);
     drop(bar);
@@ -41,7 +46,7 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
     let shown: Vec<_> = report
         .diagnostics
         .iter()
-        .filter(|d| !args.quiet || d.severity == Severity::Error)
+        .filter(|d| !quiet || d.severity == Severity::Error)
         .cloned()
         .collect();
     if !shown.is_empty() {
@@ -50,16 +55,19 @@ pub fn build(root: &Path, args: BuildArgs) -> Result<u8> {
             files: &report.files,
             summary: Summary::of(&shown, content_files),
         };
-        eprint!(
-            "{}",
-            format::render(&printed, Format::Human, super::stderr_color())
-        );
+        let options = Options {
+            color: run.stderr_color(),
+            quiet,
+            limit: (!args.all_findings).then_some(format::FIRST_FINDINGS),
+            ..Options::default()
+        };
+        eprint!("{}", format::render_with(&printed, Format::Human, &options));
     }
     if !report.written {
         eprintln!("error: the site has errors; nothing was written");
         return Ok(1);
     }
-    if args.quiet {
+    if quiet {
         return Ok(0);
     }
     if let Some(excerpts) = report.excerpts.as_ref().filter(|_| args.excerpts) {

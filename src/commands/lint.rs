@@ -1,63 +1,48 @@
 //! `fieldnotes lint`: check the whole site, report findings in the chosen format.
 
-use crate::cli::{Format, LintArgs};
-use crate::diagnostic::{Diagnostic, Summary};
+use super::report::{print_findings, Printing};
+use super::Invocation;
+use crate::cli::LintArgs;
+use crate::dates;
 use crate::error::{Error, Result};
 use crate::lint::focus::Focus;
-use crate::lint::format::{self, Options, Report};
 use crate::lint::rules;
-use crate::source::{display_path, SourceFile};
-use crate::today;
-use std::io::{IsTerminal, Write};
-use std::path::{Component, Path};
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
 
-pub fn lint(root: &Path, args: LintArgs) -> Result<u8> {
+pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
     if let Some(code) = &args.explain {
         // A closed pipe (`| head`) is not an error worth a panic.
         let _ = writeln!(std::io::stdout().lock(), "{}", explain(code)?);
         return Ok(0);
     }
-    let today = today::today(args.today.as_deref())?;
+    let root = run.root()?;
+    let started = Instant::now();
+    let today = dates::today(args.today.as_deref())?;
     let focus = focus(root, &args)?;
     let (index, mut diagnostics) = crate::check(root, today)?;
+    let found = diagnostics.len();
     if let Some(focus) = &focus {
         diagnostics.retain(|d| focus.keeps(d, &index));
     }
-    let status = print_findings(
-        root,
-        &diagnostics,
-        &index.files,
-        args.format,
-        args.deny_warnings,
-    );
+    run.detail(&format!(
+        "checked {} files in {:.0?}; {} findings, {} of them outside the files asked about",
+        index.files.len(),
+        started.elapsed(),
+        found,
+        found - diagnostics.len()
+    ));
+    let printing = Printing {
+        format: args.format,
+        deny_warnings: args.deny_warnings,
+        reports: &args.report,
+        all_findings: args.all_findings,
+    };
+    let status = print_findings(run, root, &diagnostics, &index.files, &printing)?;
     // The process exits next: freeing every document one by one would only add time.
     std::mem::forget(index);
     Ok(status)
-}
-
-/// Prints findings to standard output in `format` (colour on a terminal, paths as CI expects
-/// them) and returns the exit status: 1 on errors, or on warnings with `deny_warnings`.
-pub(super) fn print_findings(
-    root: &Path,
-    diagnostics: &[Diagnostic],
-    files: &[SourceFile],
-    format: Format,
-    deny_warnings: bool,
-) -> u8 {
-    let summary = Summary::of(diagnostics, files.len());
-    let report = Report {
-        diagnostics,
-        files,
-        summary,
-    };
-    let options = Options {
-        color: std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-        path_prefix: path_prefix(root),
-    };
-    let text = format::render_with(&report, format, &options);
-    // A closed pipe (`| head`) is not an error worth a panic.
-    let _ = std::io::stdout().write_all(text.as_bytes());
-    u8::from(summary.errors > 0 || (deny_warnings && summary.warnings > 0))
 }
 
 /// The text of `--explain CODE` (a code or name), or the rule table for `--explain list`.
@@ -107,18 +92,4 @@ fn focus(root: &Path, args: &LintArgs) -> Result<Option<Focus>> {
         focus.add_changes_since(root, rev)?;
     }
     Ok(Some(focus))
-}
-
-/// `site/` when the site root is given as a relative folder below the working directory, so
-/// that printed paths are relative to where fieldnotes runs (the repository root in CI).
-pub(super) fn path_prefix(root: &Path) -> String {
-    let plain = root
-        .components()
-        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    let shown = display_path(root);
-    let shown = shown.trim_start_matches("./").trim_end_matches('/');
-    if !plain || shown.is_empty() || shown == "." {
-        return String::new();
-    }
-    format!("{shown}/")
 }

@@ -2,12 +2,14 @@
 
 use crate::cli::NewCommand;
 use crate::config::SiteConfig;
+use crate::dates;
 use crate::error::Result;
 use crate::scaffold::{self, NewFile};
-use crate::today;
-use std::path::Path;
 
-pub fn new(root: &Path, what: NewCommand) -> Result<u8> {
+use super::Invocation;
+
+pub fn new(run: &Invocation, what: NewCommand) -> Result<u8> {
+    let root = run.root()?;
     let config = SiteConfig::load(root)?;
     let (file, day) = match what {
         NewCommand::Note {
@@ -26,13 +28,13 @@ pub fn new(root: &Path, what: NewCommand) -> Result<u8> {
         NewCommand::Client { id } => (NewFile::Client { id }, None),
         NewCommand::Capability { id } => (NewFile::Capability { id }, None),
     };
-    let day = today::today(day.as_deref())?;
+    let day = dates::today(day.as_deref())?;
     let written = scaffold::create(root, &file, &config, day)?;
     println!("{}", written.display());
-    eprintln!(
+    run.say(&format!(
         "wrote {}: fill in what is marked {}, then run `fieldnotes lint`",
         written.display(),
         scaffold::PLACEHOLDER
-    );
+    ));
     Ok(0)
 }

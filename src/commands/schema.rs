@@ -6,9 +6,11 @@ use crate::json_schema::{self, DOCUMENTS};
 use crate::model::ObjectKind;
 use serde_json::{Map, Value};
 use std::io::Write;
-use std::path::Path;
 
-pub fn schema(root: &Path, args: SchemaArgs) -> Result<u8> {
+use super::Invocation;
+
+pub fn schema(run: &Invocation, args: SchemaArgs) -> Result<u8> {
+    let root = run.root()?;
     let index = crate::open(root)?;
     let wanted = args.kind.map(|k| match k {
         SchemaKind::Note => ObjectKind::Note,
@@ -30,7 +32,7 @@ pub fn schema(root: &Path, args: SchemaArgs) -> Result<u8> {
                 let path = dir.join(json_schema::file_name(stem));
                 let text = json_schema::to_text(&json_schema::schema(&index, *kind));
                 std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
-                eprintln!("wrote {}", path.display());
+                run.say(&format!("wrote {}", path.display()));
             }
         }
         None => {

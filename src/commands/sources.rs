@@ -1,33 +1,34 @@
 //! `fieldnotes sources verify|drift|queue|bump`: pinned sources against their git
 //! repositories.
 
-use super::lint::{path_prefix, print_findings};
+use super::report::{print_findings, render_findings, Printing};
+use super::Invocation;
 use crate::cli::{
-    BumpArgs, DriftArgs, DriftFormat, DriftState, Format, QueueArgs, RepoArgs, ReportFormat,
-    SourcesArgs, SourcesCommand, VerifyArgs,
+    BumpArgs, DriftArgs, DriftFormat, DriftState, QueueArgs, RepoArgs, ReportFormat, SourcesArgs,
+    SourcesCommand, VerifyArgs,
 };
-use crate::diagnostic::Summary;
+use crate::dates;
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::lint::focus::Focus;
-use crate::lint::format::{self, Options, Report};
+use crate::lint::format::Format;
 use crate::sources::cache::{Cache, CacheConfig};
-use crate::sources::drift::State;
+use crate::sources::verdict::State;
 use crate::sources::verify::Problem;
 use crate::sources::Pinned;
 use crate::sources::{bump, drift, report, verify};
 use crate::terminal;
-use crate::today;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
 
-pub fn sources(root: &Path, args: SourcesArgs) -> Result<u8> {
+pub fn sources(run: &Invocation, args: SourcesArgs) -> Result<u8> {
+    let root = run.root()?;
     match args.command {
-        SourcesCommand::Verify(args) => verify(root, args),
-        SourcesCommand::Drift(args) => drift(root, args),
+        SourcesCommand::Verify(args) => verify(run, root, args),
+        SourcesCommand::Drift(args) => drift(run, root, args),
         SourcesCommand::Queue(args) => queue(root, args),
-        SourcesCommand::Bump(args) => bump(root, args),
+        SourcesCommand::Bump(args) => bump(run, root, args),
     }
 }
 
@@ -48,29 +49,29 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
 
 /// Verification findings in the lint format chosen; exit status as `lint`'s, or 2 when no
 /// source at all could be checked (unless `--allow-unchecked`).
-fn verify(root: &Path, args: VerifyArgs) -> Result<u8> {
+fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let verification = verify::verify_where(&index, &mut cache, &keep);
     let diagnostics = crate::lint::lint_sources(&index, &verification)?;
-    let status = print_findings(
-        root,
-        &diagnostics,
-        &index.files,
-        args.format,
-        args.deny_warnings,
-    );
+    let printing = Printing {
+        format: args.format,
+        deny_warnings: args.deny_warnings,
+        reports: &[],
+        all_findings: true,
+    };
+    let status = print_findings(run, root, &diagnostics, &index.files, &printing)?;
     let unchecked = verification
         .problems()
         .filter(|(_, p)| matches!(p, Problem::NotChecked(_)))
         .count();
-    eprintln!(
+    run.say(&format!(
         "{} pinned sources: {} hold, {} with problems, {unchecked} not checked",
         verification.sources.len(),
         verification.verified(),
         verification.sources.len() - verification.verified() - unchecked,
-    );
+    ));
     if verification.nothing_checked() && !args.allow_unchecked {
         eprintln!(
             "error: no pinned source could be checked (see FN955 above): give fieldnotes the \
@@ -100,39 +101,27 @@ fn changed_since<'a>(root: &Path, index: &'a SiteIndex, rev: Option<&str>) -> Re
 
 /// Each source's drift from its repository's default branch, as a table, JSON, or findings
 /// in a lint format; exit status 1 when a source is in a `--fail-on` state.
-fn drift(root: &Path, args: DriftArgs) -> Result<u8> {
+fn drift(run: &Invocation, root: &Path, args: DriftArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let drift = drift::drift_where(&index, &mut cache, &keep);
-    let lint_format = match args.format {
-        DriftFormat::Table => None,
-        DriftFormat::Json => Some(Format::Json),
-        DriftFormat::Human => Some(Format::Human),
-        DriftFormat::Github => Some(Format::Github),
-        DriftFormat::Sarif => Some(Format::Sarif),
-        DriftFormat::Junit => Some(Format::Junit),
-    };
-    match lint_format {
-        None => print(&report::drift_table(&index, &drift)),
-        Some(format) => {
+    match args.format {
+        DriftFormat::Table => print(&report::drift_table(&index, &drift)),
+        DriftFormat::Findings(Format::Json) => {
             let diagnostics = crate::lint::lint_drift(&index, &drift)?;
-            let printed = Report {
-                diagnostics: &diagnostics,
-                files: &index.files,
-                summary: Summary::of(&diagnostics, index.files.len()),
+            let text = render_findings(run, root, &diagnostics, &index.files, Format::Json);
+            print(&report::drift_json_with(&index, &drift, &text));
+        }
+        DriftFormat::Findings(format) => {
+            let diagnostics = crate::lint::lint_drift(&index, &drift)?;
+            let printing = Printing {
+                format,
+                deny_warnings: false,
+                reports: &[],
+                all_findings: true,
             };
-            let options = Options {
-                color: format == Format::Human
-                    && std::io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none(),
-                path_prefix: path_prefix(root),
-            };
-            let text = format::render_with(&printed, format, &options);
-            print(&match format {
-                Format::Json => report::drift_json_with(&index, &drift, &text),
-                _ => text,
-            });
+            print_findings(run, root, &diagnostics, &index.files, &printing)?;
         }
     }
     let failing: Vec<State> = args.fail_on.iter().map(|s| drift_state(*s)).collect();
@@ -152,7 +141,7 @@ fn drift_state(state: DriftState) -> State {
 
 /// The re-verification queue, as a table or JSON.
 fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
-    let today = today::today(args.today.as_deref())?;
+    let today = dates::today(args.today.as_deref())?;
     let index = crate::open(root)?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let drift = drift::drift(&index, &mut cache);
@@ -166,7 +155,7 @@ fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
 
 /// Re-pins the sources whose lines hold to the default branch's head; `--dry-run` prints the
 /// diff instead. Sources left as they were are listed on standard error.
-fn bump(root: &Path, args: BumpArgs) -> Result<u8> {
+fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
     let drift = drift::drift(&index, &mut cache);
@@ -182,14 +171,14 @@ fn bump(root: &Path, args: BumpArgs) -> Result<u8> {
     } else {
         "re-pinned"
     };
-    eprintln!(
+    run.say(&format!(
         "{verb} {moved} source{} in {} file{}; {} already current; {} left as they are",
         plural(moved),
         plan.files.len(),
         plural(plan.files.len()),
         plan.current,
         plan.left.len()
-    );
+    ));
     for left in &plan.left {
         eprintln!(
             "  {}:{}: {}: {}",

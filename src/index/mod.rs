@@ -2,64 +2,24 @@
 //! lint and render both read: ids, resolved links, backlinks, notes per client, capability
 //! and spec revision, and the support matrix.
 
-pub mod links;
+mod ids;
+pub(crate) mod links;
 mod matrix;
 pub mod outputs;
-pub mod routes;
+pub(crate) mod routes;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, Unreadable};
-use crate::model::{text, Content, Document};
+use crate::model::{Content, Document};
 use crate::parse::ParsedSite;
 use crate::source::{Section, SourceFile};
+pub use ids::{doc_id, AliasClash, CaseClash, Ids};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};
 use rayon::prelude::*;
 use routes::Page;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-/// Every id of the site, resolved to its position in [`Content`].
-#[derive(Debug, Default, PartialEq, Eq)]
-pub struct Ids {
-    pub notes: HashMap<String, usize>,
-    pub clients: HashMap<String, usize>,
-    pub capabilities: HashMap<String, usize>,
-    /// Capability aliases (other spellings) to the capability they name.
-    pub aliases: HashMap<String, usize>,
-    pub guides: HashMap<String, usize>,
-    pub specs: HashMap<String, usize>,
-    /// Ids used by more than one file, per section: id → every index holding it.
-    pub duplicates: BTreeMap<(Section, String), Vec<usize>>,
-}
-
-impl Ids {
-    pub fn note(&self, id: &str) -> Option<usize> {
-        self.notes.get(id).copied()
-    }
-    pub fn client(&self, id: &str) -> Option<usize> {
-        self.clients.get(id).copied()
-    }
-    /// A capability by id, or by alias; the flag says whether an alias was used.
-    pub fn capability(&self, id: &str) -> Option<(usize, bool)> {
-        self.capabilities
-            .get(id)
-            .map(|&i| (i, false))
-            .or_else(|| self.aliases.get(id).map(|&i| (i, true)))
-    }
-    pub fn spec(&self, id: &str) -> Option<usize> {
-        self.specs.get(id).copied()
-    }
-    /// The page of `id` in `section`.
-    pub fn page(&self, section: Section, id: &str) -> Option<Page> {
-        match section {
-            Section::Research => self.note(id).map(Page::Note),
-            Section::Clients => self.client(id).map(Page::Client),
-            Section::Capabilities => self.capability(id).map(|(i, _)| Page::Capability(i)),
-            Section::Guides => self.guides.get(id).map(|&i| Page::Guide(i)),
-        }
-    }
-}
 
 /// A body link with what it resolved to.
 #[derive(Debug, Clone)]
@@ -97,7 +57,7 @@ pub struct SiteIndex {
 
 /// Builds the index of a parsed site.
 pub fn index(site: ParsedSite) -> SiteIndex {
-    let ids = collect_ids(&site.content, &site.config);
+    let ids = ids::collect(&site.content, &site.config);
     let links = resolve_links(&site.content, &ids);
     let backlinks = backlinks(&links);
     let refs = NoteRefs::of(&site.content, &site.config, &ids);
@@ -108,7 +68,7 @@ pub fn index(site: ParsedSite) -> SiteIndex {
 /// (`fieldnotes serve`, after an edit), reusing `previous`'s resolved links of every other
 /// page when no id changed; otherwise indexes it all. The result equals [`index`]'s.
 pub fn reindex(site: ParsedSite, previous: Resolved, changed: &[Page]) -> SiteIndex {
-    let ids = collect_ids(&site.content, &site.config);
+    let ids = ids::collect(&site.content, &site.config);
     if ids != previous.ids {
         let links = resolve_links(&site.content, &ids);
         let backlinks = backlinks(&links);
@@ -325,67 +285,6 @@ fn dedup(items: impl Iterator<Item = usize>) -> Vec<usize> {
     out
 }
 
-/// The id a document goes by: its `id` field, else its file name.
-pub fn doc_id<'a>(id: &'a Option<crate::model::Spanned<String>>, doc: &'a Document) -> &'a str {
-    match text(id) {
-        "" => &doc.stem,
-        id => id,
-    }
-}
-
-fn collect_ids(content: &Content, config: &SiteConfig) -> Ids {
-    let mut ids = Ids::default();
-    let mut put = |section: Section, map: &mut HashMap<String, usize>, id: &str, index: usize| {
-        if let Some(&first) = map.get(id) {
-            ids.duplicates
-                .entry((section, id.to_string()))
-                .or_insert_with(|| vec![first])
-                .push(index);
-        } else {
-            map.insert(id.to_string(), index);
-        }
-    };
-    let mut notes = HashMap::new();
-    for (i, n) in content.notes.iter().enumerate() {
-        put(Section::Research, &mut notes, doc_id(&n.id, &n.doc), i);
-    }
-    let mut clients = HashMap::new();
-    for (i, c) in content.clients.iter().enumerate() {
-        put(Section::Clients, &mut clients, doc_id(&c.id, &c.doc), i);
-    }
-    let mut capabilities = HashMap::new();
-    for (i, c) in content.capabilities.iter().enumerate() {
-        put(
-            Section::Capabilities,
-            &mut capabilities,
-            doc_id(&c.id, &c.doc),
-            i,
-        );
-    }
-    let mut guides = HashMap::new();
-    for (i, g) in content.guides.iter().enumerate() {
-        put(Section::Guides, &mut guides, &g.doc.stem, i);
-    }
-    ids.notes = notes;
-    ids.clients = clients;
-    ids.capabilities = capabilities;
-    ids.guides = guides;
-    for (i, c) in content.capabilities.iter().enumerate() {
-        for alias in &c.aliases {
-            if !ids.capabilities.contains_key(&alias.value) {
-                ids.aliases.entry(alias.value.clone()).or_insert(i);
-            }
-        }
-    }
-    ids.specs = config
-        .spec_versions
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (v.id.clone(), i))
-        .collect();
-    ids
-}
-
 /// The page a document is rendered as.
 pub fn page_of(section: Section, index: usize) -> Page {
     match section {
@@ -441,6 +340,32 @@ fn backlinks(links: &[ResolvedLink]) -> BTreeMap<Page, Vec<Page>> {
 }
 
 impl SiteIndex {
+    /// The index taken apart again: the parsed site, and what [`reindex`] reuses of it (after
+    /// an edit to one document, `fieldnotes serve` and `fieldnotes lsp` replace it in the
+    /// parsed site and index again).
+    pub fn into_parts(self) -> (ParsedSite, Resolved) {
+        let resolved = Resolved {
+            ids: self.ids,
+            links: self.links,
+            backlinks: self.backlinks,
+            refs: NoteRefs {
+                related: self.related,
+                notes_by_client: self.notes_by_client,
+                notes_by_capability: self.notes_by_capability,
+                notes_by_spec: self.notes_by_spec,
+            },
+        };
+        let parsed = ParsedSite {
+            root: self.root,
+            config: self.config,
+            files: self.files,
+            content: self.content,
+            unreadable: self.unreadable,
+            assets: self.assets,
+        };
+        (parsed, resolved)
+    }
+
     /// The resolved body links on `page`, in body order.
     pub fn links_on(&self, page: Page) -> &[ResolvedLink] {
         &self.links[links_on(&self.links, page)]

@@ -3,14 +3,15 @@
 //! whole. Lint reads it to find a static file that would replace generated output (FN012); a
 //! test checks it against every file a render writes.
 
-use super::routes::{output_stem, Page};
+use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
 use crate::source::Section;
 use std::collections::BTreeSet;
 
 /// The files beside the pages, at the top of the output.
-pub const FILES: [&str; 5] = [
+pub const FILES: [&str; 6] = [
     "404.html",
+    "search.html",
     "llms.txt",
     "feed.xml",
     "sitemap.xml",
@@ -47,9 +48,9 @@ impl Outputs {
     pub fn of(index: &SiteIndex) -> Outputs {
         let mut files: BTreeSet<String> = FILES.iter().map(|f| f.to_string()).collect();
         for page in pages(index) {
-            let stem = output_stem(&index.route(page));
-            files.insert(format!("{stem}.html"));
-            files.insert(format!("{stem}.md"));
+            let route = index.route(page);
+            files.insert(html_file(&route, index.config.urls));
+            files.insert(format!("{}.md", output_stem(&route)));
         }
         Outputs { files }
     }

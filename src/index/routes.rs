@@ -1,6 +1,7 @@
 //! Pages and their routes: `/research/<id>`, `/clients/<id>`, …, written as `<route>.html`
 //! and `<route>.md`.
 
+use crate::config::UrlStyle;
 use crate::source::Section;
 
 /// A page of the built site.
@@ -32,7 +33,32 @@ pub fn index_route(section: Section) -> String {
 /// The folder of spec revision pages.
 pub const SPEC_DIR: &str = "spec";
 
-/// The output file of a route: `/` is `index`, everything else its route.
+/// The HTML file a page at `route` is written to: `research/x.html` (`urls: clean`) or
+/// `research/x/index.html` (`urls: directory`); the home page is `index.html` either way.
+pub fn html_file(route: &str, urls: UrlStyle) -> String {
+    html_file_of_stem(&output_stem(route), urls)
+}
+
+/// The HTML file of a page whose output stem ([`output_stem`]) is `stem`.
+pub fn html_file_of_stem(stem: &str, urls: UrlStyle) -> String {
+    match urls {
+        UrlStyle::Directory if stem != "index" => format!("{stem}/index.html"),
+        _ => format!("{stem}.html"),
+    }
+}
+
+/// The link to a page at `route`: the route itself (`urls: clean`), or with a closing `/`
+/// (`urls: directory`). A page's canonical URL stays its route either way (hosts redirect
+/// `x` to `x/`), so that switching layouts leaves every note's `canonical` as it is.
+pub fn page_href(route: &str, urls: UrlStyle) -> String {
+    match urls {
+        UrlStyle::Directory if !route.ends_with('/') => format!("{route}/"),
+        _ => route.to_string(),
+    }
+}
+
+/// The output file stem of a route: `/` is `index`, everything else its route (the
+/// Markdown rendition is `<stem>.md` whatever `urls` says).
 pub fn output_stem(route: &str) -> String {
     let trimmed = route.trim_start_matches('/');
     if trimmed.is_empty() {

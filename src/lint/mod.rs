@@ -17,18 +17,19 @@
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
 //! pull request, never what is checked; [`mod@format`] prints findings.
 
-pub mod focus;
+pub(crate) mod focus;
 pub mod format;
-pub mod incremental;
+pub(crate) mod incremental;
 pub mod rules;
-pub mod suggest;
-pub mod vocab;
+pub(crate) mod suggest;
+pub(crate) mod vocab;
 pub(crate) mod walk;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
 use crate::source::{FileId, Span};
-use crate::sources::verify::Verification;
+use crate::sources::verify::{Problem, Verification};
+use crate::sources::Pinned;
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;
@@ -99,7 +100,7 @@ pub struct Context<'a> {
 pub struct SourcesContext<'a> {
     pub index: &'a SiteIndex,
     pub verification: &'a Verification<'a>,
-    pub drift: Option<&'a crate::sources::drift::DriftReport<'a>>,
+    pub drift: Option<&'a crate::sources::verdict::DriftReport<'a>>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -216,6 +217,18 @@ pub fn lint(index: &SiteIndex, today: NaiveDate) -> crate::error::Result<Vec<Dia
     lint_rules(index, today, |_| true)
 }
 
+/// Lints the site and hands it on to render without what only lint reads (every key read,
+/// type errors, unknown fields: about 3 KB a note), so a build's render runs beside a smaller
+/// model. `build` runs this; the index render gets is lint's output.
+pub fn lint_and_release(
+    mut index: SiteIndex,
+    today: NaiveDate,
+) -> crate::error::Result<(SiteIndex, Vec<Diagnostic>)> {
+    let findings = lint(&index, today)?;
+    index.content.drop_lint_only();
+    Ok((index, findings))
+}
+
 /// Lints after an edit that changed only bodies (`fieldnotes serve`): the rules that read
 /// bodies ([`Reads::Body`]) run again, the other rules' findings are taken from `previous` (the
 /// last full lint of the same front matter and settings). Equal to [`lint`] of the site as it
@@ -271,9 +284,18 @@ pub fn lint_sources(
 /// (FN956–FN958).
 pub fn lint_drift(
     index: &SiteIndex,
-    drift: &crate::sources::drift::DriftReport<'_>,
+    drift: &crate::sources::verdict::DriftReport<'_>,
 ) -> crate::error::Result<Vec<Diagnostic>> {
-    let verification = Verification::of_drift(drift);
+    // What verification would have found, read off drift: each broken or unchecked source's
+    // problem.
+    let sources = (drift.sources.iter())
+        .map(|d| crate::sources::verify::Checked {
+            pinned: d.pinned.clone(),
+            problems: d.problem.iter().cloned().collect(),
+            commit: d.commit.clone(),
+        })
+        .collect();
+    let verification = Verification { sources };
     let cx = SourcesContext {
         index,
         verification: &verification,
@@ -292,6 +314,39 @@ fn run_sources(cx: &SourcesContext<'_>) -> crate::error::Result<Vec<Diagnostic>>
             }
         },
     )
+}
+
+/// Reports each source drift found in `state` as a finding of `rule` (where its lines are
+/// now, and `help`); nothing outside `fieldnotes sources drift`.
+pub(crate) fn report_drift(
+    cx: &SourcesContext<'_>,
+    sink: &mut Sink<'_>,
+    rule: &RuleMeta,
+    state: crate::sources::verdict::State,
+    help: impl Fn() -> String,
+) {
+    let Some(report) = cx.drift else {
+        return;
+    };
+    for drift in report.sources.iter().filter(|d| d.state == state) {
+        let (span, message) = crate::sources::report::drift_finding(drift);
+        sink.report(rule, span, message, Some(help()));
+    }
+}
+
+/// Reports each problem of `verification` that `finding` turns into a finding of `rule` (at a
+/// span, with a message and help); `finding` returns `None` for the problems of other rules.
+pub(crate) fn report_problems<'a>(
+    verification: &Verification<'a>,
+    sink: &mut Sink<'_>,
+    rule: &RuleMeta,
+    finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
+) {
+    for (pinned, problem) in verification.problems() {
+        if let Some((span, message, help)) = finding(pinned, problem) {
+            sink.report(rule, span, message, Some(help));
+        }
+    }
 }
 
 /// Runs `each` for every rule `keep` selects and `site.yaml` does not turn off, with

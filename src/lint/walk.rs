@@ -7,7 +7,6 @@ use crate::index::SiteIndex;
 use crate::lint::{RuleMeta, Sink};
 use crate::model::{text, BodyLink, Content, Document, SourceRef, Spanned};
 use crate::source::Span;
-use chrono::NaiveDate;
 
 /// A list of sources and what holds it: a research note, or one cell of a client's support map.
 pub struct SourceList<'a> {
@@ -97,21 +96,6 @@ fn date_field<'a>(
     value.map(|value| DateField { field, value })
 }
 
-/// A `YYYY-MM-DD` date, exactly that shape, that exists in the calendar.
-pub fn parse_date(text: &str) -> Option<NaiveDate> {
-    let bytes = text.as_bytes();
-    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
-        return None;
-    }
-    let number = |range: std::ops::Range<usize>| {
-        bytes[range].iter().try_fold(0u32, |n, b| {
-            b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
-        })
-    };
-    let year = i32::try_from(number(0..4)?).ok()?;
-    NaiveDate::from_ymd_opt(year, number(5..7)?, number(8..10)?)
-}
-
 /// A front matter field every kind of document may have, for rules that treat them alike.
 #[derive(Debug, Clone, Copy)]
 pub enum Common {
@@ -194,17 +178,4 @@ pub fn span_text(index: &SiteIndex, span: Span) -> &str {
         .text
         .get(span.start..span.end)
         .unwrap_or("")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn dates_must_be_real_and_exactly_shaped() {
-        assert!(parse_date("2026-11-09").is_some());
-        assert!(parse_date("2026-02-30").is_none());
-        assert!(parse_date("2026-1-09").is_none());
-        assert!(parse_date("09/11/2026").is_none());
-    }
 }

@@ -8,8 +8,8 @@
 //! `content/` becomes a [`Unreadable`] entry (a lint finding later), and the walk goes on.
 //! Only a site without `site.yaml` or `content/` fails here.
 
-pub mod assets;
-pub mod fence;
+pub(crate) mod assets;
+pub(crate) mod fence;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};

@@ -1,14 +1,16 @@
 //! Parse: split each file into front matter and body, read the front matter into the typed
 //! model (keeping every position; each source's `path` read into its file and lines by
-//! [`source_path`]), and scan the body for links and headings.
+//! [`source_path`]), and scan the body for links and headings (and, in research notes, what
+//! it restates of the front matter: [`restated`]).
 
 mod decode;
-pub mod fields;
+pub(crate) mod fields;
 pub mod frontmatter;
-pub mod markdown;
-pub mod source_path;
-pub mod url_pin;
-pub mod yaml;
+pub(crate) mod markdown;
+pub(crate) mod restated;
+pub(crate) mod source_path;
+pub(crate) mod url_pin;
+pub(crate) mod yaml;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, LoadedSite, Unreadable};
@@ -104,6 +106,7 @@ pub fn parse_file(
     doc.extra = reader.unknown(|key| crate::schema::find(object, key).is_some());
     match section {
         Section::Research => {
+            doc.body.restated = restated::find(&source.text, file, &doc.body);
             let mut note = decode::note(doc, &mut reader);
             attach(&mut note.doc, collected);
             Parsed::Note(note)

@@ -1,14 +1,18 @@
 //! Front matter YAML → a tree of [`Node`]s that carry their own span, in one pass over
 //! saphyr-parser's events (serde_yaml gives values but no positions; `site.yaml` uses it).
 //!
-//! Scalars resolve by the YAML 1.2 core schema: `yes` and `2025-03-26` are strings. Aliases
+//! Scalars resolve by the YAML 1.2 core schema (`schema`): `yes` and `2025-03-26` are
+//! strings, and any tag but the schema's is an error, on a value, list or mapping alike. Aliases
 //! expand with a bound on the nodes and bytes they create (anchored copies count too), nesting
 //! is bounded with aliases expanded, keys are single values, and a repeated key is an error at
 //! the repeat — so no input can exhaust memory or the stack, or take quadratic time.
 
+mod schema;
+
 use crate::source::{FileId, SourceFile, Span};
-use saphyr_parser::{Event, Marker, Parser, ScalarStyle, Tag};
-use serde_yaml::{Number, Value};
+use saphyr_parser::{Event, Marker, Parser, Tag};
+use schema::{core_tag, plain, resolve_scalar, CORE_TAG_PREFIX, SCALAR_TAGS};
+use serde_yaml::Value;
 use std::collections::{HashMap, HashSet};
 
 /// Most nodes a front matter block may hold, aliases expanded (an alias bomb stops here).
@@ -153,7 +157,10 @@ pub fn parse(
             source.offset_of(first_line + m.line() - 1, m.col() + 1)
         }
     };
-    let mut builder = Builder::default();
+    let mut builder = Builder {
+        text: &source.text,
+        ..Builder::default()
+    };
     for event in Parser::new_from_str(&source.text[start..end]) {
         match event {
             Ok((event, span)) => {
@@ -195,7 +202,9 @@ pub fn parse(
 
 /// Collects nodes from the event stream with a stack of open collections.
 #[derive(Default)]
-struct Builder {
+struct Builder<'t> {
+    /// The whole file's text (spans index it).
+    text: &'t str,
     stack: Vec<Open>,
     root: Option<Node>,
     /// Anchored nodes by anchor id, for aliases.
@@ -231,7 +240,7 @@ enum OpenKind {
     Map(Vec<(Node, Node)>, HashSet<KeyId>, Option<Node>),
 }
 
-impl Builder {
+impl Builder<'_> {
     /// The innermost open collection when it is a flow one (`[…]` or `{…}`).
     fn open_flow(&self, source: &SourceFile) -> Option<&Open> {
         let open = self.stack.last()?;
@@ -241,14 +250,18 @@ impl Builder {
 
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), YamlError> {
         match event {
-            Event::SequenceStart(anchor, _) => {
+            Event::SequenceStart(anchor, tag) => {
+                self.check_tag(tag.as_deref(), &["seq"], span)?;
                 self.open(anchor, span, OpenKind::Seq(Vec::new()))?
             }
-            Event::MappingStart(anchor, _) => self.open(
-                anchor,
-                span,
-                OpenKind::Map(Vec::new(), HashSet::new(), None),
-            )?,
+            Event::MappingStart(anchor, tag) => {
+                self.check_tag(tag.as_deref(), &["map"], span)?;
+                self.open(
+                    anchor,
+                    span,
+                    OpenKind::Map(Vec::new(), HashSet::new(), None),
+                )?
+            }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(open) = self.stack.pop() {
                     let span = Span::new(
@@ -265,7 +278,8 @@ impl Builder {
             }
             Event::Scalar(text, style, anchor, tag) => {
                 self.count(1, span)?;
-                let kind = resolve_scalar(text.into_owned(), style, tag.as_deref(), span)?;
+                self.check_tag(tag.as_deref(), SCALAR_TAGS, span)?;
+                let kind = resolve_scalar(text.into_owned(), style, tag.as_deref());
                 self.finish(anchor, Node { span, kind })?;
             }
             Event::Alias(anchor) => {
@@ -281,6 +295,47 @@ impl Builder {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Checks a node's tag: none, or one of the core schema's `allowed` for its kind (any
+    /// other asks a YAML loader to build something: `!!python/object/apply:…`, `!foo`).
+    fn check_tag(&self, tag: Option<&Tag>, allowed: &[&str], node: Span) -> Result<(), YamlError> {
+        let Some(tag) = tag else {
+            return Ok(());
+        };
+        if core_tag(tag).is_some_and(|name| allowed.contains(&name)) {
+            return Ok(());
+        }
+        // As written: `!!x` rather than the `tag:yaml.org,2002:x` it expands to.
+        let handle = match tag.handle.as_str() {
+            CORE_TAG_PREFIX => "!!",
+            other => other,
+        };
+        Err(YamlError {
+            message: format!(
+                "tag `{handle}{}` is not supported (front matter takes plain values, lists and \
+                 mappings); remove it",
+                tag.suffix
+            ),
+            span: self.tag_span(node),
+        })
+    }
+
+    /// Where the tag of a node starting at `node` is written: after its anchor, if it has one
+    /// first, up to a space or flow indicator.
+    fn tag_span(&self, node: Span) -> Span {
+        let written = self.text.get(node.start..).unwrap_or("");
+        let mut at = 0;
+        if written.starts_with('&') {
+            let anchor = written.find(char::is_whitespace).unwrap_or(written.len());
+            at = anchor + written[anchor..].len() - written[anchor..].trim_start().len();
+        }
+        let tag = &written[at..];
+        let len = tag
+            .find(|c: char| c.is_whitespace() || matches!(c, ',' | '[' | ']' | '{' | '}'))
+            .unwrap_or(tag.len());
+        let start = node.start + at;
+        Span::new(node.file, start, start + len)
     }
 
     fn open(&mut self, anchor: usize, span: Span, kind: OpenKind) -> Result<(), YamlError> {
@@ -382,105 +437,6 @@ impl Builder {
     }
 }
 
-/// A scalar under the YAML 1.2 core schema (quoted and block scalars are strings).
-fn resolve_scalar(
-    text: String,
-    style: ScalarStyle,
-    tag: Option<&Tag>,
-    span: Span,
-) -> Result<NodeKind, YamlError> {
-    if let Some(tag) = tag {
-        return match (tag.handle.as_str(), tag.suffix.as_str()) {
-            ("tag:yaml.org,2002:" | "!!", "str") => Ok(NodeKind::Scalar(text, ScalarType::Str)),
-            ("tag:yaml.org,2002:" | "!!", "null" | "bool" | "int" | "float") => {
-                Ok(plain_kind(text))
-            }
-            _ => Err(YamlError {
-                message: format!(
-                    "tag `{}{}` is not supported; remove it",
-                    tag.handle, tag.suffix
-                ),
-                span,
-            }),
-        };
-    }
-    Ok(match style {
-        ScalarStyle::Plain => plain_kind(text),
-        _ => NodeKind::Scalar(text, ScalarType::Str),
-    })
-}
-
-/// A plain scalar's node kind: null, or a scalar typed by what it resolves to.
-fn plain_kind(text: String) -> NodeKind {
-    match plain_type(&text) {
-        None => NodeKind::Null,
-        Some(ty) => NodeKind::Scalar(text, ty),
-    }
-}
-
-/// What a plain scalar resolves to under the YAML 1.2 core schema; `None` for null.
-fn plain_type(text: &str) -> Option<ScalarType> {
-    match text {
-        "" | "~" | "null" | "Null" | "NULL" => return None,
-        "true" | "True" | "TRUE" | "false" | "False" | "FALSE" => return Some(ScalarType::Bool),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
-        | ".nan" | ".NaN" | ".NAN" => return Some(ScalarType::Float),
-        _ => {}
-    }
-    if parse_int(text).is_some() {
-        return Some(ScalarType::Int);
-    }
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    let is_float = digits.bytes().any(|b| b.is_ascii_digit())
-        && digits
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'))
-        && text.parse::<f64>().is_ok();
-    Some(if is_float {
-        ScalarType::Float
-    } else {
-        ScalarType::Str
-    })
-}
-
-/// A core-schema integer: decimal, `0x` hexadecimal or `0o` octal.
-fn parse_int(text: &str) -> Option<Number> {
-    if let Some(hex) = text.strip_prefix("0x") {
-        return u64::from_str_radix(hex, 16).ok().map(Number::from);
-    }
-    if let Some(oct) = text.strip_prefix("0o") {
-        return u64::from_str_radix(oct, 8).ok().map(Number::from);
-    }
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    text.parse::<i64>()
-        .map(Number::from)
-        .ok()
-        .or_else(|| text.parse::<u64>().ok().map(Number::from))
-}
-
-/// A plain scalar's value: null, boolean, integer, float, or else a string.
-fn plain(text: &str) -> Value {
-    match plain_type(text) {
-        None => Value::Null,
-        Some(ScalarType::Bool) => Value::Bool(text.starts_with(['t', 'T'])),
-        Some(ScalarType::Int) => parse_int(text).map_or(Value::Null, Value::Number),
-        Some(ScalarType::Float) => {
-            let lower = text.to_ascii_lowercase();
-            let f = match lower.trim_start_matches('+') {
-                ".inf" => f64::INFINITY,
-                "-.inf" => f64::NEG_INFINITY,
-                ".nan" => f64::NAN,
-                _ => text.parse().unwrap_or(f64::NAN),
-            };
-            Value::Number(f.into())
-        }
-        Some(ScalarType::Str) => Value::String(text.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -561,6 +517,33 @@ mod tests {
         }
         let err = parse_str(&text).unwrap_err();
         assert!(err.message.contains("aliases"), "{}", err.message);
+    }
+
+    #[test]
+    fn tags_other_than_the_core_schema_are_errors_on_any_node() {
+        for text in [
+            "clients: !!python/object/apply:os.system [echo]\n",
+            "clients: !!python/object/apply:os.system\n  - echo\n",
+            "support: !foo {}\n",
+            "support: !foo\n  a: b\n",
+            "list: !!map [a]\n",
+            "map: !!seq {a: b}\n",
+            "title: !!binary aGVsbG8=\n",
+            "title: &t !foo x\n",
+            "list: &l !!map\n  - x\n",
+        ] {
+            let err = parse_str(text).unwrap_err();
+            assert!(err.message.starts_with("tag `"), "{text}: {}", err.message);
+            let tag = text
+                .split_whitespace()
+                .find(|w| w.starts_with('!'))
+                .unwrap();
+            assert_eq!(&text[err.span.start..err.span.end], tag, "{text}");
+        }
+        let text = "a: !!seq [x]\nb: !!map {k: v}\nc: !!str 12\n";
+        let value = parse_str(text).unwrap().to_value();
+        assert_eq!(value["a"][0], Value::String("x".into()));
+        assert_eq!(value["c"], Value::String("12".into()));
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! whole matrix with its evidence), each beside the JSON Schema that describes it
 //! (`/api/<name>.schema.json`, kept in `schemas/api/`).
 
+use super::inputs::Inputs;
+use super::memo::Kept;
 use super::sources::{source_view, RangeLink};
 use super::support::{some, texts};
 use super::views::{tally, Ctx, TallyView};
@@ -10,7 +12,8 @@ use crate::error::Result;
 use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, SourceRef};
-use crate::write::Shared;
+use crate::render::output::Shared;
+use crate::source::Section;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -58,10 +61,6 @@ pub struct ApiSource<'a> {
 
 /// Where the notes' data goes.
 pub(super) const NOTES_JSON: &str = "api/notes.json";
-
-/// One note's record in `/api/notes.json` as compact JSON, with the key it was made under
-/// (see [`super::Fingerprint::note_record`]).
-pub type NoteRecord = (u64, Shared);
 
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -188,61 +187,68 @@ fn sources(list: &[SourceRef]) -> Vec<ApiSource<'_>> {
 }
 
 fn schema_url(ctx: &Ctx<'_>, name: &str) -> String {
-    ctx.index
-        .config
-        .url_for(&format!("/api/{name}.schema.json"))
+    ctx.config().url_for(&format!("/api/{name}.schema.json"))
 }
 
 /// `/api/notes.json`: `{"$schema": …, "notes": [ … ]}` as compact JSON, as serde_json writes
-/// the whole document, made from each note's record. A record is serialized anew (in
-/// parallel) unless `previous` has it under the same key in `keys` (a rebuild after an edit
-/// serializes the edited note's alone). Returns the file and, with `keys`, the records.
-pub fn notes_json(
+/// the whole document, made from each note's record. With `previous` (the records an earlier
+/// render kept, and what inputs are now), a record is serialized anew (in parallel, with a
+/// context of its own) only when an input it read changed: a rebuild after an edit serializes
+/// the edited note's alone. Returns the file and, with `previous`, the records to keep; the
+/// file reads what every record read.
+pub(super) fn notes_json(
     ctx: &Ctx<'_>,
-    previous: &[NoteRecord],
-    keys: Option<&[u64]>,
-) -> Result<(Vec<u8>, Vec<NoteRecord>)> {
-    let records: Vec<Result<NoteRecord>> = (0..ctx.index.content.notes.len())
+    previous: Option<(&[Kept<Shared>], &dyn Inputs)>,
+) -> Result<(Vec<u8>, Vec<Kept<Shared>>)> {
+    let inputs = previous.map(|(_, inputs)| inputs);
+    let kept = previous.map_or(&[][..], |(kept, _)| kept);
+    let site = ctx.shared();
+    let records: Vec<Result<Kept<Shared>>> = (0..ctx.count(Section::Research))
         .into_par_iter()
         .map(|i| {
-            let key = keys.and_then(|k| k.get(i).copied());
-            match (key, previous.get(i)) {
-                (Some(key), Some((old, bytes))) if *old == key => Ok((key, bytes.clone())),
-                _ => Ok((
-                    key.unwrap_or(0),
-                    Arc::new(compact(NOTES_JSON, &api_note(ctx, i))?),
-                )),
+            if let (Some(old), Some(inputs)) = (kept.get(i), inputs) {
+                if old.fresh(inputs) {
+                    return Ok(old.clone());
+                }
             }
+            let record = site.ctx();
+            let bytes = Arc::new(compact(NOTES_JSON, &api_note(&record, i))?);
+            Ok(Kept::new(bytes, record.reads(), inputs))
         })
         .collect();
-    let records = records.into_iter().collect::<Result<Vec<NoteRecord>>>()?;
+    let records = records.into_iter().collect::<Result<Vec<Kept<Shared>>>>()?;
+    for record in &records {
+        ctx.extend(record.reads());
+    }
     let schema = compact(NOTES_JSON, &schema_url(ctx, "notes"))?;
-    let size: usize = records.iter().map(|(_, r)| r.len() + 1).sum();
+    let size: usize = records.iter().map(|r| r.made.len() + 1).sum();
     let mut out = Vec::with_capacity(size + schema.len() + 32);
     out.extend_from_slice(b"{\"$schema\":");
     out.extend_from_slice(&schema);
     out.extend_from_slice(b",\"notes\":[");
-    for (i, (_, record)) in records.iter().enumerate() {
+    for (i, record) in records.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
-        out.extend_from_slice(record);
+        out.extend_from_slice(&record.made);
     }
     out.extend_from_slice(b"]}\n");
-    let records = if keys.is_some() { records } else { Vec::new() };
+    let records = if previous.is_some() {
+        records
+    } else {
+        Vec::new()
+    };
     Ok((out, records))
 }
 
 /// Note `i`'s record in `/api/notes.json`.
 fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
-    let index = ctx.index;
-    let ids = &index.ids;
-    let n = &index.content.notes[i];
+    let n = ctx.note(i);
     let id = doc_id(&n.id, &n.doc);
     ApiNote {
         id,
         title: some(&n.title).unwrap_or(id),
-        url: index.canonical_url(Page::Note(i)),
+        url: ctx.canonical_url(Page::Note(i)),
         markdown_url: ctx.md_canonical_url(Page::Note(i)),
         kind: text(&n.kind),
         summary: text(&n.summary),
@@ -251,7 +257,7 @@ fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
         capabilities: n
             .capabilities
             .iter()
-            .map(|c| match ids.capability(&c.value) {
+            .map(|c| match ctx.find_capability(&c.value) {
                 Some((cap, _)) => capability_id(ctx, cap),
                 None => c.value.as_str(),
             })
@@ -271,12 +277,12 @@ pub(super) fn compact<T: Serialize>(path: &str, value: &T) -> Result<Vec<u8>> {
 }
 
 fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {
-    let c = &ctx.index.content.capabilities[cap];
+    let c = ctx.capability(cap);
     doc_id(&c.id, &c.doc)
 }
 
 fn client_id<'a>(ctx: &Ctx<'a>, client: usize) -> &'a str {
-    let c = &ctx.index.content.clients[client];
+    let c = ctx.client(client);
     doc_id(&c.id, &c.doc)
 }
 
@@ -287,13 +293,12 @@ fn matrix_capabilities<'a>(ctx: &Ctx<'a>) -> impl Iterator<Item = usize> + 'a {
 }
 
 pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
-    let index = ctx.index;
-    let matrix = &index.matrix;
+    let matrix = ctx.matrix();
     let clients = matrix
         .clients
         .iter()
         .map(|&i| {
-            let c = &index.content.clients[i];
+            let c = ctx.client(i);
             let id = client_id(ctx, i);
             ApiClient {
                 id,
@@ -303,16 +308,11 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
                 repository: some(&c.repository),
                 client_info_names: texts(&c.client_info_names),
                 platforms: texts(&c.platforms),
-                url: index.canonical_url(Page::Client(i)),
+                url: ctx.canonical_url(Page::Client(i)),
                 markdown_url: ctx.md_canonical_url(Page::Client(i)),
                 tally: tally(matrix.tallies.get(i)),
                 support: matrix_capabilities(ctx)
-                    .map(|cap| {
-                        (
-                            capability_id(ctx, cap),
-                            matrix.status(&index.content, i, cap),
-                        )
-                    })
+                    .map(|cap| (capability_id(ctx, cap), ctx.status(i, cap)))
                     .collect(),
             }
         })
@@ -324,9 +324,7 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
 }
 
 pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let matrix = &index.matrix;
+    let matrix = ctx.matrix();
     let groups = ctx
         .groups()
         .map(|(group, capabilities)| ApiGroup {
@@ -340,13 +338,13 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .collect();
     let capabilities = matrix_capabilities(ctx)
         .map(|i| {
-            let c = &content.capabilities[i];
+            let c = ctx.capability(i);
             let id = capability_id(ctx, i);
             ApiCapability {
                 id,
                 title: some(&c.title).unwrap_or(id),
                 group: text(&c.group),
-                url: index.canonical_url(Page::Capability(i)),
+                url: ctx.canonical_url(Page::Capability(i)),
                 spec_url: some(&c.spec_url),
                 introduced: some(&c.introduced),
                 deprecated: some(&c.deprecated),
@@ -360,8 +358,8 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .iter()
         .map(|&i| ApiMatrixClient {
             id: client_id(ctx, i),
-            title: some(&content.clients[i].title).unwrap_or(client_id(ctx, i)),
-            url: index.canonical_url(Page::Client(i)),
+            title: some(&ctx.client(i).title).unwrap_or(client_id(ctx, i)),
+            url: ctx.canonical_url(Page::Client(i)),
             tally: tally(matrix.tallies.get(i)),
         })
         .collect();
@@ -371,16 +369,16 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .map(|&client| {
             let cells = matrix_capabilities(ctx)
                 .map(|cap| {
-                    let cell = matrix.cell(content, client, cap);
+                    let cell = ctx.cell(client, cap);
                     let anchor = super::support::row_anchor(capability_id(ctx, cap));
                     let api = ApiCell {
-                        status: matrix.status(content, client, cap),
+                        status: ctx.status(client, cap),
                         notes: cell.and_then(|c| some(&c.notes)),
                         research: cell.map_or_else(Vec::new, |c| texts(&c.research)),
                         sources: cell.map_or_else(Vec::new, |c| sources(&c.sources)),
                         last_verified: cell.and_then(|c| some(&c.last_verified)),
                         version: cell.and_then(|c| some(&c.version)),
-                        url: format!("{}#{anchor}", index.canonical_url(Page::Client(client))),
+                        url: format!("{}#{anchor}", ctx.canonical_url(Page::Client(client))),
                     };
                     (capability_id(ctx, cap), api)
                 })
@@ -390,10 +388,10 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .collect();
     MatrixDoc {
         schema: schema_url(ctx, "matrix"),
-        title: &index.config.title,
-        url: index.canonical_url(Page::Home),
+        title: &ctx.config().title,
+        url: ctx.canonical_url(Page::Home),
         statuses: crate::model::SUPPORT_STATUSES,
-        spec_versions: &index.config.spec_versions,
+        spec_versions: &ctx.config().spec_versions,
         groups,
         capabilities,
         clients,

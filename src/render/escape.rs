@@ -11,7 +11,7 @@
 //!   through one of them.
 //! - JSON (the data API, the search index): serde_json, which escapes every string.
 
-pub mod markdown;
+pub(crate) mod markdown;
 
 use std::io::Write;
 

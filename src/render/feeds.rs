@@ -55,9 +55,7 @@ pub struct FeedLink {
 pub fn feed_route(ctx: &Ctx<'_>, page: Page) -> Option<String> {
     match page {
         Page::Home => Some("/feed.xml".to_string()),
-        Page::Client(_) | Page::Capability(_) => {
-            Some(format!("/feeds{}.xml", ctx.index.route(page)))
-        }
+        Page::Client(_) | Page::Capability(_) => Some(format!("/feeds{}.xml", ctx.route(page))),
         _ => None,
     }
 }
@@ -71,17 +69,14 @@ pub fn note_day(note: &Note) -> Option<NaiveDate> {
 
 /// The feed of `page` over `notes` (indexes into the site's notes).
 pub fn feed_view<'a>(ctx: &Ctx<'a>, page: Page, notes: &[usize]) -> FeedView<'a> {
-    let content = &ctx.index.content;
-    let mut dated: Vec<(Option<NaiveDate>, usize)> = notes
-        .iter()
-        .map(|&n| (note_day(&content.notes[n]), n))
-        .collect();
+    let mut dated: Vec<(Option<NaiveDate>, usize)> =
+        notes.iter().map(|&n| (note_day(ctx.note(n)), n)).collect();
     // Newest first; undated last; ties in page order.
     dated.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     dated.truncate(FEED_ENTRIES);
-    let fallback = ctx.today;
+    let fallback = ctx.today();
     let updated = dated.first().and_then(|d| d.0).or(fallback);
-    let site = &ctx.index.config;
+    let site = ctx.config();
     let route = feed_route(ctx, page).unwrap_or_default();
     FeedView {
         title: match page {
@@ -94,7 +89,7 @@ pub fn feed_view<'a>(ctx: &Ctx<'a>, page: Page, notes: &[usize]) -> FeedView<'a>
         },
         subtitle: Cow::Borrowed(&site.description),
         id: site.url_for(&route),
-        alternate: ctx.index.canonical_url(page),
+        alternate: ctx.canonical_url(page),
         updated: timestamp(updated),
         entries: dated
             .into_iter()
@@ -104,11 +99,11 @@ pub fn feed_view<'a>(ctx: &Ctx<'a>, page: Page, notes: &[usize]) -> FeedView<'a>
 }
 
 fn entry<'a>(ctx: &Ctx<'a>, n: usize, day: Option<NaiveDate>) -> FeedEntry<'a> {
-    let note = &ctx.index.content.notes[n];
+    let note = ctx.note(n);
     let card = ctx.note_card(n);
     FeedEntry {
         title: card.title,
-        url: ctx.index.canonical_url(Page::Note(n)),
+        url: ctx.canonical_url(Page::Note(n)),
         updated: timestamp(day),
         summary_html: summary_html(&card.summary_html, card.status),
         status: card.status,

@@ -1,12 +1,14 @@
-//! The files beside the pages: `404.html`, `llms.txt`, the Atom feeds, `sitemap.xml` and
+//! The files beside the pages: `404.html`, the search page, `llms.txt`, the Atom feeds, `sitemap.xml` and
 //! `robots.txt`, and the JSON data API. Each is made on its own thread; they come back in a
 //! fixed order, so the output is the same whatever finishes first.
 
-use super::{api, feeds, listing, sitemap, PageView, Pages};
+use super::inputs::Inputs;
+use super::memo::{FileKey, Kept};
+use super::{api, feeds, listing, sitemap, Ctx, PageView, Pages};
 use crate::error::Result;
 use crate::index::routes::Page;
-use crate::write::Shared;
-use rayon::prelude::*;
+use crate::render::output::Shared;
+use crate::source::Section;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};
@@ -14,94 +16,133 @@ use std::sync::{Arc, Mutex};
 /// One file's path under the output root and its bytes.
 type File = (String, Shared);
 
-/// Makes one or more files.
-type Maker<'m> = Box<dyn Fn() -> Result<Vec<File>> + Send + Sync + 'm>;
+/// Makes one or more files, reading the site through the context it is given.
+type Maker<'m> = Box<dyn Fn(&Ctx<'m>) -> Result<Vec<File>> + Send + Sync + 'm>;
 
-/// Every file beside the pages, in output order, and the records of `api/notes.json` (see
-/// [`api::notes_json`], which takes `records`). `written`: the pages, for the sitemap.
-pub(super) fn files(
-    pages: &Pages<'_, '_>,
-    written: &[Page],
-    records: (&[api::NoteRecord], Option<&[u64]>),
-) -> Result<(Vec<File>, Vec<api::NoteRecord>)> {
-    let ctx = pages.ctx();
-    let index = ctx.index;
-    let made_records = Mutex::new(Vec::new());
-    let all: Vec<usize> = (0..index.content.notes.len()).collect();
-    let mut makers: Vec<Maker<'_>> = vec![
-        Box::new(|| not_found(pages)),
-        Box::new(|| {
-            let mut context = tera::Context::new();
-            context.insert_value("site", pages.site());
-            context.insert("llms", &listing::llms_view(ctx));
-            one("llms.txt", pages.template("llms.txt", &context)?)
-        }),
+/// The maker of every file beside the pages, in output order. The maker of `api/notes.json`
+/// reuses `records` (see [`api::notes_json`]) and leaves the records it made in `made`.
+pub(super) fn makers<'m>(
+    pages: &'m Pages<'m, '_>,
+    records: Option<(&'m [Kept<Shared>], &'m dyn Inputs)>,
+    made: &'m Mutex<Option<Vec<Kept<Shared>>>>,
+) -> Vec<(FileKey, Maker<'m>)> {
+    let content = &pages.index.content;
+    let mut makers: Vec<(FileKey, Maker<'m>)> = vec![
+        (FileKey::NotFound, Box::new(|ctx| not_found(pages, ctx))),
+        (FileKey::Search, Box::new(|ctx| search_page(pages, ctx))),
+        (
+            FileKey::Llms,
+            Box::new(|ctx| {
+                let mut context = tera::Context::new();
+                context.insert_value("site", pages.site_value(ctx));
+                context.insert("llms", &listing::llms_view(ctx));
+                one("llms.txt", pages.template(ctx, "llms.txt", &context)?)
+            }),
+        ),
     ];
-    let by_client = index.notes_by_client.iter().enumerate();
-    let by_capability = index.notes_by_capability.iter().enumerate();
-    let feeds = std::iter::once((Page::Home, all.as_slice()))
-        .chain(by_client.map(|(i, n)| (Page::Client(i), n.as_slice())))
-        .chain(by_capability.map(|(i, n)| (Page::Capability(i), n.as_slice())));
-    for (page, notes) in feeds {
-        makers.push(Box::new(move || {
+    let feeds = std::iter::once(Page::Home)
+        .chain((0..content.clients.len()).map(Page::Client))
+        .chain((0..content.capabilities.len()).map(Page::Capability));
+    for page in feeds {
+        let feed: Maker<'m> = Box::new(move |ctx| {
+            let notes: Vec<usize> = match page {
+                Page::Home => (0..ctx.count(Section::Research)).collect(),
+                _ => ctx.notes_of(page).to_vec(),
+            };
             let mut context = tera::Context::new();
-            context.insert_value("site", pages.site());
-            context.insert("feed", &feeds::feed_view(ctx, page, notes));
-            let xml = pages.template("feed.xml", &context)?;
+            context.insert_value("site", pages.site_value(ctx));
+            context.insert("feed", &feeds::feed_view(ctx, page, &notes));
+            let xml = pages.template(ctx, "feed.xml", &context)?;
             let route = feeds::feed_route(ctx, page).unwrap_or_default();
             one(route.trim_start_matches('/'), xml)
-        }));
+        });
+        makers.push((FileKey::Feed(page), feed));
     }
-    makers.push(Box::new(|| {
-        let mut context = tera::Context::new();
-        context.insert_value("site", pages.site());
-        context.insert("sitemap", &sitemap::sitemap_view(ctx, written));
-        let xml = pages.template("sitemap.xml", &context)?;
-        let robots = pages.template("robots.txt", &context)?;
-        Ok(vec![file("sitemap.xml", xml), file("robots.txt", robots)])
-    }));
-    makers.push(Box::new(|| {
-        let (json, made) = api::notes_json(ctx, records.0, records.1)?;
-        *made_records.lock().unwrap_or_else(|e| e.into_inner()) = made;
-        Ok(vec![(api::NOTES_JSON.to_string(), Arc::new(json))])
-    }));
-    makers.push(Box::new(|| {
-        json("api/clients.json", &api::clients_doc(ctx))
-    }));
-    makers.push(Box::new(|| json("api/matrix.json", &api::matrix_doc(ctx))));
-    makers.push(Box::new(|| {
-        Ok(api::SCHEMAS
-            .iter()
-            .map(|(name, schema)| (format!("api/{name}.schema.json"), Arc::new(schema.to_vec())))
-            .collect())
-    }));
-    let made: Vec<Result<Vec<File>>> = makers.par_iter().map(|make| make()).collect();
-    let mut files = Vec::new();
-    for batch in made {
-        files.extend(batch?);
-    }
-    drop(makers);
-    let records = made_records.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok((files, records))
+    makers.push((
+        FileKey::Sitemap,
+        Box::new(|ctx| {
+            let mut context = tera::Context::new();
+            context.insert_value("site", pages.site_value(ctx));
+            context.insert("sitemap", &sitemap::sitemap_view(ctx));
+            let xml = pages.template(ctx, "sitemap.xml", &context)?;
+            let robots = pages.template(ctx, "robots.txt", &context)?;
+            Ok(vec![file("sitemap.xml", xml), file("robots.txt", robots)])
+        }),
+    ));
+    makers.push((
+        FileKey::Notes,
+        Box::new(move |ctx| {
+            let (json, records) = api::notes_json(ctx, records)?;
+            *made.lock().unwrap_or_else(|e| e.into_inner()) = Some(records);
+            Ok(vec![(api::NOTES_JSON.to_string(), Arc::new(json))])
+        }),
+    ));
+    makers.push((
+        FileKey::Clients,
+        Box::new(|ctx| json("api/clients.json", &api::clients_doc(ctx))),
+    ));
+    makers.push((
+        FileKey::Matrix,
+        Box::new(|ctx| json("api/matrix.json", &api::matrix_doc(ctx))),
+    ));
+    makers.push((
+        FileKey::Schemas,
+        Box::new(|_| {
+            Ok(api::SCHEMAS
+                .iter()
+                .map(|(name, schema)| {
+                    (format!("api/{name}.schema.json"), Arc::new(schema.to_vec()))
+                })
+                .collect())
+        }),
+    ));
+    makers
 }
 
-/// `/404.html`: served by hosts for any missing route, so it has no canonical URL.
-fn not_found(pages: &Pages<'_, '_>) -> Result<Vec<File>> {
-    let meta = PageView {
-        title: Cow::Borrowed("Page not found"),
+/// `/404.html`: served by hosts for any missing route, so it has no canonical URL, and links
+/// the theme's files by absolute path.
+fn not_found(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
+    let meta = utility_page(ctx, "Page not found", "/404", ctx.href_route("/"));
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site_value(ctx));
+    context.insert("page", &meta);
+    one("404.html", pages.template(ctx, "404.html", &context)?)
+}
+
+/// `/search`: every result of `?q=`, paged, listed by the theme's script (not indexed).
+fn search_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
+    let route = super::search::SEARCH_PAGE;
+    let urls = ctx.config().urls;
+    let assets = super::views::relative_root(route, urls);
+    let mut meta = utility_page(ctx, "Search", route, assets);
+    meta.url = ctx.href_page_route(route);
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site_value(ctx));
+    context.insert("page", &meta);
+    let file = crate::index::routes::html_file(route, urls);
+    one(&file, pages.template(ctx, "search.html", &context)?)
+}
+
+/// The page view of a page that is no content's: no canonical URL, no Markdown rendition.
+fn utility_page<'a>(
+    ctx: &Ctx<'_>,
+    title: &'static str,
+    route: &str,
+    assets: String,
+) -> PageView<'a> {
+    PageView {
+        title: Cow::Borrowed(title),
         description: Cow::Borrowed(""),
-        route: "/404".to_string(),
-        url: pages.ctx().href_route("/404"),
+        route: route.to_string(),
+        url: ctx.href_route(route),
         canonical: None,
         md_url: None,
         section: "",
         edit_url: None,
         feed: None,
-    };
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site());
-    context.insert("page", &meta);
-    one("404.html", pages.template("404.html", &context)?)
+        og_type: "website",
+        assets,
+    }
 }
 
 fn file(path: &str, text: String) -> File {

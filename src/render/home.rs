@@ -3,6 +3,7 @@
 use super::matrix::{matrix_view, MatrixView};
 use super::views::{status, Ctx, StatusView};
 use crate::model::SUPPORT_STATUSES;
+use crate::source::Section;
 use serde::Serialize;
 
 /// The home page.
@@ -14,9 +15,6 @@ pub struct HomeView<'a> {
     pub legend: Vec<StatusView>,
     /// Spec revisions, newest first, for the revision filter.
     pub revisions: Vec<Revision<'a>>,
-    /// The day ages are counted to, and why that day (see [`super::reference_day`]).
-    pub ages_to: Option<String>,
-    pub ages_from_epoch: bool,
 }
 
 /// A spec revision in the revision filter.
@@ -27,14 +25,13 @@ pub struct Revision<'a> {
     pub url: String,
 }
 
-pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
-    let index = ctx.index;
+pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
     HomeView {
         matrix: matrix_view(ctx, |_| true),
-        note_count: index.content.notes.len(),
+        note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
-        revisions: index
-            .config
+        revisions: ctx
+            .config()
             .spec_versions
             .iter()
             .enumerate()
@@ -45,7 +42,5 @@ pub fn home_view<'a>(ctx: &Ctx<'a>, ages_from_epoch: bool) -> HomeView<'a> {
                 url: ctx.href(crate::index::routes::Page::Spec(i)),
             })
             .collect(),
-        ages_to: ctx.today.map(|d| d.format("%Y-%m-%d").to_string()),
-        ages_from_epoch,
     }
 }

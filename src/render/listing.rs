@@ -2,7 +2,7 @@
 //! revision pages and `/llms.txt`.
 
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{safe_href, tally, Ctx, LinkView, NoteCard};
+use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::source::Section;
@@ -31,8 +31,10 @@ pub struct ListItem<'a> {
     pub link: LinkView<'a>,
     pub summary: &'a str,
     pub summary_html: String,
-    /// Short facts shown after the summary (`current`, `verified 12 days ago`).
+    /// Short facts shown after the summary (`current`, `3 yes, 1 partial`).
     pub meta: Vec<String>,
+    /// When a research note was last verified, shown after `meta`.
+    pub verified: Option<DateView<'a>>,
 }
 
 /// A spec revision page.
@@ -44,6 +46,9 @@ pub struct SpecView<'a> {
     /// The revision's specification, when it is a URL a page may link to (see [`safe_href`]).
     pub url: Option<&'a str>,
     pub introduced: Vec<LinkView<'a>>,
+    /// What is new in this revision: each capability it introduced, with its group and how
+    /// many clients support it.
+    pub new: Vec<NewCapability<'a>>,
     pub deprecated: Vec<LinkView<'a>>,
     pub removed: Vec<LinkView<'a>>,
     pub notes: Vec<NoteCard<'a>>,
@@ -51,6 +56,15 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+}
+
+/// A capability a spec revision introduced.
+#[derive(Debug, Serialize)]
+pub struct NewCapability<'a> {
+    pub link: LinkView<'a>,
+    pub group: Option<&'a str>,
+    /// Every client's status for it.
+    pub tally: TallyView,
 }
 
 /// `/llms.txt`: every page's Markdown rendition, by section.
@@ -85,6 +99,7 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
         summary,
         summary_html: ctx.inline(summary, section, page),
         meta,
+        verified: None,
     }
 }
 
@@ -108,12 +123,9 @@ pub fn section_view<'a>(ctx: &Ctx<'a>, section: Section) -> ListView<'a> {
         Section::Clients => clients(ctx),
         Section::Capabilities => capabilities(ctx),
         Section::Guides => one_group(
-            ctx.index
-                .content
-                .guides
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
+            (0..ctx.count(Section::Guides))
+                .map(|i| {
+                    let g = ctx.guide(i);
                     let meta = ctx
                         .maybe_date(&g.last_updated)
                         .map(|d| format!("updated {}", d.date))
@@ -128,33 +140,32 @@ pub fn section_view<'a>(ctx: &Ctx<'a>, section: Section) -> ListView<'a> {
 
 /// Notes grouped by kind, in `site.yaml` order; kinds it does not list come last.
 fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
-    let index = ctx.index;
-    let notes = &index.content.notes;
+    let config = ctx.config();
+    let notes: Vec<_> = (0..ctx.count(Section::Research))
+        .map(|i| (i, ctx.note(i)))
+        .collect();
     let mut groups: Vec<ListGroup<'a>> = Vec::new();
-    let kinds = index.config.kinds.iter().map(|k| Some(k.id.as_str()));
+    let kinds = config.kinds.iter().map(|k| Some(k.id.as_str()));
     for kind in kinds.chain([None]) {
         let items: Vec<ListItem<'a>> = notes
             .iter()
-            .enumerate()
+            .copied()
             .filter(|(_, n)| match kind {
                 Some(k) => text(&n.kind) == k,
-                None => index.config.kind(text(&n.kind)).is_none(),
+                None => config.kind(text(&n.kind)).is_none(),
             })
             .map(|(i, n)| {
-                let mut meta = vec![text(&n.status).to_string()];
-                if let Some(d) = ctx.maybe_date(&n.last_verified) {
-                    meta.push(match d.age {
-                        Some(age) => format!("verified {} ({age})", d.date),
-                        None => format!("verified {}", d.date),
-                    });
+                let meta = vec![text(&n.status).to_string()];
+                ListItem {
+                    verified: ctx.maybe_date(&n.last_verified),
+                    ..item(ctx, Page::Note(i), text(&n.summary), meta)
                 }
-                item(ctx, Page::Note(i), text(&n.summary), meta)
             })
             .collect();
         if items.is_empty() {
             continue;
         }
-        let config_kind = kind.and_then(|k| index.config.kind(k));
+        let config_kind = kind.and_then(|k| config.kind(k));
         groups.push(ListGroup {
             title: Some(config_kind.map_or("Other", |k| k.title.as_deref().unwrap_or(&k.id))),
             id: kind,
@@ -170,14 +181,13 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 }
 
 fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
-    let index = ctx.index;
-    let items = index
-        .matrix
+    let matrix = ctx.matrix();
+    let items = matrix
         .clients
         .iter()
         .map(|&i| {
-            let c = &index.content.clients[i];
-            let t = tally(index.matrix.tallies.get(i));
+            let c = ctx.client(i);
+            let t = tally(matrix.tallies.get(i));
             let mut meta: Vec<String> = Vec::new();
             if !text(&c.vendor).is_empty() {
                 meta.push(text(&c.vendor).to_string());
@@ -197,15 +207,14 @@ fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 }
 
 fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
-    let index = ctx.index;
-    let content = &index.content;
+    let clients = &ctx.matrix().clients;
     let groups: Vec<ListGroup<'a>> = ctx
         .groups()
         .map(|(group, capabilities)| {
             let items = capabilities
                 .iter()
                 .map(|&i| {
-                    let cap = &content.capabilities[i];
+                    let cap = ctx.capability(i);
                     let mut meta = vec![crate::index::doc_id(&cap.id, &cap.doc).to_string()];
                     for (label, value) in [
                         ("introduced", &cap.introduced),
@@ -216,16 +225,10 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                             meta.push(format!("{label} {}", text(value)));
                         }
                     }
-                    let yes = index
-                        .matrix
-                        .clients
-                        .iter()
-                        .filter(|&&c| index.matrix.status(content, c, i) == "yes")
+                    let yes = (clients.iter())
+                        .filter(|&&c| ctx.status(c, i) == "yes")
                         .count();
-                    meta.push(format!(
-                        "{yes} of {} clients: yes",
-                        index.matrix.clients.len()
-                    ));
+                    meta.push(format!("{yes} of {} clients: yes", clients.len()));
                     item(ctx, Page::Capability(i), "", meta)
                 })
                 .collect();
@@ -246,9 +249,8 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 
 /// The index of spec revisions, newest first.
 pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
-    let index = ctx.index;
-    let items = index
-        .config
+    let items = ctx
+        .config()
         .spec_versions
         .iter()
         .enumerate()
@@ -258,7 +260,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
             if let Some(date) = &v.date {
                 meta.push(date.clone());
             }
-            let notes = index.notes_by_spec[i].len();
+            let notes = ctx.notes_of(Page::Spec(i)).len();
             meta.push(format!("{notes} note{}", if notes == 1 { "" } else { "s" }));
             ListItem {
                 link: ctx.link(Page::Spec(i)),
@@ -269,6 +271,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                     Page::Spec(i),
                 ),
                 meta,
+                verified: None,
             }
         })
         .collect();
@@ -276,17 +279,12 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 }
 
 pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
-    let index = ctx.index;
-    let versions = &index.config.spec_versions;
+    let versions = &ctx.config().spec_versions;
     let v = &versions[i];
     let with = |field: fn(&crate::model::Capability) -> &Option<crate::model::Spanned<String>>| {
-        index
-            .content
-            .capabilities
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| text(field(c)) == v.id)
-            .map(|(c, _)| ctx.link(Page::Capability(c)))
+        (0..ctx.count(Section::Capabilities))
+            .filter(|&c| text(field(ctx.capability(c))) == v.id)
+            .map(|c| ctx.link(Page::Capability(c)))
             .collect::<Vec<_>>()
     };
     let version_link = |j: usize| ctx.link_as(Page::Spec(j), &versions[j].id);
@@ -296,9 +294,11 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         date: v.date.as_deref(),
         url: v.url.as_deref().and_then(safe_href),
         introduced: with(|c| &c.introduced),
+        new: new_in(ctx, &v.id),
         deprecated: with(|c| &c.deprecated),
         removed: with(|c| &c.removed),
-        notes: index.notes_by_spec[i]
+        notes: ctx
+            .notes_of(Page::Spec(i))
             .iter()
             .map(|&n| ctx.note_card(n))
             .collect(),
@@ -308,10 +308,27 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
     }
 }
 
+/// The capabilities revision `id` introduced, in matrix order, each with every client's status.
+fn new_in<'a>(ctx: &Ctx<'a>, id: &str) -> Vec<NewCapability<'a>> {
+    ctx.groups()
+        .flat_map(|(group, capabilities)| capabilities.iter().map(move |&c| (group, c)))
+        .filter(|&(_, c)| text(&ctx.capability(c).introduced) == id)
+        .map(|(group, c)| {
+            let mut tally = TallyView::default();
+            for &client in &ctx.matrix().clients {
+                tally.add(ctx.status(client, c));
+            }
+            NewCapability {
+                link: ctx.link(Page::Capability(c)),
+                group: Some(group.title.as_str()),
+                tally,
+            }
+        })
+        .collect()
+}
+
 pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let config = &index.config;
+    let config = ctx.config();
     let entry = |page: Page, summary: &'a str| LlmsItem {
         title: ctx.title(page),
         url: ctx.md_canonical_url(page),
@@ -332,7 +349,7 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
         Page::SpecIndex,
         "Spec revisions and the notes that apply to each.",
     ));
-    if !content.guides.is_empty() {
+    if ctx.count(Section::Guides) > 0 {
         overview.push(entry(Page::Index(Section::Guides), "Long-form guides."));
     }
     let sections = vec![
@@ -342,14 +359,14 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
         },
         LlmsSection {
             title: "Research notes",
-            items: (0..content.notes.len())
-                .map(|i| entry(Page::Note(i), text(&content.notes[i].summary)))
+            items: (0..ctx.count(Section::Research))
+                .map(|i| entry(Page::Note(i), text(&ctx.note(i).summary)))
                 .collect(),
         },
         LlmsSection {
             title: "Clients",
-            items: index
-                .matrix
+            items: ctx
+                .matrix()
                 .clients
                 .iter()
                 .map(|&i| entry(Page::Client(i), ""))
@@ -357,7 +374,7 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
         },
         LlmsSection {
             title: "Capabilities",
-            items: (0..content.capabilities.len())
+            items: (0..ctx.count(Section::Capabilities))
                 .map(|i| entry(Page::Capability(i), ""))
                 .collect(),
         },
@@ -372,8 +389,8 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
         },
         LlmsSection {
             title: "Guides",
-            items: (0..content.guides.len())
-                .map(|i| entry(Page::Guide(i), text(&content.guides[i].summary)))
+            items: (0..ctx.count(Section::Guides))
+                .map(|i| entry(Page::Guide(i), text(&ctx.guide(i).summary)))
                 .collect(),
         },
     ];

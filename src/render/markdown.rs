@@ -6,6 +6,7 @@ use super::{escape, highlight};
 use crate::model::Heading;
 use crate::parse::markdown::options;
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, Parser, Tag, TagEnd};
+use std::ops::Range;
 
 /// How a body is turned into HTML.
 pub struct BodyOptions<'a> {
@@ -15,6 +16,9 @@ pub struct BodyOptions<'a> {
     pub drop_leading_h1: bool,
     /// Pass raw HTML through (`markdown.unsafeHtml` in `site.yaml`); otherwise it shows as text.
     pub unsafe_html: bool,
+    /// Byte ranges of `markdown` to leave out (what a note's body restates of its front
+    /// matter); their headings and links are still counted.
+    pub drop: &'a [Range<usize>],
 }
 
 /// Renders a body. `link(i, dest)` gives the HTML destination of the `i`-th link or image
@@ -32,8 +36,17 @@ pub fn body_html(
     // A fenced block being collected: its language and text.
     let mut code: Option<(String, String)> = None;
     let mut events: Vec<Event<'_>> = Vec::new();
+    let drop = shifted_by_nul(markdown, options.drop);
     let markdown = escape::markdown::without_nul(markdown);
-    for event in Parser::new_ext(&markdown, self::options()) {
+    for (event, range) in Parser::new_ext(&markdown, self::options()).into_offset_iter() {
+        if drop.iter().any(|d| d.contains(&range.start)) {
+            match event {
+                Event::Start(Tag::Heading { .. }) => heading += 1,
+                Event::Start(Tag::Link { .. } | Tag::Image { .. }) => links += 1,
+                _ => {}
+            }
+            continue;
+        }
         match event {
             Event::Start(Tag::Heading {
                 level,
@@ -93,13 +106,31 @@ pub fn body_html(
     html
 }
 
-/// The `#` link a heading ends with: for copying a section's address with the mouse.
-/// Keyboard and screen reader users get the table of contents instead, so the link is
-/// hidden from both.
+/// `ranges` of `markdown` moved to where they fall once each NUL has become U+FFFD (two
+/// bytes longer).
+fn shifted_by_nul(markdown: &str, ranges: &[Range<usize>]) -> Vec<Range<usize>> {
+    if !markdown.contains('\0') {
+        return ranges.to_vec();
+    }
+    let shift = |at: usize| {
+        at + 2 * markdown.as_bytes()[..at]
+            .iter()
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    ranges
+        .iter()
+        .map(|r| shift(r.start)..shift(r.end))
+        .collect()
+}
+
+/// The `#` link a heading ends with: the section's address, to copy (site.js copies it on a
+/// click) or open. It can be focused and is named for screen readers; it shows on hover and
+/// focus, and always on touch screens.
 fn self_link(anchor: &str) -> String {
     let mut html = String::from(" <a class=\"anchor\" href=\"#");
     escape::html(anchor, &mut html);
-    html.push_str("\" aria-hidden=\"true\" tabindex=\"-1\">#</a>");
+    html.push_str("\" aria-label=\"Link to this section\">#</a>");
     html
 }
 
@@ -112,6 +143,7 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
         headings: &[],
         drop_leading_h1: false,
         unsafe_html: false,
+        drop: &[],
     };
     let html = body_html(
         &escape::markdown::md_paragraph(markdown),
@@ -131,6 +163,23 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
             text
         }
     }
+}
+
+/// Front-matter Markdown (a summary) as the plain text a reader sees: code spans and link
+/// texts kept, their markers, link targets and raw HTML tags gone, whitespace collapsed. For
+/// what is not HTML: search excerpts, `<meta name="description">`.
+pub fn plain_text(markdown: &str) -> String {
+    let mut text = String::with_capacity(markdown.len());
+    let paragraph = escape::markdown::md_paragraph(markdown);
+    for event in Parser::new_ext(&paragraph, options()) {
+        match event {
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => text.push(' '),
+            _ => {}
+        }
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ")
 }
 
 /// Raw HTML becomes text: inline HTML is escaped in place, an HTML block is shown as code.
@@ -154,6 +203,7 @@ mod tests {
             headings: &body.headings,
             drop_leading_h1: drop,
             unsafe_html,
+            drop: &[],
         };
         body_html(text, &options, |i, dest| format!("{i}:{dest}"))
     }
@@ -222,6 +272,14 @@ mod tests {
         let html = render("a\0b `c\0`\n\n```\nd\0\n```\n", false);
         assert!(!html.contains('\0'), "{html:?}");
         assert_eq!(html.matches('\u{fffd}').count(), 3, "{html}");
+    }
+
+    #[test]
+    fn plain_text_drops_markup_but_keeps_what_it_says() {
+        assert_eq!(
+            plain_text("Uses `x_y` [here](/a.md) and *so*\non <b>bold</b>."),
+            "Uses x_y here and so on bold."
+        );
     }
 
     #[test]

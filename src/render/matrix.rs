@@ -28,6 +28,41 @@ pub struct ClientColumn<'a> {
     pub id: &'a str,
     pub link: LinkView<'a>,
     pub tally: TallyView,
+    /// How much of this matrix's rows is researched, for the coverage bar under the name.
+    pub coverage: Coverage,
+}
+
+/// A client's coverage bar: the share of its cells that say yes, partial and no (the rest
+/// is unknown), as CSS widths, and the same in words.
+#[derive(Debug, Serialize)]
+pub struct Coverage {
+    pub yes: String,
+    pub partial: String,
+    pub no: String,
+    /// Cells that are not unknown.
+    pub known: usize,
+    /// "8 of 30 researched: 5 yes, 2 partial, 1 no".
+    pub label: String,
+}
+
+impl Coverage {
+    pub fn new(tally: &TallyView, total: usize) -> Coverage {
+        let share = |n: usize| match total {
+            0 => "0%".to_string(),
+            _ => format!("{:.1}%", n as f64 * 100.0 / total as f64),
+        };
+        let known = tally.yes + tally.partial + tally.no;
+        Coverage {
+            yes: share(tally.yes),
+            partial: share(tally.partial),
+            no: share(tally.no),
+            known,
+            label: format!(
+                "{known} of {total} researched: {} yes, {} partial, {} no",
+                tally.yes, tally.partial, tally.no
+            ),
+        }
+    }
 }
 
 /// One capability group of the matrix.
@@ -48,6 +83,8 @@ pub struct MatrixRow<'a> {
     /// The spec revisions that have the capability, space-separated (for the revision
     /// filter): from `introduced` (else the first) up to before `removed`.
     pub revisions: String,
+    /// What the capability filter matches, lowercased: its title, id and aliases.
+    pub search: String,
     pub cells: Vec<MatrixCell<'a>>,
 }
 
@@ -69,8 +106,6 @@ pub struct MatrixCell<'a> {
 
 /// The matrix of the capabilities `include` keeps.
 pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> MatrixView<'a> {
-    let index = ctx.index;
-    let content = &index.content;
     let groups: Vec<MatrixBand<'a>> = ctx
         .groups()
         .filter_map(|(group, capabilities)| {
@@ -87,8 +122,9 @@ pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> Matrix
             })
         })
         .collect();
-    let clients: Vec<ClientColumn<'a>> = index
-        .matrix
+    let capability_count = groups.iter().map(|g| g.rows.len()).sum();
+    let clients: Vec<ClientColumn<'a>> = ctx
+        .matrix()
         .clients
         .iter()
         .enumerate()
@@ -101,15 +137,17 @@ pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> Matrix
             {
                 tally.add(cell.status.value);
             }
+            let client = ctx.client(c);
             ClientColumn {
-                id: doc_id(&content.clients[c].id, &content.clients[c].doc),
+                id: doc_id(&client.id, &client.doc),
                 link: ctx.link(Page::Client(c)),
+                coverage: Coverage::new(&tally, capability_count),
                 tally,
             }
         })
         .collect();
     MatrixView {
-        capability_count: groups.iter().map(|g| g.rows.len()).sum(),
+        capability_count,
         columns: clients.len() + 1,
         clients,
         groups,
@@ -122,9 +160,7 @@ fn panel_id(client: &str, capability: &str) -> String {
 }
 
 fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let capability = &content.capabilities[cap];
+    let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);
     let home = ctx.href(Page::Home);
     MatrixRow {
@@ -132,16 +168,18 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
         capability: ctx.link(Page::Capability(cap)),
         deprecated: Some(text(&capability.deprecated)).filter(|d| !d.is_empty()),
         revisions: revisions(ctx, cap).join(" "),
-        cells: index
-            .matrix
+        search: search_text(ctx, cap),
+        cells: ctx
+            .matrix()
             .clients
             .iter()
             .map(|&client| {
-                let client_id = doc_id(&content.clients[client].id, &content.clients[client].doc);
-                let cell = index.matrix.cell(content, client, cap);
+                let c = ctx.client(client);
+                let client_id = doc_id(&c.id, &c.doc);
+                let cell = ctx.cell(client, cap);
                 let panel = cell.map(|_| panel_id(client_id, id));
                 MatrixCell {
-                    status: status(index.matrix.status(content, client, cap)),
+                    status: status(ctx.status(client, cap)),
                     client: ctx.title(Page::Client(client)),
                     client_id,
                     version: cell.map(|c| text(&c.version)).filter(|v| !v.is_empty()),
@@ -157,10 +195,22 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
     }
 }
 
+/// What the capability filter matches for `cap`: its title, id and aliases, lowercased.
+fn search_text(ctx: &Ctx<'_>, cap: usize) -> String {
+    let capability = ctx.capability(cap);
+    let id = doc_id(&capability.id, &capability.doc);
+    let aliases = capability.aliases.iter().map(|a| a.value.as_str());
+    let words: Vec<&str> = [text(&capability.title), id]
+        .into_iter()
+        .chain(aliases)
+        .collect();
+    words.join(" ").to_lowercase()
+}
+
 /// The spec revisions that have capability `cap`, oldest first.
 pub fn revisions<'a>(ctx: &Ctx<'a>, cap: usize) -> Vec<&'a str> {
-    let config = &ctx.index.config;
-    let capability = &ctx.index.content.capabilities[cap];
+    let config = ctx.config();
+    let capability = ctx.capability(cap);
     let from = config
         .spec_version_rank(text(&capability.introduced))
         .unwrap_or(0);

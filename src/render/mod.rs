@@ -3,28 +3,34 @@
 //! Every page is written twice, as `<route>.html` and `<route>.md` (`index.*` for the home
 //! page), from a same-named `.html` and `.md` template. Templates never see the model: each
 //! page family builds serialize-only views (`views`, `body`, `home`, `note`,
-//! `support`, `listing`) that borrow from the index. `theme` finds and compiles the
-//! templates, `escape` escapes what they print for each output format, `markdown` turns
-//! bodies into HTML (`highlight` colours their code), `sources` pins source links to commits
-//! and lines. Beside the pages: Atom feeds (`feeds`), `sitemap.xml` and `robots.txt`
+//! `support`, `listing`) from what a context (`ctx`) hands out, one per page, which records
+//! every input it hands out ([`Input`]). `theme` finds and compiles the templates, `escape`
+//! escapes what they print for each output format, `markdown` turns bodies into HTML
+//! (`highlight` colours their code), `sources` pins source links to commits and lines.
+//! Beside the pages: Atom feeds (`feeds`), `sitemap.xml` and `robots.txt`
 //! (`sitemap`), the JSON data API (`api`) and the search index (`search`).
 //!
 //! [`render`] makes everything. [`render_with`] can also reuse what an earlier render made
-//! ([`Memo`]): a [`Fingerprint`] hashes each page's inputs, and a page whose hash is
-//! unchanged is not rendered again (`fieldnotes serve` re-renders one edited note this way).
+//! ([`Incremental`]): a [`Memo`] keeps each output with the inputs it read, and an output
+//! whose inputs are unchanged ([`Inputs`] says what each is now) is not made again
+//! (`fieldnotes serve` re-renders one edited note this way). Without one, nothing is recorded.
 
 mod api;
 mod body;
+mod ctx;
 mod escape;
 mod feeds;
 mod files;
-mod highlight;
+mod frame;
+pub mod highlight;
 mod home;
+mod inputs;
 mod listing;
 mod markdown;
 mod matrix;
 mod memo;
 mod note;
+pub mod output;
 mod search;
 mod sitemap;
 mod sources;
@@ -34,16 +40,19 @@ mod urls;
 mod views;
 
 use crate::error::Result;
-use crate::index::routes::{output_stem, Page};
+use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
+use crate::render::output::Output;
+use crate::render::output::Shared;
 use crate::source::Section;
 use crate::sources::excerpt::Excerpts;
-use crate::write::Output;
-use crate::write::Shared;
 use chrono::NaiveDate;
-use memo::MemoPage;
-pub use memo::{Fingerprint, Memo};
+use ctx::{site_pages, Cached, Site};
+use frame::PageView;
+pub use inputs::{fold, Input, Inputs};
+pub use memo::{Incremental, Memo};
+use memo::{Outcome, PageFiles, Reuse};
 use rayon::prelude::*;
 pub use search::SEARCH_DIR;
 use serde::Serialize;
@@ -51,7 +60,8 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-use views::{Ctx, PageView};
+pub use theme::builtin_static_files;
+use views::Ctx;
 
 /// How much a render wrote.
 #[derive(Debug, Default, Clone)]
@@ -64,7 +74,7 @@ pub struct RenderStats {
     /// Pages reused from an earlier render, unchanged (see [`render_with`]).
     pub reused: usize,
     /// Output paths written as an earlier render made them although their inputs changed
-    /// ([`RenderOptions::defer_listings`]): a render without deferral brings them up to date.
+    /// ([`Incremental::defer_listings`]): a render without deferral brings them up to date.
     pub deferred: Vec<String>,
 }
 
@@ -92,61 +102,53 @@ pub struct RenderOptions<'o> {
     pub skip_search: bool,
     /// Counts the pages as they are written, for a progress bar.
     pub progress: Option<&'o AtomicUsize>,
-    /// The day ages count to, when the caller has it already (see [`reference_day`]).
+    /// The site's reference day, when the caller has it already (see [`reference_day`]).
     pub reference: Option<(Option<NaiveDate>, bool)>,
-    /// With a memo: write the previous version of every changed page that lists or tallies
-    /// notes (home, indexes, client, capability and spec pages) and of the files beside the
-    /// pages, instead of rendering them, and name them in [`RenderStats::deferred`].
-    /// `fieldnotes serve` publishes the edited notes this way first, then the listings.
-    pub defer_listings: bool,
 }
 
-/// Renders the site into `out`, reusing from `memo` each output whose fingerprint is
-/// unchanged and remembering the rest there. Without a memo, renders everything.
+/// Renders the site into `out`. With `incremental` (`fieldnotes serve`), each output whose
+/// inputs are unchanged since the memo's render is taken from it, and each one made now is
+/// kept there with the inputs it read; without, every output is made and nothing recorded.
 pub fn render_with(
     index: &SiteIndex,
     options: &RenderOptions<'_>,
     out: &mut dyn Output,
-    memo: Option<(&mut Memo, &dyn Fingerprint)>,
+    incremental: Option<Incremental<'_>>,
 ) -> Result<RenderStats> {
-    let (mut memo, fingerprint) = match memo {
-        Some((memo, fingerprint)) => (Some(memo), Some(fingerprint)),
-        None => (None, None),
-    };
+    let (mut memo, reuse) = incremental.map(Incremental::split).unzip();
     let theme = match memo.as_ref().and_then(|m| m.theme.clone()) {
         Some(theme) => theme,
         None => Arc::new(theme::load(index)?),
     };
-    let (today, from_epoch) = match options.reference {
+    let reference = match options.reference {
         Some(reference) => reference,
         None => reference_day(index)?,
     };
     let pages = Pages {
         tera: &theme.tera,
         index,
-        today,
+        reference,
         excerpts: options.excerpts,
-        ctx: OnceLock::new(),
+        record: reuse.is_some(),
         site: OnceLock::new(),
+        site_value: OnceLock::new(),
     };
     let mut r = Renderer {
         pages: &pages,
         out,
         stats: RenderStats::default(),
-        written: Vec::new(),
         generated: HashSet::new(),
         progress: options.progress,
-        fingerprint,
+        reuse,
         memo: memo.as_deref_mut().map(std::mem::take).unwrap_or_default(),
-        defer: options.defer_listings && memo.is_some(),
     };
     let written = (|| {
-        r.pages(from_epoch)?;
+        r.pages()?;
         r.files()?;
         // After the pages, not beside them: both use every core, and the index's postings
         // would add to the pages' peak memory.
         if !options.skip_search {
-            for (path, bytes) in search::index_files(pages.ctx())? {
+            for (path, bytes) in search::index_files(pages.site())? {
                 r.put(&path, &bytes)?;
             }
         }
@@ -155,7 +157,7 @@ pub fn render_with(
         }
         Ok(())
     })();
-    // Kept even when the render failed: each entry still holds its inputs' fingerprint.
+    // Kept even when the render failed: each entry still holds the inputs it was made from.
     if let Some(memo) = memo {
         *memo = std::mem::take(&mut r.memo);
         memo.theme = Some(theme.clone());
@@ -178,21 +180,21 @@ pub fn page_count(index: &SiteIndex) -> usize {
 /// The search index alone, as (path, contents): what [`RenderOptions::skip_search`] leaves
 /// out.
 pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
-    let (today, _) = reference_day(index)?;
-    search::index_files(&Ctx::new(index, today))
+    let reference = reference_day(index)?;
+    search::index_files(&Site::new(index, reference, None, false))
 }
 
-/// The day "verified N days ago" counts to, and whether it came from `SOURCE_DATE_EPOCH`.
+/// The site's reference day, and whether it came from `SOURCE_DATE_EPOCH`: what a feed with
+/// no dated entry is dated by.
 ///
 /// A build must be byte-identical run to run, so render never reads the clock. When
-/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) ages count to its day.
-/// Otherwise they count to the newest `lastVerified` or `last-updated` date in the site
-/// (notes, support cells, guides): the freshest evidence reads "today" and the rest read
-/// how far behind it they are, which stays true however late the build runs. With neither,
-/// pages show dates without ages.
+/// `SOURCE_DATE_EPOCH` is set (the reproducible-builds convention) it is that day; otherwise
+/// the newest `lastVerified` or `last-updated` date in the site (notes, support cells,
+/// guides). Pages show no age counted to it: "12 days ago", "today" and the staleness badges
+/// are worked out in the reader's browser, on the day the page is read.
 pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
     if std::env::var("SOURCE_DATE_EPOCH").is_ok_and(|v| !v.trim().is_empty()) {
-        return Ok((Some(crate::today::today(None)?), true));
+        return Ok((Some(crate::dates::today(None)?), true));
     }
     let content = &index.content;
     let notes = content
@@ -213,7 +215,7 @@ pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
 }
 
 /// Whether `page` lists or tallies notes, so that an edit to any note's front matter may
-/// change it: a page [`RenderOptions::defer_listings`] may leave for later.
+/// change it: a page [`Incremental::defer_listings`] may leave for later.
 fn lists_notes(page: Page) -> bool {
     !matches!(page, Page::Note(_) | Page::Guide(_))
 }
@@ -221,131 +223,120 @@ fn lists_notes(page: Page) -> bool {
 /// Pages are rendered in parallel, this many at a time, then written in order.
 const PAGE_CHUNK: usize = 64;
 
-/// One page to render: which, and how (its view, made only when it is rendered).
-struct Job<'j> {
-    page: Page,
-    render: Box<dyn Fn() -> Result<Rendered> + Send + Sync + 'j>,
-}
-
-/// The job rendering `page` from `<template>.html` and `<template>.md`, with the view
-/// `view` makes (and the page's description) under the template's name.
-fn job<'j, 'a: 'j, V: Serialize + 'j>(
-    pages: &'j Pages<'j, 'a>,
-    page: Page,
-    template: &'static str,
-    view: impl Fn(&'j Ctx<'a>) -> (V, Cow<'a, str>) + Send + Sync + 'j,
-) -> Job<'j> {
-    Job {
-        page,
-        render: Box::new(move || {
-            let (view, description) = view(pages.ctx());
-            pages.render(page, template, template, &view, description)
-        }),
+/// Renders `page` from its template, with its view, reading the site through `ctx`.
+fn render_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>, page: Page) -> Result<PageFiles> {
+    let description = || Cow::Borrowed(ctx.config().description.as_str());
+    match page {
+        Page::Home => pages.render(ctx, page, "home", &home::home_view(ctx), description()),
+        Page::Index(section) => {
+            let view = listing::section_view(ctx, section);
+            pages.render(ctx, page, "list", &view, description())
+        }
+        Page::SpecIndex => {
+            let view = listing::spec_index_view(ctx);
+            pages.render(ctx, page, "list", &view, description())
+        }
+        Page::Note(i) => {
+            let view = note::note_view(ctx, i);
+            let about = Cow::Borrowed(text(&ctx.note(i).summary));
+            pages.render(ctx, page, "note", &view, about)
+        }
+        Page::Client(i) => {
+            let view = support::client_view(ctx, i);
+            let about = Cow::Owned(support::client_description(view.title));
+            pages.render(ctx, page, "client", &view, about)
+        }
+        Page::Capability(i) => {
+            let view = support::capability_view(ctx, i);
+            let about = Cow::Owned(support::capability_description(view.title));
+            pages.render(ctx, page, "capability", &view, about)
+        }
+        Page::Spec(i) => {
+            let view = listing::spec_view(ctx, i);
+            let about = ctx.config().spec_versions[i]
+                .title
+                .as_deref()
+                .map(Cow::Borrowed);
+            pages.render(ctx, page, "spec", &view, about.unwrap_or_else(description))
+        }
+        Page::Guide(i) => {
+            let view = note::guide_view(ctx, i);
+            let about = Cow::Borrowed(text(&ctx.guide(i).summary));
+            pages.render(ctx, page, "guide", &view, about)
+        }
     }
 }
 
-/// Renders pages from templates; shared by the threads that render notes.
+/// Renders pages from templates; shared by the threads that render them.
 struct Pages<'r, 'a> {
     tera: &'r tera::Tera,
     index: &'a SiteIndex,
-    today: Option<NaiveDate>,
+    /// The day ages count to, and whether `SOURCE_DATE_EPOCH` gave it.
+    reference: (Option<NaiveDate>, bool),
     excerpts: Option<&'a Excerpts>,
+    /// Whether contexts record what they read (with a memo).
+    record: bool,
     /// Made on first use: a rebuild that reuses every page needs neither.
-    ctx: OnceLock<Ctx<'a>>,
-    site: OnceLock<tera::Value>,
-}
-
-/// A page rendered as HTML and Markdown (or reused), not yet written.
-struct Rendered {
-    page: Page,
-    stem: String,
-    html: Shared,
-    md: Shared,
-    /// Its fingerprint, when it has one: to remember it by.
-    key: Option<u64>,
-    made: Made,
-}
-
-/// Where a page's output came from.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Made {
-    Rendered,
-    /// Taken from the previous render, its inputs unchanged.
-    Reused,
-    /// Taken from the previous render although its inputs changed (deferred).
-    Deferred,
+    site: OnceLock<Site<'a>>,
+    site_value: Cached<tera::Value>,
 }
 
 impl<'a> Pages<'_, 'a> {
-    /// Renders `page` from `<template>.html` and `<template>.md`, with the view under `key`
-    /// beside `site` and `page`.
-    fn render<V: Serialize>(
+    /// Renders `page` from `<template>.html` and `<template>.md`, with the view under the
+    /// template's name beside `site` and `page`.
+    fn render<'c, V: Serialize>(
         &self,
+        ctx: &Ctx<'c>,
         page: Page,
-        template: &str,
-        key: &'static str,
+        template: &'static str,
         view: &V,
-        description: Cow<'a, str>,
-    ) -> Result<Rendered> {
-        let ctx = self.ctx();
+        description: Cow<'c, str>,
+    ) -> Result<PageFiles> {
         let meta = ctx.page(page, ctx.title(page), description);
         let mut context = tera::Context::new();
-        context.insert_value("site", self.site());
+        context.insert_value("site", self.site_value(ctx));
         context.insert("page", &meta);
-        context.insert(key, view);
+        context.insert(template, view);
+        ctx.uses_theme();
         // Both at once: a listing of 10,000 notes takes tens of milliseconds per form.
         let (html, md) = rayon::join(
-            || self.template(&format!("{template}.html"), &context),
-            || self.template(&format!("{template}.md"), &context),
+            || self.tera_render(&format!("{template}.html"), &context),
+            || self.tera_render(&format!("{template}.md"), &context),
         );
-        Ok(Rendered {
-            page,
+        Ok(PageFiles {
             stem: output_stem(&meta.route),
             html: html?.into_bytes().into(),
             md: md?.into_bytes().into(),
-            key: None,
-            made: Made::Rendered,
         })
     }
 
-    /// `page` as the previous render made it, when its fingerprint (`key`) is unchanged or
-    /// `defer` allows an out-of-date version.
-    fn reuse(&self, page: Page, key: Option<u64>, memo: &Memo, defer: bool) -> Option<Rendered> {
-        let old = memo.pages.get(&page)?;
-        let made = match key {
-            Some(key) if key == old.key => Made::Reused,
-            _ if defer && lists_notes(page) => Made::Deferred,
-            _ => return None,
-        };
-        Some(Rendered {
-            page,
-            stem: old.stem.clone(),
-            html: old.html.clone(),
-            md: old.md.clone(),
-            key: Some(old.key),
-            made,
-        })
+    /// What every page's context shares.
+    fn site(&self) -> &Site<'a> {
+        let (index, reference) = (self.index, self.reference);
+        (self.site).get_or_init(|| Site::new(index, reference, self.excerpts, self.record))
     }
 
-    /// The context views are built from.
-    fn ctx(&self) -> &Ctx<'a> {
-        self.ctx.get_or_init(|| {
-            let mut ctx = Ctx::new(self.index, self.today);
-            ctx.excerpts = self.excerpts;
-            ctx
-        })
+    /// A context for one output.
+    fn ctx(&self) -> Ctx<'_> {
+        self.site().ctx()
     }
 
     /// The `site` every template sees, converted to a template value once: each page gets a
-    /// shared copy instead of converting it again.
-    fn site(&self) -> tera::Value {
-        let site = self
-            .site
-            .get_or_init(|| tera::Value::from_serializable(&self.ctx().site()));
-        site.clone()
+    /// shared copy instead of converting it again (and records what it was made from).
+    fn site_value(&self, ctx: &Ctx<'_>) -> tera::Value {
+        let value = ctx.cached(&self.site_value, |ctx| {
+            tera::Value::from_serializable(&ctx.site())
+        });
+        value.clone()
     }
 
-    fn template(&self, template: &str, context: &tera::Context) -> Result<String> {
+    /// `template` rendered with `context`, for the output `ctx` reads for.
+    fn template(&self, ctx: &Ctx<'_>, template: &str, context: &tera::Context) -> Result<String> {
+        ctx.uses_theme();
+        self.tera_render(template, context)
+    }
+
+    fn tera_render(&self, template: &str, context: &tera::Context) -> Result<String> {
         self.tera
             .render(template, context)
             .map_err(|e| theme::template_error(template, &e))
@@ -357,167 +348,120 @@ struct Renderer<'r, 'a> {
     pages: &'r Pages<'r, 'a>,
     out: &'r mut dyn Output,
     stats: RenderStats,
-    /// The pages written so far, for the sitemap.
-    written: Vec<Page>,
     /// Every path written so far: a static file may replace none of them.
     generated: HashSet<String>,
     progress: Option<&'r AtomicUsize>,
-    fingerprint: Option<&'r dyn Fingerprint>,
+    /// With a memo: what inputs are now, and whether to defer listings.
+    reuse: Option<Reuse<'r>>,
     /// What the previous render made, updated with what this one makes (empty and left
-    /// so without a fingerprint).
+    /// so without a memo).
     memo: Memo,
-    /// See [`RenderOptions::defer_listings`].
-    defer: bool,
 }
 
-impl<'a> Renderer<'_, 'a> {
-    /// Every page: home, section indexes, notes, clients, capabilities, spec revisions,
-    /// guides. Rendered in parallel, [`PAGE_CHUNK`] at a time, and written in this order; a
-    /// page whose fingerprint is unchanged is taken from the previous render instead.
-    fn pages(&mut self, from_epoch: bool) -> Result<()> {
+impl Renderer<'_, '_> {
+    /// Every page, in [`site_pages`] order, rendered in parallel, [`PAGE_CHUNK`] at a time;
+    /// a page whose inputs are unchanged is taken from the memo instead.
+    fn pages(&mut self) -> Result<()> {
         let pages = self.pages;
-        let index = pages.index;
-        let content = &index.content;
-        let description = || Cow::Borrowed(index.config.description.as_str());
-        let summary = |s: &'a str| -> Cow<'a, str> { Cow::Borrowed(s) };
-        let mut jobs = vec![job(pages, Page::Home, "home", move |ctx| {
-            (home::home_view(ctx, from_epoch), description())
-        })];
-        for section in Section::ALL {
-            jobs.push(job(pages, Page::Index(section), "list", move |ctx| {
-                (listing::section_view(ctx, section), description())
-            }));
-        }
-        jobs.push(job(pages, Page::SpecIndex, "list", move |ctx| {
-            (listing::spec_index_view(ctx), description())
-        }));
-        for i in 0..content.notes.len() {
-            jobs.push(job(pages, Page::Note(i), "note", move |ctx| {
-                (
-                    note::note_view(ctx, i),
-                    summary(text(&content.notes[i].summary)),
-                )
-            }));
-        }
-        for i in 0..content.clients.len() {
-            jobs.push(job(pages, Page::Client(i), "client", move |ctx| {
-                let view = support::client_view(ctx, i);
-                let about = support::client_description(view.title);
-                (view, Cow::Owned(about))
-            }));
-        }
-        for i in 0..content.capabilities.len() {
-            jobs.push(job(pages, Page::Capability(i), "capability", move |ctx| {
-                let view = support::capability_view(ctx, i);
-                let about = support::capability_description(view.title);
-                (view, Cow::Owned(about))
-            }));
-        }
-        for i in 0..index.config.spec_versions.len() {
-            jobs.push(job(pages, Page::Spec(i), "spec", move |ctx| {
-                let about = index.config.spec_versions[i].title.as_deref().map(summary);
-                (listing::spec_view(ctx, i), about.unwrap_or(description()))
-            }));
-        }
-        for i in 0..content.guides.len() {
-            jobs.push(job(pages, Page::Guide(i), "guide", move |ctx| {
-                let about = summary(text(&content.guides[i].summary));
-                (note::guide_view(ctx, i), about)
-            }));
-        }
+        let all = site_pages(pages.index);
         // Chunks bound the memory a build holds; a render with a memo keeps every page
         // anyway, and mostly reuses them: one batch balances the few it renders over cores.
-        let chunk = match self.fingerprint {
-            Some(_) => jobs.len().max(1),
+        let chunk = match self.reuse {
+            Some(_) => all.len().max(1),
             None => PAGE_CHUNK,
         };
-        for chunk in jobs.chunks(chunk) {
-            let (memo, fingerprint, defer) = (&self.memo, self.fingerprint, self.defer);
-            let rendered: Vec<Result<Rendered>> = chunk
+        for chunk in all.chunks(chunk) {
+            let (memo, reuse) = (&self.memo, self.reuse);
+            let rendered: Vec<Result<Outcome<PageFiles>>> = chunk
                 .par_iter()
-                .map(|job| {
-                    let key = fingerprint.and_then(|f| f.page(job.page));
-                    if let Some(reused) = pages.reuse(job.page, key, memo, defer) {
+                .map(|&page| {
+                    let old = memo.pages.get(&page);
+                    if let Some(reused) = Outcome::reuse(old, reuse, lists_notes(page)) {
                         return Ok(reused);
                     }
-                    Ok(Rendered {
-                        key,
-                        ..(job.render)()?
-                    })
+                    let ctx = pages.ctx();
+                    let made = render_page(pages, &ctx, page)?;
+                    Ok(Outcome::made(made, ctx, reuse))
                 })
                 .collect();
-            for page in rendered {
-                self.write(page?)?;
+            for (&page, outcome) in chunk.iter().zip(rendered) {
+                self.write(page, outcome?)?;
             }
         }
         // Forget pages the site no longer has (after notes were removed).
-        if self.memo.pages.len() > self.written.len() {
-            let written: std::collections::HashSet<&Page> = self.written.iter().collect();
-            self.memo.pages.retain(|page, _| written.contains(page));
+        if self.memo.pages.len() > all.len() {
+            let all: std::collections::HashSet<&Page> = all.iter().collect();
+            self.memo.pages.retain(|page, _| all.contains(page));
         }
         Ok(())
     }
 
-    /// Writes a rendered page as `<stem>.html` and `<stem>.md`.
-    fn write(&mut self, page: Rendered) -> Result<()> {
-        let (html, md) = (format!("{}.html", page.stem), format!("{}.md", page.stem));
-        self.put_shared(&html, &page.html)?;
-        self.put_shared(&md, &page.md)?;
+    /// Writes a page as `<stem>.html` (`<stem>/index.html` when pages are folders) and
+    /// `<stem>.md`.
+    fn write(&mut self, page: Page, outcome: Outcome<PageFiles>) -> Result<()> {
+        let files = outcome.output();
+        let urls = self.pages.index.config.urls;
+        let (html, md) = (
+            html_file_of_stem(&files.stem, urls),
+            format!("{}.md", files.stem),
+        );
+        self.put_shared(&html, &files.html)?;
+        self.put_shared(&md, &files.md)?;
         self.stats.pages += 1;
         if let Some(progress) = self.progress {
             progress.fetch_add(1, Ordering::Relaxed);
         }
-        self.written.push(page.page);
-        match (page.made, page.key) {
-            (Made::Reused, _) => self.stats.reused += 1,
-            (Made::Deferred, _) => {
+        match outcome {
+            Outcome::Reused(_) => self.stats.reused += 1,
+            Outcome::Deferred(_) => {
                 self.stats.reused += 1;
                 self.stats.deferred.extend([html, md]);
             }
-            (Made::Rendered, Some(key)) => {
-                let (stem, html, md) = (page.stem, page.html, page.md);
-                let old = MemoPage {
-                    key,
-                    stem,
-                    html,
-                    md,
-                };
-                self.memo.pages.insert(page.page, old);
+            Outcome::Made(_, Some(kept)) => {
+                self.memo.pages.insert(page, kept);
             }
-            (Made::Rendered, None) => {}
+            Outcome::Made(_, None) => {}
         }
         Ok(())
     }
 
-    /// The files beside the pages (404, `llms.txt`, feeds, sitemap, data API), or the
-    /// previous render's when their fingerprint is unchanged.
+    /// The files beside the pages (404, `llms.txt`, feeds, sitemap, data API), each group
+    /// taken from the memo when the inputs its maker read are unchanged.
     fn files(&mut self) -> Result<()> {
-        let key = self.fingerprint.and_then(|f| f.files());
-        if let Some((old, files)) = self.memo.files.take() {
-            let fresh = key == Some(old);
-            if fresh || self.defer {
-                for (path, bytes) in &files {
-                    self.put_shared(path, bytes)?;
-                    if !fresh {
-                        self.stats.deferred.push(path.clone());
-                    }
+        let (pages, memo, reuse) = (self.pages, &self.memo, self.reuse);
+        let records = reuse.map(|r| (memo.note_records.as_slice(), r.inputs));
+        let made_records = std::sync::Mutex::new(None);
+        let makers = files::makers(pages, records, &made_records);
+        let made: Vec<Result<Outcome<memo::SharedFiles>>> = makers
+            .par_iter()
+            .map(|(key, make)| {
+                if let Some(reused) = Outcome::reuse(memo.files.get(key), reuse, true) {
+                    return Ok(reused);
                 }
-                self.memo.files = Some((old, files));
-                return Ok(());
+                let ctx = pages.ctx();
+                let made = make(&ctx)?;
+                Ok(Outcome::made(made, ctx, reuse))
+            })
+            .collect();
+        let keys: Vec<memo::FileKey> = makers.iter().map(|(key, _)| *key).collect();
+        drop(makers);
+        for (key, outcome) in keys.iter().zip(made) {
+            let outcome = outcome?;
+            for (path, bytes) in outcome.output() {
+                self.put_shared(path, bytes)?;
+                if let Outcome::Deferred(_) = outcome {
+                    self.stats.deferred.push(path.clone());
+                }
+            }
+            if let Outcome::Made(_, Some(kept)) = outcome {
+                self.memo.files.insert(*key, kept);
             }
         }
-        let notes = self.pages.index.content.notes.len();
-        let keys: Option<Vec<u64>> =
-            (self.fingerprint).and_then(|f| (0..notes).map(|i| f.note_record(i)).collect());
-        let records = (self.memo.note_records.as_slice(), keys.as_deref());
-        let (made, records) = files::files(self.pages, &self.written, records)?;
-        self.memo.note_records = records;
-        for (path, bytes) in &made {
-            self.put_shared(path, bytes)?;
+        if let Some(records) = made_records.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            self.memo.note_records = records;
         }
-        if let Some(key) = key {
-            self.memo.files = Some((key, made));
-        }
+        // Forget the feeds of clients and capabilities the site no longer has.
+        self.memo.files.retain(|key, _| keys.contains(key));
         Ok(())
     }
 

@@ -49,14 +49,12 @@ pub struct GuideView<'a> {
 }
 
 pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
-    let index = ctx.index;
-    let ids = &index.ids;
-    let note = &index.content.notes[i];
+    let note = ctx.note(i);
     let page = Page::Note(i);
     let id = doc_id(&note.id, &note.doc);
     let summary = text(&note.summary);
     let body = ctx.body(page);
-    let related: Vec<NoteCard<'a>> = index.related[i].iter().map(|&n| ctx.note_card(n)).collect();
+    let related: Vec<NoteCard<'a>> = ctx.related(i).iter().map(|&n| ctx.note_card(n)).collect();
     let backlinks = ctx.backlinks(page);
     let covers = |section: &str| body.covers.get(section).copied().unwrap_or(false);
     let mut sections = Vec::new();
@@ -86,34 +84,34 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
         superseded_by: note
             .superseded_by
             .as_ref()
-            .and_then(|s| ids.note(&s.value))
+            .and_then(|s| ctx.find_note(&s.value))
             .map(|n| ctx.link(Page::Note(n))),
         verified: ctx.maybe_date(&note.last_verified),
         updated: ctx.maybe_date(&note.last_updated),
         clients: note
             .clients
             .iter()
-            .filter_map(|c| ids.client(&c.value))
+            .filter_map(|c| ctx.find_client(&c.value))
             .map(|c| ctx.link(Page::Client(c)))
             .collect(),
         capabilities: note
             .capabilities
             .iter()
-            .filter_map(|c| ids.capability(&c.value))
+            .filter_map(|c| ctx.find_capability(&c.value))
             .map(|(c, _)| ctx.link(Page::Capability(c)))
             .collect(),
         specs: note
             .spec_versions
             .iter()
             .filter_map(|s| {
-                ids.spec(&s.value)
+                ctx.find_spec(&s.value)
                     .map(|i| ctx.link_as(Page::Spec(i), &s.value))
             })
             .collect(),
         sources: note
             .sources
             .iter()
-            .map(|s| source_view_with(s, ctx.excerpts))
+            .map(|s| source_view_with(s, ctx.excerpts()))
             .collect(),
         related,
         backlinks,
@@ -123,7 +121,7 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
 }
 
 pub fn guide_view<'a>(ctx: &Ctx<'a>, i: usize) -> GuideView<'a> {
-    let guide = &ctx.index.content.guides[i];
+    let guide = ctx.guide(i);
     let page = Page::Guide(i);
     let summary = text(&guide.summary);
     let backlinks = ctx.backlinks(page);

@@ -13,11 +13,14 @@
 //! same split in Rust ([`terms`]) and JavaScript (`/[\p{L}\p{N}]+/gu`). A word in a title
 //! weighs more than one in the text.
 
+use super::ctx::Site;
+use super::markdown;
 use super::support::texts;
 use super::views::Ctx;
 use crate::error::{Error, Result};
 use crate::index::routes::Page;
 use crate::model::text;
+use crate::source::Section;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -25,6 +28,9 @@ use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
 pub const SEARCH_DIR: &str = "search";
+
+/// The route of the search page (`search.html`), where `?q=` lists every result, paged.
+pub const SEARCH_PAGE: &str = "/search";
 
 /// Page records per `docs/<n>.json` file.
 const DOC_CHUNK: usize = 256;
@@ -94,11 +100,14 @@ impl Postings {
 ///
 /// Pages are read [`DOC_CHUNK`] at a time in parallel and their terms folded into the
 /// postings before the next chunk, so no more than one chunk's words are held at once.
-pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
-    let records = records(ctx);
+pub fn index_files(site: &Site<'_>) -> Result<Vec<(String, Vec<u8>)>> {
+    let records = records(&site.ctx());
     let mut postings = Postings::default();
     for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
-        let terms: Vec<Vec<(String, u32)>> = chunk.par_iter().map(|r| page_terms(ctx, r)).collect();
+        let terms: Vec<Vec<(String, u32)>> = chunk
+            .par_iter()
+            .map(|r| page_terms(&site.ctx(), r))
+            .collect();
         for (offset, terms) in terms.into_iter().enumerate() {
             postings.add(n * DOC_CHUNK + offset, terms);
         }
@@ -128,18 +137,9 @@ pub fn index_files(ctx: &Ctx<'_>) -> Result<Vec<(String, Vec<u8>)>> {
 /// A page's distinct terms with their weights: occurrences in its fields and body, plus
 /// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
 fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
-    let body = match record
-        .body
-        .then(|| ctx.index.document(record.page))
-        .flatten()
-    {
-        Some(doc) => ctx
-            .index
-            .files
-            .get(doc.file)
-            .and_then(|f| f.text.get(doc.body.range.clone()))
-            .unwrap_or(""),
-        None => "",
+    let body = match record.body {
+        true => ctx.markdown(record.page),
+        false => "",
     };
     let title = terms(&record.title).map(|t| (t, TITLE_WEIGHT));
     let words = terms(&record.fields)
@@ -225,20 +225,20 @@ fn json<V: Serialize + ?Sized>(value: &V) -> Result<Vec<u8>> {
 
 /// Every page worth finding, in page order.
 fn records(ctx: &Ctx<'_>) -> Vec<Record> {
-    let index = ctx.index;
-    let content = &index.content;
     let record =
         |page: Page, kind: &'static str, summary: &str, fields: &[&str], body: bool| Record {
             page,
             url: ctx.href(page),
             title: ctx.title(page).into_owned(),
             kind,
-            summary: summary.to_string(),
+            // Shown as the result's excerpt: plain text, no Markdown markers.
+            summary: markdown::plain_text(summary),
             fields: fields.join(" "),
             body,
         };
-    let mut records: Vec<Record> = Vec::with_capacity(content.notes.len() + 100);
-    for (i, n) in content.notes.iter().enumerate() {
+    let notes = ctx.count(Section::Research);
+    let mut records: Vec<Record> = Vec::with_capacity(notes + 100);
+    for (i, n) in (0..notes).map(|i| (i, ctx.note(i))) {
         let summary = text(&n.summary);
         records.push(record(
             Page::Note(i),
@@ -248,7 +248,7 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             true,
         ));
     }
-    for (i, c) in content.clients.iter().enumerate() {
+    for (i, c) in (0..ctx.count(Section::Clients)).map(|i| (i, ctx.client(i))) {
         let mut parts = vec![text(&c.vendor)];
         parts.extend(texts(&c.client_info_names));
         parts.extend(texts(&c.platforms));
@@ -262,7 +262,7 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             true,
         ));
     }
-    for (i, c) in content.capabilities.iter().enumerate() {
+    for (i, c) in (0..ctx.count(Section::Capabilities)).map(|i| (i, ctx.capability(i))) {
         let mut parts = vec![text(&c.id)];
         parts.extend(texts(&c.aliases));
         let summary = match text(&c.introduced) {
@@ -277,11 +277,11 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
             true,
         ));
     }
-    for (i, g) in content.guides.iter().enumerate() {
+    for (i, g) in (0..ctx.count(Section::Guides)).map(|i| (i, ctx.guide(i))) {
         let summary = text(&g.summary);
         records.push(record(Page::Guide(i), "Guide", summary, &[summary], true));
     }
-    for (i, v) in index.config.spec_versions.iter().enumerate() {
+    for (i, v) in ctx.config().spec_versions.iter().enumerate() {
         let title = v.title.as_deref().unwrap_or("");
         records.push(record(
             Page::Spec(i),

@@ -5,6 +5,7 @@ use super::feeds::note_day;
 use super::views::{parse_day, Ctx};
 use crate::index::routes::Page;
 use crate::model::text;
+use crate::source::Section;
 use chrono::NaiveDate;
 use serde::Serialize;
 
@@ -21,47 +22,47 @@ pub struct SitemapUrl {
     pub lastmod: Option<String>,
 }
 
-/// The sitemap of `pages` (every page the render wrote), in that order.
-pub fn sitemap_view(ctx: &Ctx<'_>, pages: &[Page]) -> SitemapView {
-    let index = ctx.index;
-    let content = &index.content;
-    let notes: Vec<Option<NaiveDate>> = content.notes.iter().map(note_day).collect();
-    let mut clients: Vec<Option<NaiveDate>> = vec![None; content.clients.len()];
-    let mut capabilities: Vec<Option<NaiveDate>> = vec![None; content.capabilities.len()];
-    for (c, client) in content.clients.iter().enumerate() {
-        for cell in &client.support {
+/// The sitemap of every page, in the order the render writes them.
+pub fn sitemap_view(ctx: &Ctx<'_>) -> SitemapView {
+    let notes: Vec<Option<NaiveDate>> = (0..ctx.count(Section::Research))
+        .map(|n| note_day(ctx.note(n)))
+        .collect();
+    let mut clients: Vec<Option<NaiveDate>> = vec![None; ctx.count(Section::Clients)];
+    let mut capabilities: Vec<Option<NaiveDate>> = vec![None; ctx.count(Section::Capabilities)];
+    for (c, newest) in clients.iter_mut().enumerate() {
+        for cell in &ctx.client(c).support {
             let day = parse_day(text(&cell.last_verified));
-            clients[c] = clients[c].max(day);
-            if let Some((cap, _)) = index.ids.capability(&cell.capability.value) {
+            *newest = (*newest).max(day);
+            if let Some((cap, _)) = ctx.find_capability(&cell.capability.value) {
                 capabilities[cap] = capabilities[cap].max(day);
             }
         }
     }
     let newest_of = |list: &[usize]| list.iter().filter_map(|&n| notes[n]).max();
-    let guides = content
-        .guides
-        .iter()
-        .filter_map(|g| parse_day(text(&g.last_updated)));
+    let guides: Vec<Option<NaiveDate>> = (0..ctx.count(Section::Guides))
+        .map(|g| parse_day(text(&ctx.guide(g).last_updated)))
+        .collect();
     let newest = notes
         .iter()
         .chain(&clients)
         .flatten()
         .copied()
-        .chain(guides)
+        .chain(guides.iter().flatten().copied())
         .max();
     let lastmod = |page: Page| match page {
         Page::Note(i) => notes[i],
         Page::Client(i) => clients[i],
         Page::Capability(i) => capabilities[i],
-        Page::Guide(i) => parse_day(text(&content.guides[i].last_updated)),
-        Page::Spec(i) => newest_of(&index.notes_by_spec[i]),
+        Page::Guide(i) => guides[i],
+        Page::Spec(i) => newest_of(ctx.notes_of(Page::Spec(i))),
         Page::Home | Page::Index(_) | Page::SpecIndex => newest,
     };
     SitemapView {
-        urls: pages
-            .iter()
-            .map(|&page| SitemapUrl {
-                loc: index.canonical_url(page),
+        urls: ctx
+            .pages()
+            .into_iter()
+            .map(|page| SitemapUrl {
+                loc: ctx.canonical_url(page),
                 lastmod: lastmod(page).map(|d| d.format("%Y-%m-%d").to_string()),
             })
             .collect(),

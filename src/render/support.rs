@@ -52,10 +52,22 @@ pub struct ClientView<'a> {
     pub client_info_names: Vec<&'a str>,
     pub platforms: Vec<&'a str>,
     pub tally: TallyView,
-    pub groups: Vec<SupportGroup<'a>>,
+    /// The cells that are not unknown, by group (groups without one left out): the page's
+    /// one support table.
+    pub researched: Vec<SupportGroup<'a>>,
+    /// The capabilities nobody has researched for this client, folded into one line.
+    pub unresearched: Vec<Unresearched<'a>>,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+}
+
+/// A client or capability with an unknown cell, in a page's "not researched yet" line.
+#[derive(Debug, Serialize)]
+pub struct Unresearched<'a> {
+    pub link: LinkView<'a>,
+    /// The anchor its row would have (`support-<capability>`), kept so links to it land.
+    pub anchor: Option<String>,
 }
 
 /// A spec revision named by a capability, linked when the site knows it.
@@ -77,8 +89,10 @@ pub struct CapabilityView<'a> {
     pub deprecated: Option<RevisionView<'a>>,
     pub removed: Option<RevisionView<'a>>,
     pub aliases: Vec<&'a str>,
-    /// Every client's cell, in matrix column order.
-    pub rows: Vec<SupportRow<'a>>,
+    /// The cells that are not unknown, in matrix column order: the page's support table.
+    pub researched: Vec<SupportRow<'a>>,
+    /// The clients nobody has researched this capability for, folded into one line.
+    pub unresearched: Vec<Unresearched<'a>>,
     pub tally: TallyView,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
@@ -100,11 +114,9 @@ pub fn row_anchor(capability_id: &str) -> String {
 
 /// The cell of `client` for `capability`; `unknown` with no evidence when the map has none.
 pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> SupportRow<'a> {
-    let index = ctx.index;
-    let content = &index.content;
-    let cap = &content.capabilities[capability];
+    let cap = ctx.capability(capability);
     let cap_id = doc_id(&cap.id, &cap.doc);
-    let cell = index.matrix.cell(content, client, capability);
+    let cell = ctx.cell(client, capability);
     let anchor = row_anchor(cap_id);
     let notes = cell.map_or("", |c| text(&c.notes));
     SupportRow {
@@ -113,20 +125,20 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
         capability: ctx.link(Page::Capability(capability)),
         capability_id: cap_id,
         client: ctx.link(Page::Client(client)),
-        status: status(index.matrix.status(content, client, capability)),
+        status: status(ctx.status(client, capability)),
         notes,
         notes_html: ctx.inline(notes, Section::Clients, Page::Client(client)),
         research: cell.map_or_else(Vec::new, |c| {
             c.research
                 .iter()
-                .filter_map(|r| index.ids.note(&r.value))
+                .filter_map(|r| ctx.find_note(&r.value))
                 .map(|n| ctx.link(Page::Note(n)))
                 .collect()
         }),
         sources: cell.map_or_else(Vec::new, |c| {
             c.sources
                 .iter()
-                .map(|s| source_view_with(s, ctx.excerpts))
+                .map(|s| source_view_with(s, ctx.excerpts()))
                 .collect()
         }),
         verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),
@@ -135,20 +147,23 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
 }
 
 pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
-    let index = ctx.index;
-    let client = &index.content.clients[i];
+    let client = ctx.client(i);
     let page = Page::Client(i);
-    let groups = ctx
-        .groups()
-        .map(|(group, capabilities)| SupportGroup {
-            id: &group.id,
-            title: &group.title,
-            rows: capabilities
-                .iter()
-                .map(|&cap| support_row(ctx, i, cap))
-                .collect(),
-        })
-        .collect();
+    let mut researched = Vec::new();
+    let mut unresearched = Vec::new();
+    for (group, capabilities) in ctx.groups() {
+        let rows = capabilities.iter().map(|&cap| support_row(ctx, i, cap));
+        let (known, unknown) =
+            partition(rows, |row| Some(row.anchor.clone()), |row| row.capability);
+        unresearched.extend(unknown);
+        if !known.is_empty() {
+            researched.push(SupportGroup {
+                id: &group.id,
+                title: &group.title,
+                rows: known,
+            });
+        }
+    }
     ClientView {
         id: doc_id(&client.id, &client.doc),
         title: match text(&client.title) {
@@ -160,9 +175,11 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         repository: some(&client.repository).and_then(safe_href),
         client_info_names: texts(&client.client_info_names),
         platforms: texts(&client.platforms),
-        tally: tally(index.matrix.tallies.get(i)),
-        groups,
-        notes: index.notes_by_client[i]
+        tally: tally(ctx.matrix().tallies.get(i)),
+        researched,
+        unresearched,
+        notes: ctx
+            .notes_of(page)
             .iter()
             .map(|&n| ctx.note_card(n))
             .collect(),
@@ -175,20 +192,15 @@ fn revision<'a>(ctx: &Ctx<'a>, value: &'a Option<Spanned<String>>) -> Option<Rev
     let id = some(value)?;
     Some(RevisionView {
         id,
-        link: ctx
-            .index
-            .ids
-            .spec(id)
-            .map(|s| ctx.link_as(Page::Spec(s), id)),
+        link: ctx.find_spec(id).map(|s| ctx.link_as(Page::Spec(s), id)),
     })
 }
 
 pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
-    let index = ctx.index;
-    let cap = &index.content.capabilities[i];
+    let cap = ctx.capability(i);
     let page = Page::Capability(i);
-    let rows: Vec<SupportRow<'a>> = index
-        .matrix
+    let rows: Vec<SupportRow<'a>> = ctx
+        .matrix()
         .clients
         .iter()
         .map(|&client| support_row(ctx, client, i))
@@ -197,14 +209,15 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
     for row in &rows {
         counts.add(row.status.value);
     }
+    let (researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
     CapabilityView {
         id: doc_id(&cap.id, &cap.doc),
         title: match text(&cap.title) {
             "" => doc_id(&cap.id, &cap.doc),
             t => t,
         },
-        group: index
-            .config
+        group: ctx
+            .config()
             .group(text(&cap.group))
             .map(|g| g.title.as_str())
             .or(some(&cap.group)),
@@ -213,15 +226,40 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         deprecated: revision(ctx, &cap.deprecated),
         removed: revision(ctx, &cap.removed),
         aliases: texts(&cap.aliases),
-        rows,
+        researched,
+        unresearched,
         tally: counts,
-        notes: index.notes_by_capability[i]
+        notes: ctx
+            .notes_of(page)
             .iter()
             .map(|&n| ctx.note_card(n))
             .collect(),
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),
     }
+}
+
+/// Splits `rows` into those that are not unknown and, for the unknown ones, the page each
+/// is about (`link`) and the anchor it keeps (`anchor`).
+fn partition<'a>(
+    rows: impl Iterator<Item = SupportRow<'a>>,
+    anchor: impl Fn(&SupportRow<'a>) -> Option<String>,
+    link: impl Fn(SupportRow<'a>) -> LinkView<'a>,
+) -> (Vec<SupportRow<'a>>, Vec<Unresearched<'a>>) {
+    let mut known = Vec::new();
+    let mut unknown = Vec::new();
+    for row in rows {
+        if row.status.value == "unknown" {
+            let anchor = anchor(&row);
+            unknown.push(Unresearched {
+                link: link(row),
+                anchor,
+            });
+        } else {
+            known.push(row);
+        }
+    }
+    (known, unknown)
 }
 
 /// The description of a client's page (its `<meta name="description">`).

@@ -41,13 +41,28 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "note.html",
     "note.md",
     "robots.txt",
+    "search.html",
+    "search_form.html",
     "sitemap.xml",
     "spec.html",
     "spec.md",
 );
 
 /// The default theme's static files.
-const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!("static", "site.js", "style.css");
+const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
+    "static",
+    "favicon.svg",
+    "matrix.css",
+    "matrix.js",
+    "site.js",
+    "style.css"
+);
+
+/// The names of the default theme's static files (`style.css`, `site.js`, …), which a build
+/// of a site on the default theme publishes beside its pages.
+pub fn builtin_static_files() -> impl Iterator<Item = &'static str> {
+    BUILTIN_STATIC.iter().map(|(name, _)| *name)
+}
 
 /// The compiled templates and the static files of a render.
 pub struct Theme {

@@ -1,74 +1,19 @@
 //! View structs every page family shares (the site, the page, links, dates, statuses, note
-//! cards) and the [`Ctx`] that builds them from the index.
+//! cards), built from what the [`Ctx`] hands out.
 
-use super::feeds::{feed_route, FeedLink};
+pub use super::ctx::Ctx;
 use super::markdown;
-use super::search::SEARCH_DIR;
 pub use super::urls::{is_allowed_external, safe_href};
 use crate::config::CapabilityGroup;
-use crate::index::links::{self, LinkTarget};
-use crate::index::routes::{output_stem, Page};
-use crate::index::{doc_id, SiteIndex};
+use crate::config::UrlStyle;
+use crate::index::doc_id;
+use crate::index::links::LinkTarget;
+use crate::index::routes::{html_file, output_stem, Page};
 use crate::model::{text, Tally};
 use crate::source::Section;
-use crate::sources::excerpt::Excerpts;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
-use std::sync::OnceLock;
-
-/// What every page needs to know about the site: its name and the navigation.
-#[derive(Debug, Serialize)]
-pub struct SiteView<'a> {
-    pub title: &'a str,
-    pub description: &'a str,
-    pub base_url: &'a str,
-    pub home: String,
-    pub stylesheet: String,
-    /// The theme's script: search, the `/` shortcut, matrix filters.
-    pub script: String,
-    /// Pagefind's search library, imported by the script on first use.
-    pub search_index: String,
-    /// The site-wide Atom feed of research notes.
-    pub feed: String,
-    /// `/api/matrix.json`, the whole matrix as data.
-    pub api: String,
-    pub llms_txt: String,
-    /// The site's repository, when it is a URL a page may link to (see [`safe_href`]).
-    pub repository: Option<&'a str>,
-    pub nav: Vec<NavItem>,
-    /// The link of each section index by name (`research`, `clients`, `capabilities`,
-    /// `spec`, `guides`) and of `home`.
-    pub sections: BTreeMap<&'static str, String>,
-}
-
-/// One entry of the main navigation.
-#[derive(Debug, Serialize)]
-pub struct NavItem {
-    pub title: &'static str,
-    pub url: String,
-    /// Matches [`PageView::section`] on the pages it leads to.
-    pub section: &'static str,
-}
-
-/// The page being rendered: its title and URLs.
-#[derive(Debug, Serialize)]
-pub struct PageView<'a> {
-    pub title: Cow<'a, str>,
-    pub description: Cow<'a, str>,
-    pub route: String,
-    pub url: String,
-    /// `baseUrl` + route; `None` on pages that have no route (404).
-    pub canonical: Option<String>,
-    pub md_url: Option<String>,
-    /// The navigation entry this page belongs to.
-    pub section: &'static str,
-    /// "Edit this page", on the site's repository when that is a safe URL.
-    pub edit_url: Option<String>,
-    /// The page's own feed (client and capability pages).
-    pub feed: Option<FeedLink>,
-}
 
 /// A link to another page.
 #[derive(Debug, Serialize)]
@@ -78,28 +23,23 @@ pub struct LinkView<'a> {
     pub md_url: String,
 }
 
-/// A date with its age, counted to [`Ctx::today`].
+/// A date, shown as written in a `<time datetime>`. How long ago it was, and whether a "last
+/// verified" date is fresh, aging or stale, is worked out by the theme's script in the
+/// reader's browser on the day the page is read (see [`SiteView::staleness`]): a page is
+/// read for months after it is built, so nothing relative to a day is baked into it.
 #[derive(Debug, Serialize)]
 pub struct DateView<'a> {
     pub date: &'a str,
-    /// "today", "1 day ago", "12 days ago"; `None` when the date does not parse.
-    pub age: Option<String>,
-    pub days: Option<i64>,
-    /// `fresh`, `aging` or `stale` by `site.yaml`'s `staleness` thresholds; `None` without
-    /// an age.
-    pub freshness: Option<Freshness>,
-    /// Older than the stale threshold.
-    pub stale: bool,
+    /// The date is a real `YYYY-MM-DD` date (the script only ages those).
+    pub valid: bool,
 }
 
-/// How fresh a "last verified" date is: the staleness badge.
-#[derive(Debug, Serialize)]
-pub struct Freshness {
-    /// `fresh`, `aging` or `stale` (also the CSS class suffix).
-    pub value: &'static str,
-    pub label: &'static str,
-    /// What the badge means, with the site's threshold.
-    pub title: String,
+/// When a "last verified" date counts as aging or stale (`site.yaml`'s `staleness`), for the
+/// script that shows ages and badges.
+#[derive(Debug, Serialize, Clone, Copy)]
+pub struct StalenessView {
+    pub aging_after_days: u32,
+    pub stale_after_days: u32,
 }
 
 /// A support status, with its text label: the CSS class adds colour, never alone.
@@ -146,45 +86,11 @@ pub struct NoteCard<'a> {
     pub verified: Option<DateView<'a>>,
 }
 
-/// Everything page builders read: the index, the day ages count to, link lookups.
-pub struct Ctx<'a> {
-    pub index: &'a SiteIndex,
-    /// The day ages are counted to (see [`super::reference_day`]); `None`: no ages.
-    pub today: Option<NaiveDate>,
-    /// The path part of `baseUrl` (`/docs` of `https://x.io/docs`), prefixed to every link.
-    base_path: String,
-    /// Each source's pinned lines, when the build read them (`build --excerpts`).
-    pub excerpts: Option<&'a Excerpts>,
-    /// Each note's link and Markdown link, made once (on first use: a rebuild that renders
-    /// one note needs few): notes are linked from every listing, card, feed and related list.
-    note_hrefs: Vec<OnceLock<(String, String)>>,
-    /// Each note's summary as HTML, made on first use: a note's card shows on its clients',
-    /// capabilities' and related notes' pages, in listings and feeds.
-    note_summaries: Vec<OnceLock<String>>,
-}
-
 impl<'a> Ctx<'a> {
-    pub fn new(index: &'a SiteIndex, today: Option<NaiveDate>) -> Ctx<'a> {
-        let base_path = index.config.base_path().to_string();
-        let note_hrefs = (0..index.content.notes.len())
-            .map(|_| OnceLock::new())
-            .collect();
-        Ctx {
-            index,
-            today,
-            base_path,
-            excerpts: None,
-            note_hrefs,
-            note_summaries: (0..index.content.notes.len())
-                .map(|_| OnceLock::new())
-                .collect(),
-        }
-    }
-
     /// The resolved body links of `page`, in body order, each once.
     pub(super) fn links_of(&self, page: Page) -> Vec<&'a LinkTarget> {
         let mut list = Vec::new();
-        for link in self.index.links_on(page) {
+        for link in self.links_on(page) {
             if list.len() == link.link {
                 list.push(&link.target);
             }
@@ -192,52 +98,17 @@ impl<'a> Ctx<'a> {
         list
     }
 
-    /// The link to a route, under the site's base path.
-    pub fn href_route(&self, route: &str) -> String {
-        format!("{}{route}", self.base_path)
-    }
-
-    pub fn href(&self, page: Page) -> String {
-        if let Some((href, _)) = self.note_href(page) {
-            return href.clone();
-        }
-        self.href_route(&self.index.route(page))
-    }
-
-    /// A note's link and Markdown link; `None` for other pages.
-    fn note_href(&self, page: Page) -> Option<&(String, String)> {
-        let Page::Note(i) = page else {
-            return None;
-        };
-        let href = self.note_hrefs.get(i)?;
-        Some(href.get_or_init(|| {
-            let route = self.index.route(page);
-            let md = format!("{}/{}.md", self.base_path, output_stem(&route));
-            (self.href_route(&route), md)
-        }))
-    }
-
-    /// The link to a page's Markdown rendition (`/research/x.md`, `/index.md`).
-    pub fn md_href(&self, page: Page) -> String {
-        if let Some((_, md)) = self.note_href(page) {
-            return md.clone();
-        }
-        let stem = output_stem(&self.index.route(page));
-        format!("{}/{stem}.md", self.base_path)
-    }
-
     /// The capability groups that have capabilities, in `site.yaml` order, each with its
     /// capabilities in matrix order.
     pub fn groups(&self) -> impl Iterator<Item = (&'a CapabilityGroup, &'a [usize])> + 'a {
-        let index = self.index;
-        index
-            .matrix
+        let config = self.config();
+        self.matrix()
             .groups
             .iter()
             .filter(|g| !g.capabilities.is_empty())
             .map(move |g| {
                 (
-                    &index.config.capability_groups[g.group],
+                    &config.capability_groups[g.group],
                     g.capabilities.as_slice(),
                 )
             })
@@ -245,129 +116,43 @@ impl<'a> Ctx<'a> {
 
     /// The absolute URL of a page's Markdown rendition (`https://site/research/x.md`).
     pub fn md_canonical_url(&self, page: Page) -> String {
-        let stem = output_stem(&self.index.route(page));
-        self.index.config.url_for(&format!("/{stem}.md"))
+        let stem = output_stem(&self.route(page));
+        self.config().url_for(&format!("/{stem}.md"))
     }
 
-    pub fn site(&self) -> SiteView<'a> {
-        let config = &self.index.config;
-        let entries = [
-            ("Matrix", Page::Home, "home"),
-            ("Research", Page::Index(Section::Research), "research"),
-            ("Clients", Page::Index(Section::Clients), "clients"),
-            (
-                "Capabilities",
-                Page::Index(Section::Capabilities),
-                "capabilities",
-            ),
-            ("Spec", Page::SpecIndex, "spec"),
-            ("Guides", Page::Index(Section::Guides), "guides"),
-        ];
-        let sections = entries
-            .iter()
-            .map(|(_, page, section)| (*section, self.href(*page)))
-            .collect();
-        let no_guides = self.index.content.guides.is_empty();
-        let nav = entries
-            .into_iter()
-            .filter(|(_, page, _)| !(no_guides && *page == Page::Index(Section::Guides)))
-            .map(|(title, page, section)| NavItem {
-                title,
-                url: self.href(page),
-                section,
-            })
-            .collect();
-        SiteView {
-            title: &config.title,
-            description: &config.description,
-            base_url: &config.base_url,
-            home: self.href(Page::Home),
-            stylesheet: self.href_route("/style.css"),
-            script: self.href_route("/site.js"),
-            search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
-            feed: self.href_route("/feed.xml"),
-            api: self.href_route("/api/matrix.json"),
-            llms_txt: self.href_route("/llms.txt"),
-            repository: config.repository.as_deref().and_then(safe_href),
-            nav,
-            sections,
-        }
-    }
-
-    /// The page view of `page`, titled `title`.
-    pub fn page(&self, page: Page, title: Cow<'a, str>, description: Cow<'a, str>) -> PageView<'a> {
-        let section = match page {
-            Page::Home => "home",
-            Page::Index(s) => s.dir(),
-            Page::Note(_) => "research",
-            Page::Client(_) => "clients",
-            Page::Capability(_) => "capabilities",
-            Page::Guide(_) => "guides",
-            Page::Spec(_) | Page::SpecIndex => "spec",
-        };
-        PageView {
-            title,
-            description,
-            route: self.index.route(page),
-            url: self.href(page),
-            canonical: Some(self.index.canonical_url(page)),
-            md_url: Some(self.md_href(page)),
-            section,
-            edit_url: self.edit_url(page),
-            feed: match page {
-                Page::Home => None,
-                _ => feed_route(self, page).map(|route| FeedLink {
-                    title: format!("Research notes on {}", self.title(page)),
-                    url: self.href_route(&route),
-                }),
-            },
-        }
-    }
-
-    /// "Edit this page" on the site's repository, for pages made from a file (none when
-    /// the repository is no URL a page may link to: see [`safe_href`]).
-    fn edit_url(&self, page: Page) -> Option<String> {
-        let repo = safe_href(self.index.config.repository.as_deref()?)?.trim_end_matches('/');
-        let doc = self.index.document(page)?;
-        let path = self.index.files.get(doc.file)?.display_path();
-        let branch = &self.index.config.branch;
-        let edit = if repo.contains("gitlab") {
-            "-/edit"
-        } else {
-            "edit"
-        };
-        Some(format!("{repo}/{edit}/{branch}/{path}"))
+    /// The canonical URL of a page (`baseUrl` and its route).
+    pub fn canonical_url(&self, page: Page) -> String {
+        self.config().url_for(&self.route(page))
     }
 
     /// The title a page goes by in links and lists.
     pub fn title(&self, page: Page) -> Cow<'a, str> {
-        let c = &self.index.content;
         let pick =
             |title: &'a str, id: &'a str| Cow::Borrowed(if title.is_empty() { id } else { title });
         match page {
-            Page::Home => Cow::Borrowed(self.index.config.title.as_str()),
+            Page::Home => Cow::Borrowed(self.config().title.as_str()),
             Page::Index(Section::Research) => Cow::Borrowed("Research notes"),
             Page::Index(Section::Clients) => Cow::Borrowed("Clients"),
             Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
             Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
             Page::SpecIndex => Cow::Borrowed("Spec revisions"),
-            Page::Note(i) => pick(
-                text(&c.notes[i].title),
-                doc_id(&c.notes[i].id, &c.notes[i].doc),
-            ),
-            Page::Client(i) => pick(
-                text(&c.clients[i].title),
-                doc_id(&c.clients[i].id, &c.clients[i].doc),
-            ),
+            Page::Note(i) => {
+                let note = self.note(i);
+                pick(text(&note.title), doc_id(&note.id, &note.doc))
+            }
+            Page::Client(i) => {
+                let client = self.client(i);
+                pick(text(&client.title), doc_id(&client.id, &client.doc))
+            }
             Page::Capability(i) => {
-                let cap = &c.capabilities[i];
+                let cap = self.capability(i);
                 pick(text(&cap.title), doc_id(&cap.id, &cap.doc))
             }
-            Page::Guide(i) => pick(text(&c.guides[i].title), &c.guides[i].doc.stem),
-            Page::Spec(i) => Cow::Owned(format!(
-                "Revision {}",
-                self.index.config.spec_versions[i].id
-            )),
+            Page::Guide(i) => {
+                let guide = self.guide(i);
+                pick(text(&guide.title), &guide.doc.stem)
+            }
+            Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }
 
@@ -388,47 +173,9 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn date(&self, date: &'a str) -> DateView<'a> {
-        let parsed = parse_day(date);
-        let days = parsed.zip(self.today).map(|(d, t)| (t - d).num_days());
-        let (aging_after, stale_after) = self.index.config.staleness_days();
-        let freshness = days.map(|d| {
-            let (value, label, title) = if d > i64::from(stale_after) {
-                (
-                    "stale",
-                    "Stale",
-                    format!("Verified more than {stale_after} days ago: it may no longer hold"),
-                )
-            } else if d > i64::from(aging_after) {
-                (
-                    "aging",
-                    "Aging",
-                    format!("Verified more than {aging_after} days ago"),
-                )
-            } else {
-                (
-                    "fresh",
-                    "Fresh",
-                    format!("Verified in the last {aging_after} days"),
-                )
-            };
-            Freshness {
-                value,
-                label,
-                title,
-            }
-        });
         DateView {
             date,
-            age: days.map(|d| match d {
-                0 => "today".to_string(),
-                1 => "1 day ago".to_string(),
-                -1 => "in 1 day".to_string(),
-                d if d < 0 => format!("in {} days", -d),
-                d => format!("{d} days ago"),
-            }),
-            days,
-            freshness,
-            stale: days.is_some_and(|d| d > i64::from(stale_after)),
+            valid: parse_day(date).is_some(),
         }
     }
 
@@ -443,8 +190,17 @@ impl<'a> Ctx<'a> {
     }
 
     pub fn note_card(&self, n: usize) -> NoteCard<'a> {
-        let note = &self.index.content.notes[n];
+        let note = self.note(n);
         let summary = text(&note.summary);
+        // Made once per render: a card shows in many listings.
+        let summary_html = match self.shared().note_summaries.get(n) {
+            Some(cell) => self
+                .cached(cell, |ctx| {
+                    ctx.inline(summary, Section::Research, Page::Note(n))
+                })
+                .clone(),
+            None => self.inline(summary, Section::Research, Page::Note(n)),
+        };
         NoteCard {
             id: doc_id(&note.id, &note.doc),
             title: match text(&note.title) {
@@ -454,12 +210,7 @@ impl<'a> Ctx<'a> {
             url: self.href(Page::Note(n)),
             md_url: self.md_href(Page::Note(n)),
             summary,
-            summary_html: match self.note_summaries.get(n) {
-                Some(cached) => cached
-                    .get_or_init(|| self.inline(summary, Section::Research, Page::Note(n)))
-                    .clone(),
-                None => self.inline(summary, Section::Research, Page::Note(n)),
-            },
+            summary_html,
             kind: self.kind_title(text(&note.kind)),
             status: text(&note.status),
             verified: self.maybe_date(&note.last_verified),
@@ -468,19 +219,15 @@ impl<'a> Ctx<'a> {
 
     /// A kind's title from `site.yaml`, or its id.
     pub fn kind_title(&self, kind: &'a str) -> &'a str {
-        self.index
-            .config
+        self.config()
             .kind(kind)
             .and_then(|k| k.title.as_deref())
             .unwrap_or(kind)
     }
 
     pub fn backlinks(&self, page: Page) -> Vec<LinkView<'a>> {
-        self.index
-            .backlinks
-            .get(&page)
-            .map(|pages| pages.iter().map(|&p| self.link(p)).collect())
-            .unwrap_or_default()
+        let pages = self.backlinks_of(page);
+        pages.iter().map(|&p| self.link(p)).collect()
     }
 
     /// The HTML destination of a resolved link written as `dest`.
@@ -500,10 +247,16 @@ impl<'a> Ctx<'a> {
     /// Inline Markdown (summaries, support notes) of a file in `section`, links resolved.
     pub fn inline(&self, markdown: &str, section: Section, page: Page) -> String {
         markdown::inline_html(markdown, |dest| {
-            let target = links::resolve(dest, section, page, &self.index.ids);
+            let target = self.resolve(dest, section, page);
             self.rewrite(Some(&target), dest)
         })
     }
+}
+
+/// The relative way from the page at `route` to the site's root: `../` for each folder its
+/// file lies in (`research/x.html`, `research/x/index.html`), nothing for the home page.
+pub fn relative_root(route: &str, urls: UrlStyle) -> String {
+    "../".repeat(html_file(route, urls).matches('/').count())
 }
 
 /// A `YYYY-MM-DD` date, if it is one.
@@ -511,7 +264,7 @@ pub fn parse_day(date: &str) -> Option<NaiveDate> {
     let date = date.trim();
     // The exact `YYYY-MM-DD` shape without chrono's format parser (10,000 notes' dates are
     // read on every build and rebuild); anything else as chrono reads it.
-    crate::lint::walk::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
+    crate::dates::parse_date(date).or_else(|| NaiveDate::parse_from_str(date, "%Y-%m-%d").ok())
 }
 
 /// The status a cell shows.

@@ -29,13 +29,10 @@ impl Hub {
         self.lock().retain(|tx| tx.send(message.clone()).is_ok());
     }
 
-    /// How many streams are open.
+    /// How many streams are open (tests).
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.lock().len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Sender<String>>> {

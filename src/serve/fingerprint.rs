@@ -1,34 +1,33 @@
-//! Fingerprints: a hash of what each output is made from, so a rebuild renders again only
-//! the pages an edit changed (see [`crate::render::Fingerprint`]).
+//! What each input of a render is now (see [`crate::render::Input`]), for the memo to compare
+//! each output's recorded reads against: so a rebuild renders again exactly the outputs that
+//! read something an edit changed.
 //!
-//! A note page is made from its own file, the titles and cards of the pages it lists or links
-//! to (related notes, backlinks, body link targets, its successor), the clients',
-//! capabilities' and guides' files (their titles and ids), the settings and the theme. A
-//! client, capability or spec page is made from the non-note files, the notes' ids (links
-//! resolve through them), the front matter of the notes it lists and of the notes support
-//! cells cite, and its backlinks; home and the client, capability and spec indexes likewise
-//! without a list of notes. The research index, guide pages, feeds, sitemap and API read
-//! every note's front matter. So an edit to a note's body re-renders that note and the notes
-//! whose links or backlinks it changed; an edit to its title, those and the pages listing it.
-//! The search index is built apart (it reads every body).
+//! The content files' hashes ([`FileHash`]) are kept from one rebuild to the next and made
+//! again only for the files that changed; the settings' once per load. What the index derives
+//! from the files (links, backlinks, related notes, the notes of each client, capability and
+//! spec revision, ids, the matrix) is hashed when an output that read it is checked. No page
+//! is named here: what a page depends on is what it read while it rendered.
 
 use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
-use crate::index::SiteIndex;
-use crate::model::text;
+use crate::index::{doc_id, SiteIndex};
+use crate::model::{Document, Spanned};
+use crate::render::{fold, Input, Inputs};
 use crate::source::Section;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
+use std::sync::OnceLock;
 
-/// The hashes of one content file: all of it, and what comes before its body (its front
-/// matter), each with its path.
+/// The hashes of one content file: all of it, what comes before its body (its front
+/// matter), and what it is known by, each with its path.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct FileHash {
     pub full: u64,
     pub front: u64,
-    /// A research note's id and file name (what links to it resolve by); 0 for other files.
+    /// A document's id and file name (what links to it resolve by, and its route), and a
+    /// capability's aliases; 0 for files that are no document.
     pub id: u64,
 }
 
@@ -42,39 +41,47 @@ pub fn file_hashes(index: &SiteIndex) -> Vec<FileHash> {
             ..FileHash::default()
         })
         .collect();
-    for doc in index.content.documents() {
-        set_front(index, doc, &mut hashes);
-    }
-    for note in &index.content.notes {
-        set_id(note, &mut hashes);
+    for (doc, id, aliases) in known_by(index) {
+        set_document(index, (doc, id, aliases), &mut hashes);
     }
     hashes
 }
 
 /// Hashes one file again, after it changed.
 pub fn rehash_file(index: &SiteIndex, file: usize, hashes: &mut [FileHash]) {
-    if let Some(f) = index.files.get(file) {
-        hashes[file].full = hash(&(&f.path, &f.text));
+    if let (Some(f), Some(h)) = (index.files.get(file), hashes.get_mut(file)) {
+        h.full = hash(&(&f.path, &f.text));
     }
-    if let Some(doc) = index.content.documents().find(|d| d.file == file) {
-        set_front(index, doc, hashes);
-    }
-    if let Some(note) = index.content.notes.iter().find(|n| n.doc.file == file) {
-        set_id(note, hashes);
+    if let Some(document) = known_by(index).find(|(doc, ..)| doc.file == file) {
+        set_document(index, document, hashes);
     }
 }
 
-fn set_id(note: &crate::model::Note, hashes: &mut [FileHash]) {
-    if let Some(h) = hashes.get_mut(note.doc.file) {
-        let id = crate::index::doc_id(&note.id, &note.doc);
-        h.id = hash(&(id, &note.doc.stem, note.doc.file));
-    }
+/// Every document with what it is known by: its id and a capability's aliases.
+fn known_by(index: &SiteIndex) -> impl Iterator<Item = (&Document, &str, &[Spanned<String>])> {
+    let content = &index.content;
+    let notes = (content.notes.iter()).map(|n| (&n.doc, doc_id(&n.id, &n.doc), &[][..]));
+    let clients = (content.clients.iter()).map(|c| (&c.doc, doc_id(&c.id, &c.doc), &[][..]));
+    let capabilities = (content.capabilities.iter())
+        .map(|c| (&c.doc, doc_id(&c.id, &c.doc), c.aliases.as_slice()));
+    let guides = (content.guides.iter()).map(|g| (&g.doc, g.doc.stem.as_str(), &[][..]));
+    notes.chain(clients).chain(capabilities).chain(guides)
 }
 
-fn set_front(index: &SiteIndex, doc: &crate::model::Document, hashes: &mut [FileHash]) {
+/// Sets the hashes only documents have: of the front matter, and of what the document is
+/// known by (its id and file name, and a capability's aliases; not its position: a lookup's
+/// result is one, so the ids of a section are folded in order, and a note's route stays when
+/// a file is added before it).
+fn set_document(
+    index: &SiteIndex,
+    (doc, id, aliases): (&Document, &str, &[Spanned<String>]),
+    hashes: &mut [FileHash],
+) {
     if let (Some(f), Some(h)) = (index.files.get(doc.file), hashes.get_mut(doc.file)) {
         let front = f.text.get(..doc.body.range.start).unwrap_or(&f.text);
         h.front = hash(&(&f.path, front));
+        let aliases: Vec<&str> = aliases.iter().map(|a| a.value.as_str()).collect();
+        h.id = hash(&(id, &doc.stem, aliases));
     }
 }
 
@@ -84,174 +91,146 @@ pub fn settings_hash(index: &SiteIndex) -> u64 {
     hash(&format!("{:?}", index.config))
 }
 
-/// The fingerprint of every output of one render.
-pub struct Fingerprints {
-    notes: Vec<u64>,
-    /// Home and the indexes of clients, capabilities, guides and spec revisions.
-    listings: u64,
-    clients: Vec<u64>,
-    capabilities: Vec<u64>,
-    specs: Vec<u64>,
-    /// Every other output: it may read any note's front matter.
-    others: u64,
-    /// Each note's record in the data API.
-    records: Vec<u64>,
+/// The hash of an input the site no longer has (a page read a note since removed).
+const GONE: u64 = 0x676f_6e65_2067_6f6e;
+
+/// What every input of `index` is now.
+pub struct InputHashes<'i> {
+    index: &'i SiteIndex,
+    /// The index's files' hashes ([`file_hashes`]).
+    files: &'i [FileHash],
+    /// The settings' hash ([`settings_hash`]).
+    settings: u64,
+    /// A number that changes whenever a template or static file does.
+    theme: u64,
+    /// The day ages count to ([`crate::render::reference_day`]), and its hash.
     reference: (Option<NaiveDate>, bool),
+    reference_hash: u64,
+    /// Each section's ids (by position in [`Section::ALL`]), and the matrix: made on first
+    /// use, as they fold every document of a section.
+    ids: [OnceLock<u64>; 4],
+    matrix: OnceLock<u64>,
 }
 
-impl Fingerprints {
-    /// Fingerprints of `index`'s outputs; `hashes` are its files' ([`file_hashes`]),
-    /// `settings` its settings' ([`settings_hash`]), `theme` a number that changes whenever a
-    /// template or static file does, `reference` the day ages count to
-    /// ([`crate::render::reference_day`]).
+impl<'i> InputHashes<'i> {
+    /// The inputs of `index`, with its files' hashes, its settings', a number that changes
+    /// whenever a template or static file does, and the day ages count to.
     pub fn new(
-        index: &SiteIndex,
-        hashes: &[FileHash],
+        index: &'i SiteIndex,
+        files: &'i [FileHash],
         settings: u64,
         theme: u64,
         reference: (Option<NaiveDate>, bool),
-    ) -> Fingerprints {
-        let content = &index.content;
-        let file = |doc: &crate::model::Document| hashes.get(doc.file).copied().unwrap_or_default();
-        let shared = hash(&(settings, reference, theme));
-        let fronts: Vec<u64> = content.notes.iter().map(|n| file(&n.doc).front).collect();
-        let non_notes = fold(
-            (content.clients.iter().map(|c| file(&c.doc).full))
-                .chain(content.capabilities.iter().map(|c| file(&c.doc).full))
-                .chain(content.guides.iter().map(|g| file(&g.doc).full)),
-        );
-        // Every link's resolution follows from the notes' ids and paths and the non-note files.
-        let ids = fold(
-            content
-                .notes
-                .iter()
-                .map(|n| file(&n.doc).id)
-                .chain([non_notes]),
-        );
-        let page_key = |page: Page| match page {
-            Page::Note(n) => fronts.get(n).copied().unwrap_or_default(),
-            _ => 0,
-        };
-        let notes_of = |notes: &[usize]| fold(notes.iter().flat_map(|&n| [n as u64, fronts[n]]));
-        let backlinks_of = |page: Page| {
-            let pages = index.backlinks.get(&page).map_or(&[][..], Vec::as_slice);
-            fold(pages.iter().flat_map(|&p| [page_code(p), page_key(p)]))
-        };
-        // The notes support cells cite: the matrix shows them by title.
-        let mut cited: Vec<usize> = (content.clients.iter())
-            .flat_map(|c| c.support.iter().flat_map(|cell| &cell.research))
-            .filter_map(|r| index.ids.note(&r.value))
-            .collect();
-        cited.sort_unstable();
-        cited.dedup();
-        let lengths = fold(
-            (index.notes_by_client.iter())
-                .chain(&index.notes_by_capability)
-                .chain(&index.notes_by_spec)
-                .map(|notes| notes.len() as u64),
-        );
-        let note_count = content.notes.len() as u64;
-        let listings = fold([shared, ids, notes_of(&cited), note_count, lengths]);
-        let list_page =
-            |page: Page, notes: &[usize]| fold([listings, notes_of(notes), backlinks_of(page)]);
-        let clients = (index.notes_by_client.iter().enumerate())
-            .map(|(i, notes)| list_page(Page::Client(i), notes))
-            .collect();
-        let capabilities = (index.notes_by_capability.iter().enumerate())
-            .map(|(i, notes)| list_page(Page::Capability(i), notes))
-            .collect();
-        let specs = (index.notes_by_spec.iter().enumerate())
-            .map(|(i, notes)| list_page(Page::Spec(i), notes))
-            .collect();
-        let other_backlinks = (index.backlinks.keys())
-            .filter(|page| !matches!(page, Page::Note(_)))
-            .flat_map(|&page| [page_code(page), backlinks_of(page)]);
-        let others = fold(
-            [listings, fold(fronts.iter().copied())]
-                .into_iter()
-                .chain(other_backlinks),
-        );
-        let has_link = |n: usize| text(&content.notes[n].summary).contains(['[', '<']);
-        let notes = content
-            .notes
-            .par_iter()
-            .enumerate()
-            .map(|(i, note)| {
-                let successor = note
-                    .superseded_by
-                    .as_ref()
-                    .and_then(|s| index.ids.note(&s.value))
-                    .map_or(0, |n| notes_of(&[n]));
-                let summary_links = has_link(i) || index.related[i].iter().any(|&n| has_link(n));
-                fold([
-                    shared,
-                    non_notes,
-                    file(&note.doc).full,
-                    notes_of(&index.related[i]),
-                    backlinks_of(Page::Note(i)),
-                    links_of(index, Page::Note(i), page_key),
-                    successor,
-                    if summary_links { ids } else { 0 },
-                ])
-            })
-            .collect();
-        let records = fronts.iter().map(|&f| fold([shared, non_notes, f]));
-        Fingerprints {
-            records: records.collect(),
-            notes,
-            listings,
-            clients,
-            capabilities,
-            specs,
-            others,
+    ) -> InputHashes<'i> {
+        InputHashes {
+            index,
+            files,
+            settings,
+            theme,
             reference,
+            reference_hash: hash(&reference),
+            ids: Default::default(),
+            matrix: OnceLock::new(),
         }
     }
 
-    /// The day ages count to, as these fingerprints took it.
+    /// The day ages count to, as these hashes take it.
     pub fn reference(&self) -> (Option<NaiveDate>, bool) {
         self.reference
     }
+
+    /// The hashes of a page's file, `None` for pages made from none (or no longer there).
+    fn file(&self, page: Page) -> Option<FileHash> {
+        let doc = self.index.document(page)?;
+        self.files.get(doc.file).copied()
+    }
+
+    /// The hashes of file `file` (zeros for one not hashed).
+    fn of_file(&self, file: usize) -> FileHash {
+        self.files.get(file).copied().unwrap_or_default()
+    }
+
+    /// The documents of `section` (a pass over every document: for what is made once).
+    fn documents(&self, section: Section) -> impl Iterator<Item = &'i Document> + 'i {
+        let section_of = move |d: &&Document| d.section == section;
+        self.index.content.documents().filter(section_of)
+    }
 }
 
-impl crate::render::Fingerprint for Fingerprints {
-    fn page(&self, page: Page) -> Option<u64> {
-        match page {
-            Page::Note(i) => self.notes.get(i).copied(),
-            Page::Client(i) => self.clients.get(i).copied(),
-            Page::Capability(i) => self.capabilities.get(i).copied(),
-            Page::Spec(i) => self.specs.get(i).copied(),
-            Page::Home | Page::SpecIndex => Some(self.listings),
-            Page::Index(Section::Research) => Some(self.others),
-            Page::Index(_) => Some(self.listings),
-            Page::Guide(_) => Some(self.others),
+impl Inputs for InputHashes<'_> {
+    fn hash(&self, input: Input) -> u64 {
+        let index = self.index;
+        let list = |items: Option<&Vec<usize>>| {
+            items.map_or(GONE, |items| fold(items.iter().map(|&i| i as u64)))
+        };
+        match input {
+            Input::Settings => self.settings,
+            Input::Reference => self.reference_hash,
+            Input::Theme => self.theme,
+            Input::Count(section) => {
+                let c = &index.content;
+                let count = match section {
+                    Section::Research => c.notes.len(),
+                    Section::Clients => c.clients.len(),
+                    Section::Capabilities => c.capabilities.len(),
+                    Section::Guides => c.guides.len(),
+                };
+                count as u64
+            }
+            Input::Ids(section) => {
+                let at = Section::ALL.iter().position(|s| *s == section).unwrap_or(0);
+                *self.ids[at].get_or_init(|| {
+                    let ids = self.documents(section).map(|d| self.of_file(d.file).id);
+                    fold(ids)
+                })
+            }
+            // A document's route is its id; the others' follow from the settings.
+            Input::Route(page) => match page {
+                Page::Note(_) | Page::Client(_) | Page::Capability(_) | Page::Guide(_) => self
+                    .file(page)
+                    .map_or(GONE, |f| fold([self.settings, f.id])),
+                _ => self.settings,
+            },
+            Input::Front(page) => self.file(page).map_or(GONE, |f| f.front),
+            Input::File(page) => self.file(page).map_or(GONE, |f| f.full),
+            Input::Links(page) => links_hash(index, page),
+            Input::Backlinks(page) => {
+                let pages = index.backlinks.get(&page).map_or(&[][..], Vec::as_slice);
+                fold(pages.iter().map(|&p| page_code(p)))
+            }
+            Input::Related(n) => list(index.related.get(n)),
+            Input::NotesOf(page) => list(match page {
+                Page::Client(i) => index.notes_by_client.get(i),
+                Page::Capability(i) => index.notes_by_capability.get(i),
+                Page::Spec(i) => index.notes_by_spec.get(i),
+                _ => None,
+            }),
+            Input::Matrix => *self.matrix.get_or_init(|| {
+                let fronts = (self.documents(Section::Clients))
+                    .chain(self.documents(Section::Capabilities))
+                    .map(|d| self.of_file(d.file).front);
+                fold([self.settings].into_iter().chain(fronts))
+            }),
         }
     }
-
-    fn files(&self) -> Option<u64> {
-        Some(self.others)
-    }
-
-    fn note_record(&self, note: usize) -> Option<u64> {
-        self.records.get(note).copied()
-    }
 }
 
-/// A hash of the body links on `page`: a link to a page renders as that page's route
-/// (`page_key`: what it follows from) and anchor; any other link renders from its
-/// destination, which is in the page's own text, and its kind.
-fn links_of(index: &SiteIndex, page: Page, page_key: impl Fn(Page) -> u64) -> u64 {
+/// A hash of what the links in `page`'s body resolve to: a link to a page renders as that
+/// page's route (an input of its own) and anchor; any other link renders from its
+/// destination, which is in the page's own file, and its kind.
+fn links_hash(index: &SiteIndex, page: Page) -> u64 {
     let mut hasher = DefaultHasher::new();
     for link in index.links_on(page) {
+        link.link.hash(&mut hasher);
         std::mem::discriminant(&link.target).hash(&mut hasher);
         if let LinkTarget::Page { page, anchor } = &link.target {
-            (page, page_key(*page), anchor).hash(&mut hasher);
+            (page, anchor).hash(&mut hasher);
         }
     }
     hasher.finish()
 }
 
-/// A page as a number, to fold into a fingerprint.
+/// A page as a number, to fold into a hash.
 fn page_code(page: Page) -> u64 {
     let (kind, i) = match page {
         Page::Home => (0, 0),
@@ -264,20 +243,6 @@ fn page_code(page: Page) -> u64 {
         Page::SpecIndex => (7, 0),
     };
     (kind << 56) ^ i as u64
-}
-
-/// Folds values into one, in order: each step goes through murmur3's 64-bit finalizer, so
-/// every bit of every value reaches the result. The values are hashes, counts and indexes;
-/// much cheaper than hashing them again with SipHash, one by one.
-fn fold(values: impl IntoIterator<Item = u64>) -> u64 {
-    let mix = |mut z: u64| {
-        z ^= z >> 33;
-        z = z.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        z ^= z >> 33;
-        z = z.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        z ^ (z >> 33)
-    };
-    (values.into_iter()).fold(0x243f_6a88_85a3_08d3, |acc, v| mix(acc.rotate_left(29) ^ v))
 }
 
 fn hash(value: &impl Hash) -> u64 {

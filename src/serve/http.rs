@@ -5,7 +5,7 @@ use super::events;
 use super::paths::{self, content_type};
 use super::state::{Files, State};
 use super::wire::{Request, Response};
-use crate::write::Shared;
+use crate::render::output::Shared;
 
 /// The prefix of the server's own endpoints.
 pub const PREFIX: &str = "/__fieldnotes/";

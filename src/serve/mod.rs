@@ -1,27 +1,27 @@
 //! `fieldnotes serve`: build the site in memory, serve it, rebuild what an edit changed and
 //! tell open pages to reload.
 //!
-//! [`rebuild`] builds incrementally (with [`fingerprint`] deciding which pages to render
-//! again), [`watch`] reports changed files, [`wire`] reads requests within fixed limits,
-//! [`http`] answers them ([`paths`] refuses traversal and maps routes to files), [`events`]
-//! streams reloads to open pages, and
+//! [`rebuild`] builds incrementally (each page rendered again only when an input it read
+//! while it rendered changed; [`fingerprint`] says what each input is now), [`watch`] reports
+//! changed files, [`wire`] reads requests within fixed limits, [`http`] answers them
+//! ([`paths`] refuses traversal and maps routes to files), [`events`] streams reloads to open
+//! pages, and
 //! [`state`] holds the site being served and the last build's status. An edit that breaks the
 //! site leaves the last good build served, and its errors are printed and shown on the page.
 //! After an edit the note pages are served first and the listings, feeds and data API right
 //! after; a request for one of those in between waits for it.
 
-pub mod events;
-pub mod fingerprint;
-pub mod http;
-pub mod paths;
+pub(crate) mod events;
+pub(crate) mod findings;
+pub(crate) mod fingerprint;
+pub(crate) mod http;
+pub(crate) mod paths;
 pub mod rebuild;
-pub mod state;
+pub(crate) mod state;
 pub mod watch;
-pub mod wire;
+pub(crate) mod wire;
 
 use crate::error::{Error, Result};
-use crate::lint::format::{self, Report};
-use crate::Summary;
 use rebuild::{Rebuilder, Rebuilt};
 use state::{Files, State, Status};
 use std::collections::HashSet;
@@ -44,6 +44,8 @@ pub struct ServeOptions {
     pub today: chrono::NaiveDate,
     /// Colour in printed findings.
     pub color: bool,
+    /// `-q`: errors and warnings only, no status line after each rebuild.
+    pub quiet: bool,
 }
 
 /// Serves the site until the process is stopped.
@@ -71,6 +73,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         state: state.clone(),
         options,
         builds: 0,
+        findings: findings::Findings::default(),
     };
     let started = Instant::now();
     let first = rebuilder.build();
@@ -109,9 +112,18 @@ struct Serving<'o> {
     state: Arc<State>,
     options: &'o ServeOptions,
     builds: u64,
+    /// The last rebuild's findings, to print only what changed.
+    findings: findings::Findings,
 }
 
 impl Serving<'_> {
+    /// A status line after a rebuild, unless `-q`.
+    fn status(&self, line: &str) {
+        if !self.options.quiet {
+            eprintln!("{line}");
+        }
+    }
+
     fn publish(&mut self, rebuilder: &mut Rebuilder, result: Result<Rebuilt>, started: Instant) {
         self.builds += 1;
         let build = self.builds;
@@ -119,11 +131,11 @@ impl Serving<'_> {
             Ok(rebuilt) => rebuilt,
             Err(error) => return self.fail(build, &error),
         };
-        self.print_findings(rebuilder, &rebuilt);
         self.state.set_base_path(rebuilder.base_path());
         self.state
             .set_status(Status::of(build, &rebuilt.diagnostics));
         let Some(site) = rebuilt.site else {
+            self.print_findings(rebuilder, &rebuilt.diagnostics);
             eprintln!("error: the site has errors; still serving the last good build");
             self.state.hub.send("status", &build.to_string());
             return;
@@ -137,7 +149,9 @@ impl Serving<'_> {
             _ => "reload",
         };
         self.state.hub.send(event, &build.to_string());
-        eprintln!(
+        // Printed once the page is served: printing never delays it.
+        self.print_findings(rebuilder, &rebuilt.diagnostics);
+        self.status(&format!(
             "built {} of {} pages in {:.0?}{}",
             rebuilt.rendered,
             rebuilt.pages,
@@ -146,7 +160,7 @@ impl Serving<'_> {
                 0 => String::new(),
                 n => format!("; {n} listing files follow"),
             }
-        );
+        ));
         if pending == 0 {
             self.search(rebuilder, &files);
         }
@@ -162,10 +176,10 @@ impl Serving<'_> {
                 ..
             })) => {
                 let files = self.swap(site.files, HashSet::new());
-                eprintln!(
+                self.status(&format!(
                     "  and {rendered} listing pages, feeds, sitemap and data API: all in {:.0?}",
                     started.elapsed()
-                );
+                ));
                 self.search(rebuilder, &files);
             }
             Ok(_) => {}
@@ -178,7 +192,7 @@ impl Serving<'_> {
 
     /// Reports a build that could not run: printed, and shown on open pages.
     fn fail(&self, build: u64, error: &Error) {
-        eprintln!("error: {error}");
+        eprintln!("{}", error.terminal_line());
         self.state.set_status(Status::failed(build, error));
         self.state.hub.send("status", &build.to_string());
     }
@@ -214,21 +228,12 @@ impl Serving<'_> {
         }
     }
 
-    /// Prints findings as `lint` does, code frames and all.
-    fn print_findings(&self, rebuilder: &Rebuilder, rebuilt: &Rebuilt) {
-        if rebuilt.diagnostics.is_empty() {
-            return;
-        }
-        let files = rebuilder.files();
-        let report = Report {
-            diagnostics: &rebuilt.diagnostics,
-            files,
-            summary: Summary::of(&rebuilt.diagnostics, files.len()),
-        };
-        eprint!(
-            "{}",
-            format::render(&report, crate::cli::Format::Human, self.options.color)
-        );
+    /// Prints the findings that changed since the last rebuild ([`findings`]).
+    fn print_findings(&mut self, rebuilder: &Rebuilder, diagnostics: &[crate::Diagnostic]) {
+        let text = self
+            .findings
+            .report(diagnostics, rebuilder.files(), self.options.color);
+        eprint!("{text}");
     }
 }
 

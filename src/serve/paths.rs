@@ -64,11 +64,15 @@ fn percent_decode(text: &str) -> Option<String> {
 
 /// The output file a cleaned path is served from: `index.html` for the root, the file itself
 /// when it exists (`research/x.md`, `style.css`), else the extensionless page
-/// (`research/x` → `research/x.html`).
+/// (`research/x` → `research/x.html`, or `research/x/index.html` with `urls: directory`).
 pub fn resolve<'a, V>(files: &'a BTreeMap<String, V>, path: &str) -> Option<(&'a str, &'a V)> {
     let candidates = match path {
         "" => vec!["index.html".to_string()],
-        _ => vec![path.to_string(), format!("{path}.html")],
+        _ => vec![
+            path.to_string(),
+            format!("{path}.html"),
+            format!("{path}/index.html"),
+        ],
     };
     candidates
         .iter()
@@ -149,5 +153,20 @@ mod tests {
             Some("research/x.md")
         );
         assert!(resolve(&files, "research/y").is_none());
+    }
+
+    #[test]
+    fn folder_pages_find_their_index() {
+        let files: BTreeMap<String, u8> = ["index.html", "research/x/index.html", "research/x.md"]
+            .into_iter()
+            .map(|f| (f.to_string(), 0))
+            .collect();
+        for path in ["research/x", "research/x/"] {
+            let cleaned = clean(&format!("/{path}")).expect("clean");
+            assert_eq!(
+                resolve(&files, &cleaned).map(|r| r.0),
+                Some("research/x/index.html")
+            );
+        }
     }
 }

@@ -2,26 +2,27 @@
 //! read and parsed again, and only the outputs whose inputs changed are rendered again.
 //!
 //! A [`Rebuilder`] keeps the last index, a hash of each file, and the last render's outputs
-//! ([`Memo`]). An edit to an existing Markdown file is re-read and re-parsed alone; anything
-//! else (a file added, removed or renamed, `site.yaml`, an unreadable file) loads the whole
-//! site again, still rendering only what changed. A change to templates, themes or static
-//! files lists them again (fenced as a load does), compiles the theme again and renders every
-//! page.
+//! with the inputs each read ([`Memo`]); [`InputHashes`] says what those inputs are after an
+//! edit, so only the outputs that read something it changed are rendered again. An edit to
+//! an existing Markdown file is re-read and re-parsed alone; anything else (a file added,
+//! removed or renamed, `site.yaml`, an unreadable file) loads the whole site again, still
+//! rendering only what changed. A change to templates, themes or static files lists them
+//! again (fenced as a load does), compiles the theme again and renders every page.
 //!
 //! Lint after edits in place runs only what they can change (see `Relint`). With
 //! [`Rebuilder::defer_listings`], a rebuild renders the note pages first and leaves the pages
 //! that list notes, the feeds and the data API for [`Rebuilder::catch_up`].
 
-use super::fingerprint::{file_hashes, rehash_file, settings_hash, FileHash, Fingerprints};
+use super::fingerprint::{file_hashes, rehash_file, settings_hash, FileHash, InputHashes};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::Result;
 use crate::index::routes::Page;
-use crate::index::{NoteRefs, Resolved, SiteIndex};
+use crate::index::SiteIndex;
 use crate::load::{self, CONTENT_DIR};
-use crate::parse::{self, Parsed, ParsedSite};
-use crate::render::{self, Memo, RenderOptions};
+use crate::parse::{self, Parsed};
+use crate::render::output::SharedOutput;
+use crate::render::{self, Incremental, Memo, RenderOptions};
 use crate::source::{Section, SourceFile};
-use crate::write::SharedOutput;
 use chrono::NaiveDate;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -127,8 +128,9 @@ pub struct Rebuilder {
     relint: Relint,
     /// See [`Rebuilder::defer_listings`].
     defer_listings: bool,
-    /// The fingerprints of the last render, while it left pages for [`Rebuilder::catch_up`].
-    deferred: Option<Fingerprints>,
+    /// The day ages counted to in the last render, while it left pages for
+    /// [`Rebuilder::catch_up`].
+    deferred: Option<(Option<NaiveDate>, bool)>,
 }
 
 impl Rebuilder {
@@ -299,25 +301,7 @@ impl Rebuilder {
         let done = edit_in_place(&self.root, &mut index, relative);
         if let Some((file, page)) = done {
             let same_ids = id_before.is_some() && id_before == note_id(&index, relative);
-            let resolved = Resolved {
-                ids: index.ids,
-                links: index.links,
-                backlinks: index.backlinks,
-                refs: NoteRefs {
-                    related: index.related,
-                    notes_by_client: index.notes_by_client,
-                    notes_by_capability: index.notes_by_capability,
-                    notes_by_spec: index.notes_by_spec,
-                },
-            };
-            let parsed = ParsedSite {
-                root: index.root,
-                config: index.config,
-                files: index.files,
-                content: index.content,
-                unreadable: index.unreadable,
-                assets: index.assets,
-            };
+            let (parsed, resolved) = index.into_parts();
             let index = match same_ids {
                 true => crate::index::reindex_same_ids(parsed, resolved, &[page]),
                 false => crate::index::reindex(parsed, resolved, &[page]),
@@ -390,11 +374,10 @@ impl Rebuilder {
                 let started = Instant::now();
                 let rendered = render::reference_day(index).and_then(|reference| {
                     let (hashes, settings) = (&self.hashes, self.settings);
-                    let fingerprints =
-                        Fingerprints::new(index, hashes, settings, self.theme, reference);
+                    let inputs = InputHashes::new(index, hashes, settings, self.theme, reference);
                     let defer = self.defer_listings;
-                    let rendered = render_into(index, &mut self.memo, &fingerprints, defer)?;
-                    Ok((rendered, fingerprints))
+                    let rendered = render_into(index, &mut self.memo, &inputs, defer)?;
+                    Ok((rendered, reference))
                 });
                 (rendered, started.elapsed())
             },
@@ -408,9 +391,9 @@ impl Rebuilder {
         if has_errors {
             return Ok(Rebuilt::without_site(diagnostics, timings));
         }
-        let ((out, stats), fingerprints) = rendered?;
+        let ((out, stats), reference) = rendered?;
         if !stats.deferred.is_empty() {
-            self.deferred = Some(fingerprints);
+            self.deferred = Some(reference);
         }
         Ok(Rebuilt {
             diagnostics,
@@ -425,11 +408,13 @@ impl Rebuilder {
     /// Renders what the last rebuild left for later ([`Rebuilt::pending`]): the whole site,
     /// up to date; `None` when nothing was left.
     pub fn catch_up(&mut self) -> Result<Option<Rebuilt>> {
-        let (Some(fingerprints), Some(index)) = (self.deferred.take(), &self.index) else {
+        let (Some(reference), Some(index)) = (self.deferred.take(), &self.index) else {
             return Ok(None);
         };
         let started = Instant::now();
-        let (out, stats) = render_into(index, &mut self.memo, &fingerprints, false)?;
+        let (hashes, settings) = (&self.hashes, self.settings);
+        let inputs = InputHashes::new(index, hashes, settings, self.theme, reference);
+        let (out, stats) = render_into(index, &mut self.memo, &inputs, false)?;
         Ok(Some(Rebuilt {
             diagnostics: self.findings.clone().unwrap_or_default(),
             site: Some(out),
@@ -444,34 +429,47 @@ impl Rebuilder {
     }
 }
 
-/// Renders `index` in memory (without the search index), reusing what `memo` has.
+/// Renders `index` in memory (without the search index), reusing what `memo` has of the
+/// outputs whose `inputs` are unchanged.
 fn render_into(
     index: &SiteIndex,
     memo: &mut Memo,
-    fingerprints: &Fingerprints,
+    inputs: &InputHashes<'_>,
     defer_listings: bool,
 ) -> Result<(SharedOutput, render::RenderStats)> {
     let options = RenderOptions {
         skip_search: true,
-        reference: Some(fingerprints.reference()),
-        defer_listings,
+        reference: Some(inputs.reference()),
         ..RenderOptions::default()
     };
     let mut out = SharedOutput::default();
-    let memo = Some((memo, fingerprints as &dyn render::Fingerprint));
-    let stats = render::render_with(index, &options, &mut out, memo)?;
+    let incremental = Incremental {
+        memo,
+        inputs,
+        defer_listings,
+    };
+    let stats = render::render_with(index, &options, &mut out, Some(incremental))?;
     Ok((out, stats))
 }
 
 /// Re-reads and re-parses `relative` into `index` in place; the file's id and page, or
 /// `None` when that cannot be done (the caller loads the whole site instead).
 fn edit_in_place(root: &Path, index: &mut SiteIndex, relative: &Path) -> Option<(usize, Page)> {
-    let id = index.files.iter().position(|f| f.path == relative)?;
-    let section = section_of(relative)?;
+    index.files.iter().position(|f| f.path == relative)?;
     let (file, problem) = load::read_one(root, relative, &index.config.limits);
     if problem.is_some() {
         return None;
     }
+    replace_document(index, file)
+}
+
+/// Parses `file` (its path relative to the site root, its text as it now is) in place of the
+/// document of the same path in `index`: the file's id and page, or `None` when `index` holds
+/// no parsed document at that path. The index's lookups are not updated: index it again
+/// ([`crate::index::reindex`], after [`SiteIndex::into_parts`]).
+pub fn replace_document(index: &mut SiteIndex, file: SourceFile) -> Option<(usize, Page)> {
+    let id = index.files.iter().position(|f| f.path == file.path)?;
+    let section = section_of(&file.path)?;
     let limit = index.config.limits.max_front_matter_bytes;
     let parsed = parse::parse_file(&file, id, section, limit);
     let content = &mut index.content;
@@ -497,7 +495,7 @@ fn note_id(index: &SiteIndex, relative: &Path) -> Option<String> {
 }
 
 /// The section a content path belongs to (`content/research/x.md` → research).
-fn section_of(relative: &Path) -> Option<Section> {
+pub fn section_of(relative: &Path) -> Option<Section> {
     let mut parts = relative.components().map(|c| c.as_os_str().to_str());
     (parts.next()? == Some(CONTENT_DIR)).then_some(())?;
     Section::from_dir(parts.next()??)

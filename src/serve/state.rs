@@ -3,7 +3,7 @@
 
 use super::events::Hub;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::write::Shared;
+use crate::render::output::Shared;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Condvar, Mutex, RwLock};

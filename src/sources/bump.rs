@@ -6,8 +6,8 @@
 //! are and listed with the reason. `lastVerified` is never touched: a bump says where the
 //! lines are, not that a person read them again.
 
-use super::drift::{Drift, DriftReport, State};
 use super::pin::format_path;
+use super::verdict::{Drift, DriftReport, State};
 use crate::error::Error;
 use crate::index::SiteIndex;
 use crate::parse::source_path;

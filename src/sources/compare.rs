@@ -4,10 +4,10 @@
 
 use super::branch::{blob, Branch};
 use super::cache::Repo;
-use super::drift::{Closest, Drift, RangeDrift, State};
 use super::locate::Text;
 use super::pin::LineRange;
 use super::trace::{trace, Block, Place, Start};
+use super::verdict::{Closest, Drift, RangeDrift, State};
 use super::verify::{out_of_range, resolve_in, Problem, Resolved};
 use super::Pinned;
 

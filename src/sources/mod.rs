@@ -40,6 +40,7 @@ pub mod pin;
 pub mod report;
 pub mod status;
 pub(crate) mod trace;
+pub mod verdict;
 pub mod verify;
 
 use crate::index::{doc_id, SiteIndex};

@@ -2,12 +2,12 @@
 //! ([`drift_table`], [`drift_json`]), and the re-verification queue ([`queue`]): the notes and
 //! support cells to read again, most drifted first, then longest unverified first.
 
-use super::drift::{Closest, Drift, DriftReport, State};
+use super::verdict::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
+use crate::dates::parse_date;
 use crate::index::{doc_id, SiteIndex};
-use crate::lint::walk::parse_date;
-use crate::lint::{RuleMeta, Sink, SourcesContext};
 use crate::model::text;
+use crate::source::Span;
 use crate::terminal;
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -107,43 +107,25 @@ fn differing_text(closest: &Closest) -> String {
     format!("({} of {} lines differ)", closest.differing, closest.of)
 }
 
-impl SourcesContext<'_> {
-    /// Reports each source drift found in `state` as a finding of `rule` at its `path`: where
-    /// its lines are now, and `help`. Nothing outside `fieldnotes sources drift`.
-    pub(crate) fn report_drift(
-        &self,
-        sink: &mut Sink<'_>,
-        rule: &RuleMeta,
-        state: State,
-        help: impl Fn() -> String,
-    ) {
-        let Some(report) = self.drift else {
-            return;
-        };
-        for drift in report.sources.iter().filter(|d| d.state == state) {
-            let source = drift.pinned.source;
-            let span = source.path.as_ref().map_or(source.span, |p| p.span);
-            let branch = drift.branch.as_deref().unwrap_or("the default branch");
-            let pinned = pinned_text(drift);
-            let message = match state {
-                State::Moved => format!("{pinned} moved on {branch}: now {}", now_text(drift)),
-                State::Changed => format!("{pinned} changed on {branch}: {}", now_text(drift)),
-                _ => match &drift.gone_in {
-                    Some(commit) => format!(
-                        "{pinned} is gone from {branch}: its file was deleted in {}",
-                        short(commit)
-                    ),
-                    None => format!("{pinned} is gone: its file was never on {branch}"),
-                },
-            };
-            sink.report(
-                rule,
-                span,
-                terminal::escape(&message).into_owned(),
-                Some(help()),
-            );
-        }
-    }
+/// Where drift's finding about `drift` stands (its `path`, else the source) and what it says:
+/// where the lines are now (FN956–FN958, reported by the lint rules).
+pub(crate) fn drift_finding(drift: &Drift<'_>) -> (Span, String) {
+    let source = drift.pinned.source;
+    let span = source.path.as_ref().map_or(source.span, |p| p.span);
+    let branch = drift.branch.as_deref().unwrap_or("the default branch");
+    let pinned = pinned_text(drift);
+    let message = match drift.state {
+        State::Moved => format!("{pinned} moved on {branch}: now {}", now_text(drift)),
+        State::Changed => format!("{pinned} changed on {branch}: {}", now_text(drift)),
+        _ => match &drift.gone_in {
+            Some(commit) => format!(
+                "{pinned} is gone from {branch}: its file was deleted in {}",
+                short(commit)
+            ),
+            None => format!("{pinned} is gone: its file was never on {branch}"),
+        },
+    };
+    (span, terminal::escape(&message).into_owned())
 }
 
 /// The drift of every source as an aligned table, a summary line and the notices.

@@ -7,13 +7,10 @@
 //! full hash and the file's lines at it.
 
 use super::cache::{Cache, Repo};
-use super::drift::DriftReport;
 use super::git::{lines, Object};
 use super::pin::LineRange;
 use super::{pinned, short, Pinned};
 use crate::index::SiteIndex;
-use crate::lint::{RuleMeta, Sink};
-use crate::source::Span;
 
 /// Why a pinned source does not hold, or could not be checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -84,34 +81,6 @@ impl<'a> Verification<'a> {
         self.sources
             .iter()
             .flat_map(|c| c.problems.iter().map(move |p| (&c.pinned, p)))
-    }
-
-    /// Reports each problem that `finding` turns into a finding of `rule` (at a span, with a
-    /// message and help); `finding` returns `None` for the problems of other rules.
-    pub fn report(
-        &self,
-        sink: &mut Sink<'_>,
-        rule: &RuleMeta,
-        finding: impl Fn(&Pinned<'a>, &Problem) -> Option<(Span, String, String)>,
-    ) {
-        for (pinned, problem) in self.problems() {
-            if let Some((span, message, help)) = finding(pinned, problem) {
-                sink.report(rule, span, message, Some(help));
-            }
-        }
-    }
-
-    /// What verification would have found, read off what drift found: each broken or
-    /// unchecked source's problem.
-    pub fn of_drift(report: &DriftReport<'a>) -> Verification<'a> {
-        let sources = (report.sources.iter())
-            .map(|d| Checked {
-                pinned: d.pinned.clone(),
-                problems: d.problem.iter().cloned().collect(),
-                commit: d.commit.clone(),
-            })
-            .collect();
-        Verification { sources }
     }
 
     /// Whether no source at all could be checked: there are some, and each is

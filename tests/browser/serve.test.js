@@ -4,12 +4,12 @@
 // FIELDNOTES_BIN) on a copy of the example site.
 
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { launch, root, watchedPage } from "./support.js";
+import { binary, launch, root, watchedPage } from "./support.js";
 
 const NOTE = "content/research/hermes-defaults-a-url-server-to-streamable-http.md";
 const ROUTE = "/research/hermes-defaults-a-url-server-to-streamable-http";
@@ -18,17 +18,6 @@ let site;
 let server;
 let origin;
 let browser;
-
-/** The fieldnotes binary: FIELDNOTES_BIN, else the debug build (built now when missing). */
-function binary() {
-  if (process.env.FIELDNOTES_BIN) return process.env.FIELDNOTES_BIN;
-  const built = path.join(root, "target/debug/fieldnotes");
-  if (!existsSync(built)) {
-    const result = spawnSync("cargo", ["build", "--quiet"], { cwd: root, stdio: "inherit" });
-    if (result.status !== 0) throw new Error("cargo build failed");
-  }
-  return built;
-}
 
 /** Starts `fieldnotes serve --port 0` on `dir`; resolves with the URL it prints. */
 function startServer(dir) {

@@ -21,6 +21,30 @@ export const siteDir = process.env.SITE_DIR
 /** Where screenshots go. */
 export const shotsDir = path.join(root, "target/browser-screenshots");
 
+/** Where cargo puts what it builds: CARGO_TARGET_DIR, else `target/`. */
+const targetDir = process.env.CARGO_TARGET_DIR
+  ? path.resolve(process.env.CARGO_TARGET_DIR)
+  : path.join(root, "target");
+
+/** The fieldnotes binary: FIELDNOTES_BIN, else the debug build (built now when missing). */
+export function binary() {
+  if (process.env.FIELDNOTES_BIN) return process.env.FIELDNOTES_BIN;
+  const built = path.join(targetDir, "debug/fieldnotes");
+  if (!existsSync(built)) {
+    const result = spawnSync("cargo", ["build", "--quiet"], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) throw new Error("cargo build failed");
+  }
+  return built;
+}
+
+/** Builds the site in `dir` into `out` with the fieldnotes binary; throws when it fails. */
+export function build(dir, out, ...args) {
+  const built = spawnSync(binary(), ["build", "--root", dir, "--out", out, "--quiet", ...args], {
+    encoding: "utf8",
+  });
+  if (built.status !== 0) throw new Error(`building ${dir} failed:\n${built.stdout}${built.stderr}`);
+}
+
 export function ensureBuilt() {
   if (existsSync(path.join(siteDir, "index.html"))) return;
   const built = spawnSync("cargo", ["run", "--quiet", "--", "build", "--out", siteDir], {
@@ -43,8 +67,9 @@ const types = {
   ".wasm": "application/wasm",
 };
 
-/** The file a request path names, the way static hosts resolve extensionless routes. */
-function resolve(urlPath) {
+/** The file a request path names in `dir`, the way static hosts resolve extensionless routes
+    (`plain`: only as a plain static server does, a folder's `index.html` and nothing else). */
+function resolve(dir, urlPath, plain = false) {
   let clean;
   try {
     clean = decodeURIComponent(urlPath.split("?")[0]);
@@ -52,21 +77,37 @@ function resolve(urlPath) {
     return null;
   }
   if (clean.includes("\0")) return null;
-  const candidates = clean.endsWith("/") ? [clean + "index.html"] : [clean, clean + ".html"];
+  const candidates = clean.endsWith("/")
+    ? [clean + "index.html"]
+    : plain
+      ? [clean]
+      : [clean, clean + ".html"];
   for (const candidate of candidates) {
-    const file = path.join(siteDir, path.normalize(candidate));
-    if (!file.startsWith(siteDir + path.sep)) return null;
+    const file = path.join(dir, path.normalize(candidate));
+    if (!file.startsWith(dir + path.sep)) return null;
     if (existsSync(file) && statSync(file).isFile()) return file;
   }
   return null;
 }
 
-/** Serves the built site on 127.0.0.1 at an ephemeral port; resolves to its origin. */
-export async function serve() {
+/** Serves a built site (`dir`, else the example's) on 127.0.0.1 at an ephemeral port;
+    resolves to its origin. `plain`: as a plain static server (nginx's defaults) would, with
+    no extensionless routes: a folder's `index.html`, and `/x` redirected to `/x/` when `x` is
+    a folder. */
+export async function serve(dir = siteDir, { plain = false } = {}) {
   const server = createServer((request, response) => {
-    const file = resolve(new URL(request.url, "http://x").pathname);
+    const url = new URL(request.url, "http://x");
+    if (plain && !url.pathname.endsWith("/")) {
+      const folder = path.join(dir, path.normalize(decodeURIComponent(url.pathname)));
+      if (folder.startsWith(dir + path.sep) && existsSync(folder) && statSync(folder).isDirectory()) {
+        response.writeHead(301, { location: url.pathname + "/" + url.search });
+        response.end();
+        return;
+      }
+    }
+    const file = resolve(dir, url.pathname, plain);
     const status = file ? 200 : 404;
-    const body = file ? file : path.join(siteDir, "404.html");
+    const body = file ? file : path.join(dir, "404.html");
     response.writeHead(status, {
       "content-type": types[path.extname(body)] || "application/octet-stream",
     });

@@ -179,7 +179,7 @@ fn bundled_example_site_lints_clean_and_builds() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let out = tempfile::tempdir().expect("temp dir");
     let mut options = fieldnotes::BuildOptions::new(root.to_path_buf(), out.path().join("public"));
-    options.today = crate::support::today();
+    options.today = crate::support::example_site_day();
     let report = fieldnotes::build(&options).expect("the example site opens");
     assert_eq!(report.diagnostics, [], "the bundled site must lint clean");
     assert!(report.written);

@@ -1,9 +1,18 @@
 //! Tests: lint output. One fixture in every format; SARIF and JUnit checked for shape; the
 //! binary's exit status; pull-request focus (PATHs and `--changed-since` in a git repository);
-//! `--explain`; `fieldnotes schema` and the schemas kept in `schemas/`.
+//! `--explain`; `fieldnotes schema` and the schemas kept in `schemas/`. Submodules: every
+//! format against its published schema and in print order (`validated`); the command-line
+//! conventions (`conventions`); the GitHub Action, its install script and the release
+//! workflow (`action`); editor set-up (`editors`).
+
+mod action;
+mod conventions;
+mod editors;
+mod validated;
 
 use crate::lint_rules::{lint_site, snapshot};
 use crate::support::TestSite;
+use clap::ValueEnum;
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{self, Report};
 use fieldnotes::lint::rules;
@@ -27,14 +36,9 @@ fn printed(format: Format) -> String {
 
 #[test]
 fn one_fixture_in_every_format() {
-    for (name, format) in [
-        ("human", Format::Human),
-        ("json", Format::Json),
-        ("github", Format::Github),
-        ("sarif", Format::Sarif),
-        ("junit", Format::Junit),
-    ] {
-        snapshot!(format!("format_{name}"), printed(format));
+    for format in Format::value_variants() {
+        let name = format.to_possible_value().expect("named");
+        snapshot!(format!("format_{}", name.get_name()), printed(*format));
     }
 }
 

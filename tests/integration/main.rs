@@ -3,11 +3,16 @@
 
 mod support;
 
+mod architecture;
 mod bad_input;
 mod build;
+mod cli_errors;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;
+mod lsp;
+mod mcp;
+mod printing;
 mod provenance;
 mod render;
 mod self_contained;

@@ -512,10 +512,11 @@ fn a_cache_seeded_by_hand_is_used_as_it_is() {
             "json",
         ],
     );
-    // Offline, a commit missing from the clone may be newer than the clone: not checked.
+    // Offline, a commit missing from the clone may be newer than the clone: not checked (an
+    // info, so printed after the errors).
     assert_eq!(
         json_codes(&out),
-        ["FN955", "FN952", "FN953", "FN954", "FN955"],
+        ["FN952", "FN953", "FN954", "FN955", "FN955"],
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );

@@ -2,8 +2,8 @@
 //! rewritten links, related notes and backlinks, the matrix, template overrides, and
 //! byte-identical rebuilds; snapshots of a note page and a client page.
 //!
-//! Ages ("50 days ago") count to the fixture's newest date, 2026-11-21; the tests assume
-//! `SOURCE_DATE_EPOCH` is not set in their environment.
+//! Pages hold dates as written; ages ("50 days ago") are the browser's to work out, on the day
+//! a page is read (tests/browser). The tests assume `SOURCE_DATE_EPOCH` is not set.
 
 use crate::support::{files_under, TestSite};
 use std::fs;
@@ -50,7 +50,8 @@ fn every_page_has_a_canonical_link_and_both_renditions() {
     let files = files_under(&site.out());
     for path in files
         .keys()
-        .filter(|p| p.ends_with(".html") && *p != "404.html")
+        // 404 and search pages are no content's: no canonical URL, no Markdown.
+        .filter(|p| p.ends_with(".html") && !["404.html", "search.html"].contains(&p.as_str()))
     {
         let page = String::from_utf8_lossy(&files[path]);
         assert_eq!(count(&page, r#"<link rel="canonical""#), 1, "{path}");
@@ -111,7 +112,7 @@ fn sources_are_pinned_with_one_link_per_range() {
 fn md_links_in_bodies_become_routes() {
     let site = built();
     let html = site.output(ALPHA);
-    assert!(html.contains(r#"<a href="/clients/client-a">client-a</a>"#));
+    assert!(html.contains(r#"<a href="/clients/client-b">Beta Client</a>"#));
     assert!(
         html.contains(r#"<a href="/capabilities/transports.sse">SSE</a>"#),
         "relative link"
@@ -135,9 +136,12 @@ fn md_links_in_bodies_become_routes() {
 fn related_notes_and_backlinks_are_listed() {
     let site = built();
     let beta = site.output("research/beta-tries-streamable-http-first.html");
-    // The body has its own "Related notes" section, so the template adds none.
-    assert_eq!(count(&beta, "Related notes <a class=\"anchor\""), 1);
+    // The body's "Related notes" list restates `related`: the page shows the template's
+    // cards, by title, which keep the body heading's anchor.
+    assert_eq!(count(&beta, "Related notes"), 1);
     assert_eq!(count(&beta, r#"id="related-notes""#), 1);
+    let related = &beta[beta.find(r#"id="related-notes""#).expect("related")..];
+    assert!(related.contains(">Alpha Client reads a URL-only entry as SSE</a>"));
     let backlinks = &beta[beta
         .find(r#"<h2 id="backlinks">Linked from</h2>"#)
         .expect("backlinks")..];
@@ -174,9 +178,10 @@ fn the_title_is_shown_once() {
     );
     // The page's <h1> takes over the anchor of the body's dropped H1.
     assert!(html.contains(r#"<h1 id="alpha-client-reads-a-url-only-entry-as-sse">"#));
-    // The body's "Sources" keeps its id; the pinned list gets its own.
+    // The body's "Sources" list restates `sources`: only the pinned list is shown.
     assert_eq!(count(&html, r#"id="sources""#), 1);
-    assert_eq!(count(&html, r#"id="pinned-sources""#), 1);
+    assert_eq!(count(&html, r#"id="pinned-sources""#), 0);
+    assert_eq!(count(&html, "Sources"), 1);
 }
 
 #[test]
@@ -184,11 +189,18 @@ fn markdown_rendition_keeps_the_body() {
     let site = built();
     let md = site.output("research/alpha-defaults-to-sse.md");
     let body = fixture_body("content/research/alpha-defaults-to-sse.md");
-    assert!(md.starts_with(&body), "{md}");
-    assert_eq!(
-        count(&md, "# Alpha Client reads a URL-only entry as SSE"),
-        1
+    // The prose as written; what it restates of the front matter once, from the front matter.
+    let prose = &body[body.find("In this invented client").expect("prose")..];
+    let prose = &prose[..prose.find("\n\n## Sources").expect("sources")];
+    assert!(md.contains(prose), "{md}");
+    assert!(
+        md.starts_with("# Alpha Client reads a URL-only entry as SSE\n"),
+        "{md}"
     );
+    for once in ["# Alpha Client", "Kind:", "## Sources", "## Related notes"] {
+        assert_eq!(count(&md, once), 1, "{once}: {md}");
+    }
+    assert!(md.contains("- [Beta Client tries Streamable HTTP first and falls back to SSE](/research/beta-tries-streamable-http-first.md)"), "{md}");
     assert!(md.contains(
         "[L10-L20](https://github.com/example/client-a/blob/0123abc/src/config.py#L10-L20)"
     ));
@@ -207,19 +219,40 @@ fn matrix_has_a_cell_per_capability_and_client() {
     assert_eq!(count(&home, r#"<td class="cell "#), 3 * 3);
     // Gamma Client's map does not name Streamable HTTP: its cell says so and links to the
     // row on the client page, which says so too.
-    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="status status-unknown"><span class="mark" aria-hidden="true">?</span> unknown</span></a></td>"##;
+    // (With the script, it opens the one "unknown" panel instead.) It stays blank: the word
+    // is for screen readers.
+    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="mark" aria-hidden="true"></span><span class="visually-hidden">unknown</span></a></td>"##;
     assert!(home.contains(unknown), "{home}");
-    assert_eq!(count(&home, "cell-unknown"), 1);
-    let transports = home.find(">Transports</th>").expect("transports band");
-    let tools = home.find(">Tools</th>").expect("tools band");
+    assert_eq!(count(&home, r#"<td class="cell cell-unknown""#), 1);
+    assert!(home.contains(r#"<section class="cell-panel" id="cell-unknown" data-unknown"#));
+    let transports = home
+        .find(">Transports</span></th>")
+        .expect("transports band");
+    let tools = home.find(">Tools</span></th>").expect("tools band");
     assert!(transports < tools, "groups in site.yaml order");
-    // Tallies: Alpha has 2 yes and 1 partial.
-    assert!(home.contains(
-        r#"<span class="status-yes">2 yes</span> · <span class="status-partial">1 partial</span>"#
-    ));
+    // Tallies: Alpha has 2 yes and 1 partial, one number a cell in the totals rows, and a
+    // coverage bar.
+    let yes = &home[home
+        .find(r#"<tr class="totals totals-yes""#)
+        .expect("totals")..];
+    assert!(
+        yes.contains(r#"<td data-client="client-a">2</td>"#),
+        "{yes}"
+    );
+    let partial = &home[home
+        .find(r#"<tr class="totals totals-partial""#)
+        .expect("totals")..];
+    assert!(
+        partial.contains(r#"<td data-client="client-a">1</td>"#),
+        "{partial}"
+    );
+    assert!(
+        home.contains(r#"title="3 of 3 researched: 2 yes, 1 partial, 0 no""#),
+        "{home}"
+    );
     let client = site.output("clients/client-c.html");
-    assert!(client.contains(r#"<tr id="support-transports.streamableHttp">"#));
-    assert!(client.contains("Not researched yet"), "{client}");
+    assert!(client.contains(r#"<p class="unresearched"><strong>Not researched yet (1):</strong> <a id="support-transports.streamableHttp" href="/capabilities/transports.streamableHttp">"#), "{client}");
+    assert!(!client.contains(r#"<tr id="support-transports.streamableHttp">"#));
     // A known cell links to its detail panel, which holds its evidence.
     let known = r##"<a href="/#cell-client-a--transports.sse""##;
     assert!(home.contains(known), "{home}");
@@ -252,11 +285,19 @@ fn a_spec_revision_shows_what_each_client_supports_of_it() {
 }
 
 #[test]
-fn ages_count_to_the_newest_date_in_the_site() {
+fn dates_are_written_as_dates_and_never_aged_at_build_time() {
     let site = built();
     let html = site.output(ALPHA);
-    assert!(html.contains(r#"<time datetime="2026-10-01">2026-10-01</time> <span class="age">(51 days ago)</span>"#), "{html}");
-    assert!(site.output("index.html").contains("count to 2026-11-21"));
+    assert!(html.contains(r#"Last verified <time datetime="2026-10-01" data-age data-freshness="always">2026-10-01</time></p>"#), "{html}");
+    for (path, bytes) in files_under(&site.out()) {
+        let page = String::from_utf8_lossy(&bytes);
+        if !path.ends_with(".html") && !path.ends_with(".md") {
+            continue;
+        }
+        for baked in ["days ago", "(today)", "badge-", "count to 2026"] {
+            assert!(!page.contains(baked), "{path} says {baked:?}");
+        }
+    }
 }
 
 #[test]

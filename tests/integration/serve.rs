@@ -563,3 +563,27 @@ fn open_starts_the_browser_at_the_served_url() {
     }
     assert_eq!(url, expected, "the opener was given the served URL");
 }
+
+/// `-q` on `serve`: no status line after a rebuild (errors and warnings still print); without
+/// it, each rebuild says what it built.
+#[test]
+fn quiet_serve_prints_no_rebuild_status() {
+    let edit = |site: &TestSite| {
+        let path = "content/research/alpha-defaults-to-sse.md";
+        let text = std::fs::read_to_string(site.root().join(path)).expect("note");
+        site.write(path, &format!("{text}\nOne more line.\n"));
+    };
+    let loud_site = TestSite::fixture("basic");
+    let mut loud = Server::start(&loud_site);
+    edit(&loud_site);
+    assert!(loud.wait_for_line("built ").contains("pages in"));
+    let quiet_site = TestSite::fixture("basic");
+    let quiet = Server::start_with(&quiet_site, &["-q"], None);
+    edit(&quiet_site);
+    std::thread::sleep(Duration::from_secs(2));
+    let printed: Vec<String> = quiet.lines.try_iter().collect();
+    assert!(
+        !printed.iter().any(|line| line.starts_with("built ")),
+        "{printed:?}"
+    );
+}

@@ -161,7 +161,7 @@ fn sitemap_lists_every_page_with_its_lastmod() {
                 .to_string_lossy()
                 .replace('\\', "/");
             let route = path.strip_suffix(".html")?;
-            (route != "404").then(|| match route {
+            (!["404", "search"].contains(&route)).then(|| match route {
                 "index" => "https://example.org/".to_string(),
                 r => format!("https://example.org/{r}"),
             })
@@ -267,6 +267,41 @@ fn the_data_api_validates_against_its_schemas() {
     );
 }
 
+/// `api/matrix.json` shows the support cell lint checked. A cell written under an alias is
+/// accepted (a warning) and shown under the capability's id; a second cell for the same
+/// capability is an error at both, so no build shows either of them in its place.
+#[test]
+fn the_matrix_api_shows_the_support_cell_lint_accepted() {
+    let site = TestSite::fixture("basic");
+    let path = "content/clients/client-a.md";
+    let client = std::fs::read_to_string(site.root().join(path)).expect("client");
+    let aliased = client.replace("  tools.call:\n", "  tool.call:\n");
+    assert_ne!(aliased, client);
+    site.write(path, &aliased);
+    let codes: Vec<&str> = site.lint().iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["FN206"]);
+    let matrix = validate(built(&site), "matrix");
+    let cell = &matrix["support"]["client-a"]["tools.call"];
+    assert_eq!(cell["status"], "yes");
+    assert_eq!(cell["notes"], "Calls tools one at a time.");
+
+    let hidden = "  tools.call:\n    status: no\n    notes: Hidden.\n    research:\n      - \
+                  gamma-calls-tools-in-order\n    lastVerified: 2026-10-01\n";
+    site.write(
+        path,
+        &aliased.replace("  tool.call:\n", &format!("{hidden}  tool.call:\n")),
+    );
+    let findings = site.lint();
+    let clashes: Vec<usize> = (findings.iter())
+        .filter(|d| d.code == "FN209" && d.severity == fieldnotes::Severity::Error)
+        .map(|d| d.line)
+        .collect();
+    assert_eq!(clashes.len(), 2, "{findings:#?}");
+    assert!(!site.build().written);
+    let kept = validate(&site, "matrix");
+    assert_eq!(kept["support"]["client-a"]["tools.call"]["status"], "yes");
+}
+
 #[test]
 fn the_search_index_holds_every_note() {
     let site = fixture();
@@ -332,23 +367,22 @@ fn with_config(lines: &str) -> TestSite {
 
 #[test]
 fn staleness_badges_follow_site_yaml() {
-    // Ages count to 2026-11-21: alpha was verified 51 days before, gamma 1.
+    // The thresholds go to the page; the browser compares them with the day it is read on.
     let site = with_config(
         "lint:\n  staleAfterDays: 180\nstaleness:\n  agingAfterDays: 10\n  staleAfterDays: 50\n",
     );
     built(&site);
     let alpha = site.output("research/alpha-defaults-to-sse.html");
-    assert!(alpha.contains(r#"<span class="badge badge-stale" title="Verified more than 50 days ago: it may no longer hold">Stale</span>"#), "{alpha}");
-    let gamma = site.output("research/gamma-calls-tools-in-order.html");
     assert!(
-        gamma.contains(r#"<span class="badge badge-fresh""#),
-        "{gamma}"
+        alpha.contains(r#"<body data-aging-days="10" data-stale-days="50">"#),
+        "{alpha}"
     );
+    assert!(alpha.contains(r#"data-freshness="always">"#), "{alpha}");
     // Defaults: lint's staleAfterDays, aging at half of it.
     let site = fixture();
     let alpha = site.output("research/alpha-defaults-to-sse.html");
     assert!(
-        alpha.contains(r#"title="Verified in the last 90 days">Fresh</span>"#),
+        alpha.contains(r#"<body data-aging-days="90" data-stale-days="180">"#),
         "{alpha}"
     );
     let bad = with_config("lint:\n  staleAfterDays: 180\nstaleness:\n  staleDays: 3\n");
@@ -445,7 +479,7 @@ fn long_bodies_get_a_table_of_contents_and_code_is_highlighted() {
             "{toc}"
         );
     }
-    assert!(html.contains(r##"<h2 id="first">First <a class="anchor" href="#first" aria-hidden="true" tabindex="-1">#</a></h2>"##), "{html}");
+    assert!(html.contains(r##"<h2 id="first">First <a class="anchor" href="#first" aria-label="Link to this section">#</a></h2>"##), "{html}");
     assert!(
         html.contains(r#"<pre class="highlight"><code class="language-python">"#),
         "{html}"
@@ -464,4 +498,128 @@ fn long_bodies_get_a_table_of_contents_and_code_is_highlighted() {
     // A short body has none.
     let alpha = site.output("research/alpha-defaults-to-sse.html");
     assert!(!alpha.contains(r#"class="toc""#));
+}
+
+#[test]
+fn urls_directory_writes_folders_and_links_them_with_a_slash() {
+    let site = with_config("lint:\n  staleAfterDays: 180\nurls: directory\n");
+    built(&site);
+    let files = crate::support::files_under(&site.out());
+    for page in [
+        "index.html",
+        "research/index.html",
+        "research/alpha-defaults-to-sse/index.html",
+        "clients/client-a/index.html",
+        "spec/2025-03-26/index.html",
+        "search/index.html",
+        "404.html",
+    ] {
+        assert!(files.contains_key(page), "{page}");
+    }
+    assert!(!files.contains_key("research/alpha-defaults-to-sse.html"));
+    // The Markdown renditions stay where body links point.
+    assert!(files.contains_key("research/alpha-defaults-to-sse.md"));
+    let alpha = site.output("research/alpha-defaults-to-sse/index.html");
+    assert!(
+        alpha.contains(r#"<a href="/clients/client-b/">Beta Client</a>"#),
+        "{alpha}"
+    );
+    assert!(
+        alpha.contains(r#"<a href="/research/" class="current">"#)
+            || alpha.contains(r#"href="/research/""#)
+    );
+    assert!(
+        alpha.contains(r#"<link rel="stylesheet" href="../../style.css">"#),
+        "{alpha}"
+    );
+    // The canonical URL stays the route: hosts redirect `x` to `x/`.
+    assert!(alpha.contains(
+        r#"<link rel="canonical" href="https://example.org/research/alpha-defaults-to-sse">"#
+    ));
+    let home = site.output("index.html");
+    assert!(
+        home.contains(r##"href="/#cell-client-a--transports.sse""##),
+        "{home}"
+    );
+    assert!(
+        home.contains(r#"<link rel="stylesheet" href="style.css">"#),
+        "{home}"
+    );
+    // FN012 knows where pages are written in this layout.
+    site.write(
+        "static/research/alpha-defaults-to-sse/index.html",
+        "<p>mine</p>",
+    );
+    let findings = site.lint();
+    assert!(findings.iter().any(|d| d.code == "FN012"), "{findings:#?}");
+
+    let bad = with_config("lint:\n  staleAfterDays: 180\nurls: pretty\n");
+    assert!(matches!(
+        fieldnotes::check(bad.root(), crate::support::today()),
+        Err(fieldnotes::Error::Config { .. })
+    ));
+}
+
+#[test]
+fn theme_files_are_linked_relative_to_each_page_so_a_build_opens_from_disk() {
+    let site = fixture();
+    for (page, prefix) in [
+        ("index.html", ""),
+        ("research.html", ""),
+        ("research/alpha-defaults-to-sse.html", "../"),
+        ("search.html", ""),
+    ] {
+        let html = site.output(page);
+        assert!(
+            html.contains(&format!(
+                r#"<link rel="stylesheet" href="{prefix}style.css">"#
+            )) && html.contains(&format!(r#"<script src="{prefix}site.js" defer>"#)),
+            "{page}"
+        );
+    }
+    // 404.html is served at any address: it links them from the root.
+    assert!(site
+        .output("404.html")
+        .contains(r#"<link rel="stylesheet" href="/style.css">"#));
+}
+
+#[test]
+fn pages_carry_an_icon_open_graph_tags_and_a_plain_description() {
+    let site = fixture();
+    let alpha = site.output("research/alpha-defaults-to-sse.html");
+    // The summary's code spans lose their backticks in the description.
+    assert!(alpha.contains(r#"<meta name="description" content="An Alpha Client server entry with a url and no type comes out as SSE"#), "{alpha}");
+    for tag in [
+        r#"<meta property="og:type" content="article">"#,
+        r#"<meta property="og:title" content="Alpha Client reads a URL-only entry as SSE">"#,
+        r#"<meta property="og:url" content="https://example.org/research/alpha-defaults-to-sse">"#,
+        r#"<meta property="og:description" content="An Alpha Client server entry with a url"#,
+        r#"<meta name="twitter:card" content="summary">"#,
+        r#"<link rel="icon" href="../favicon.svg" type="image/svg+xml">"#,
+    ] {
+        assert!(alpha.contains(tag), "{tag}");
+    }
+    assert!(site
+        .output("index.html")
+        .contains(r#"<meta property="og:type" content="website">"#));
+    assert!(site.output("favicon.svg").starts_with("<svg"));
+}
+
+#[test]
+fn a_spec_revision_page_says_what_is_new_in_it() {
+    let site = fixture();
+    let later = site.output("spec/2025-03-26.html");
+    let new = &later[later
+        .find(r#"<h2 id="capabilities">New in 2025-03-26</h2>"#)
+        .expect("new")..];
+    let new = &new[..new.find("</section>").expect("end")];
+    assert!(new.contains(">Streamable HTTP</a>"), "{new}");
+    assert!(
+        new.contains(r#"<span class="status-yes">"#),
+        "each with its clients' tally: {new}"
+    );
+    // It comes before the matrix.
+    assert!(later.find("New in 2025-03-26") < later.find(r#"<h2 id="support">"#));
+    let first = site.output("spec/2024-11-05.html");
+    assert!(!first.contains(">Streamable HTTP</a></li>"));
 }

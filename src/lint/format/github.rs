@@ -1,10 +1,17 @@
 //! The GitHub Actions format: one workflow command per finding (`::error file=…::message`),
 //! which GitHub shows as an annotation at the line, then the summary line.
+//!
+//! GitHub shows at most [`ANNOTATIONS_SHOWN`] annotations of each kind per step: findings
+//! come most severe first, so errors are the ones shown, and a last line says when some were
+//! left out (they are still in the log; the action's job summary lists them too).
 
-use super::{message_and_help, summary_line, Options, Report};
+use super::{message_and_help, summary_line, Options, Printed};
 use crate::diagnostic::Severity;
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+/// How many annotations of one kind (error, warning, notice) GitHub shows for one step.
+pub const ANNOTATIONS_SHOWN: usize = 10;
+
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let mut out = String::new();
     for d in report.diagnostics {
         let command = match d.severity {
@@ -25,6 +32,17 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
     }
     out.push_str(&summary_line(&report.summary));
     out.push('\n');
+    let summary = &report.summary;
+    let hidden: usize = [summary.errors, summary.warnings, summary.infos]
+        .iter()
+        .map(|n| n.saturating_sub(ANNOTATIONS_SHOWN))
+        .sum();
+    if hidden > 0 {
+        out.push_str(&format!(
+            "GitHub shows the first {ANNOTATIONS_SHOWN} annotations of each kind: {hidden} more \
+             findings are in this log above, and in the job summary\n"
+        ));
+    }
     out
 }
 

@@ -1,11 +1,12 @@
-//! The human format: a code frame per finding (annotate-snippets), then a summary line.
+//! The human format: a code frame per finding (annotate-snippets; the first
+//! [`Options::limit`] only, then the counts by rule), then a summary line.
 //!
 //! Linear in findings and files: each finding's file is found in a map built once, and only
 //! the lines its span covers are handed to the frame renderer, never the whole file.
 //! File names, messages and the quoted lines come from content: their control characters are
 //! shown escaped ([`terminal`]).
 
-use super::{Options, Report};
+use super::{overview, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::source::SourceFile;
 use crate::terminal;
@@ -13,7 +14,7 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let renderer = if options.color {
         Renderer::styled()
     } else {
@@ -22,13 +23,14 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
     let files: HashMap<String, &SourceFile> =
         report.files.iter().map(|f| (f.display_path(), f)).collect();
     let mut out = String::new();
-    for d in report.diagnostics {
+    let shown = overview::shown(report, options.limit);
+    for d in shown {
         let file = files.get(d.file.as_str()).copied();
         out.push_str(&frame(d, file, options, &renderer));
         out.push_str("\n\n");
     }
-    out.push_str(&summary_line(&report.summary));
-    out.push('\n');
+    out.push_str(&overview::left_out(report, shown.len()));
+    out.push_str(&super::closing_summary(report, options));
     out
 }
 

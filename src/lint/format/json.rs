@@ -1,8 +1,8 @@
 //! The JSON format: `{"diagnostics": [...], "summary": {...}}`.
 
-use super::{Options, Report};
+use super::{Options, Printed};
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let mut diagnostics = serde_json::to_value(report.diagnostics).expect("findings serialize");
     if let Some(list) = diagnostics.as_array_mut() {
         for (value, d) in list.iter_mut().zip(report.diagnostics) {

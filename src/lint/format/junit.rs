@@ -1,28 +1,24 @@
-//! The JUnit XML format, for CI systems that show test reports (GitLab, Jenkins, Azure): a test
-//! suite per file with findings, a test case per finding. Errors and warnings are failures;
-//! infos are passing cases that carry their text. A clean run is one passing case.
+//! The JUnit XML format, for CI systems that show test reports (GitLab, Jenkins, Azure), valid
+//! against the common `junit-10.xsd`: a test suite per file with findings (its `file`
+//! attribute the path), a test case per finding. Errors and warnings are failures; infos are
+//! passing cases that carry their text. A clean run is one passing case.
 
-use super::{message_and_help, Options, Report};
-use crate::diagnostic::Severity;
-use std::collections::BTreeMap;
+use super::{message_and_help, Options, Printed};
+use crate::diagnostic::{Diagnostic, Severity};
+use std::collections::HashMap;
 use std::fmt::Write;
 
 const SUITE: &str = "fieldnotes lint";
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
-    let mut by_file: BTreeMap<String, Vec<_>> = BTreeMap::new();
-    for d in report.diagnostics {
-        by_file.entry(options.path(d)).or_default().push(d);
-    }
-    let failures =
-        |ds: &[&crate::Diagnostic]| ds.iter().filter(|d| d.severity != Severity::Info).count();
-    let all: Vec<_> = report.diagnostics.iter().collect();
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
+    let by_file = by_file(report.diagnostics, options);
+    let failures = |ds: &[&Diagnostic]| ds.iter().filter(|d| d.severity != Severity::Info).count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
         out,
         "<testsuites name=\"{SUITE}\" tests=\"{}\" failures=\"{}\" errors=\"0\">",
-        all.len().max(1),
-        failures(&all)
+        report.diagnostics.len().max(1),
+        failures(report.diagnostics)
     );
     if by_file.is_empty() {
         let _ = writeln!(
@@ -36,17 +32,13 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
         let file = escape(file);
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\">",
+            "  <testsuite name=\"{file}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"0\" file=\"{file}\">",
             ds.len(),
             failures(ds)
         );
         for d in ds {
             let name = escape(&format!("{} {} at {}:{}", d.code, d.name, d.line, d.column));
-            let _ = writeln!(
-                out,
-                "    <testcase name=\"{name}\" classname=\"{file}\" file=\"{file}\" line=\"{}\">",
-                d.line
-            );
+            let _ = writeln!(out, "    <testcase name=\"{name}\" classname=\"{file}\">");
             let text = escape(&format!(
                 "{file}:{}:{}: {} {} [{}]: {}",
                 d.line,
@@ -72,6 +64,25 @@ pub fn render(report: &Report<'_>, options: &Options) -> String {
     }
     out.push_str("</testsuites>\n");
     out
+}
+
+/// The findings grouped by printed path, each group and the groups in print order: the file
+/// with the most severe finding first.
+fn by_file<'a>(
+    diagnostics: &[&'a Diagnostic],
+    options: &Options,
+) -> Vec<(String, Vec<&'a Diagnostic>)> {
+    let mut groups: Vec<(String, Vec<&Diagnostic>)> = Vec::new();
+    let mut position: HashMap<String, usize> = HashMap::new();
+    for d in diagnostics {
+        let path = options.path(d);
+        let at = *position.entry(path.clone()).or_insert_with(|| {
+            groups.push((path, Vec::new()));
+            groups.len() - 1
+        });
+        groups[at].1.push(d);
+    }
+    groups
 }
 
 /// Escapes text for XML content and attributes; drops characters XML 1.0 cannot hold.

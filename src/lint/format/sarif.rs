@@ -1,22 +1,28 @@
-//! The SARIF 2.1.0 format, as GitHub code scanning takes it: the tool with every rule, and one
-//! result per finding with its rule, level, message and region.
+//! The SARIF 2.1.0 format, as GitHub code scanning takes it: the tool with every rule (each
+//! with a `helpUri`, its page in `docs/rules/`), and one result per finding with its rule,
+//! level, message, region and a fingerprint that survives edits above it.
 
-use super::{message_and_help, Options, Report};
+use super::fingerprint::fingerprints;
+use super::help::{self, INFORMATION_URI};
+use super::{message_and_help, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::lint::rules;
 use serde_json::{json, Value};
 
 const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// Where to read about fieldnotes (SARIF's `informationUri`).
-pub const INFORMATION_URI: &str = "https://github.com/fieldnotes-dev/fieldnotes";
+/// The key of fieldnotes' own fingerprint in `partialFingerprints` (SARIF §3.27.17: a name,
+/// then `/v` and the version of how it is computed).
+const FINGERPRINT_KEY: &str = "fieldnotes/v1";
 
-pub fn render(report: &Report<'_>, options: &Options) -> String {
+pub fn render(report: &Printed<'_>, options: &Options) -> String {
     let rules: Vec<Value> = rules::ALL.iter().map(|r| rule(r.meta)).collect();
+    let fingerprints = fingerprints(report.diagnostics, options);
     let results: Vec<Value> = report
         .diagnostics
         .iter()
-        .map(|d| result(d, options))
+        .zip(&fingerprints)
+        .map(|(d, fingerprint)| result(d, fingerprint, options))
         .collect();
     let sarif = json!({
         "$schema": SCHEMA,
@@ -59,11 +65,12 @@ fn rule(meta: &crate::lint::RuleMeta) -> Value {
         "shortDescription": { "text": meta.summary },
         "fullDescription": { "text": flags },
         "help": { "text": meta.doc, "markdown": meta.doc },
+        "helpUri": help::uri(meta.code),
         "defaultConfiguration": { "level": level(meta.severity) },
     })
 }
 
-fn result(d: &Diagnostic, options: &Options) -> Value {
+fn result(d: &Diagnostic, fingerprint: &str, options: &Options) -> Value {
     // An empty span still marks one character, so that viewers have something to underline.
     let end_column = if d.end_line == d.line && d.end_column <= d.column {
         d.column + 1
@@ -86,6 +93,7 @@ fn result(d: &Diagnostic, options: &Options) -> Value {
                 },
             }
         }],
+        "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
     })
 }
 

@@ -1,7 +1,8 @@
 //! FN302 future-date: a date after today.
 
+use crate::dates::parse_date;
 use crate::diagnostic::Severity;
-use crate::lint::walk::{self, parse_date};
+use crate::lint::walk;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {

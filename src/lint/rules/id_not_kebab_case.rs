@@ -1,5 +1,6 @@
-//! FN101 id-not-kebab-case: a note or client id that is not kebab-case, or a capability id that
-//! is not `group.name`.
+//! FN101 id-not-kebab-case: a note or client id that is not kebab-case, a capability id that is
+//! not `group.name`, or any id that cannot be a file name everywhere (too long, a name Windows
+//! reserves).
 
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
@@ -12,20 +13,26 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     reads: Reads::FrontMatter,
-    summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities)",
+    summary: "an id that is not kebab-case (notes, clients) or group.name (capabilities), or \
+              that cannot be a file name everywhere (over 100 bytes, a Windows device name)",
     doc: r#"## What it flags
 
 A research note or client `id`, or a guide's file name, that is not kebab-case (lowercase ASCII
 letters and digits in words joined by single `-`), or a capability `id` that is not a kebab-case
 group, a dot, and a lowerCamelCase name (`transports.streamableHttp`). Ids with `/`, `..`,
 spaces, or letters from other scripts that look like ASCII ones (Cyrillic `а`, `е`, `о`) are
-all flagged.
+all flagged. So is any id, or guide file name, that cannot be a file name on every system: one
+longer than 100 bytes, or a name Windows reserves for a device (`con`, `prn`, `aux`, `nul`,
+`com0`–`com9`, `lpt0`–`lpt9`, in any case, alone or before a dot: `nul.sse`).
 
 ## Why
 
 Ids are file names and URLs (`/research/<id>`). Uppercase, spaces and underscores make URLs that
 differ by case on some hosts and not others, and ids that readers cannot guess; a look-alike
-letter makes an id that differs from the one it imitates while reading the same.
+letter makes an id that differs from the one it imitates while reading the same. A file name is
+at most 255 bytes on Linux and macOS, and Windows paths are at most 260 characters unless long
+paths are turned on: an id of 100 bytes leaves room for `.html` and the folders above it. No
+file can be called `con.html` on Windows; a checkout or a build of the site there fails.
 
 ## Example
 
@@ -38,6 +45,14 @@ Write `hermes-defaults-to-http`, and rename the file to match."#,
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for (doc, id) in walk::common(&cx.index.content, Common::Id) {
+        if let Some(problem) = file_name_problem(&id.value) {
+            sink.report(
+                &META,
+                id.span,
+                format!("id `{}` {problem}", shortened(&id.value)),
+                Some("choose another id, and rename the file to match".to_string()),
+            );
+        }
         let (ok, form, shape, suggestion) = match doc.section {
             Section::Capabilities => (
                 is_capability_id(&id.value),
@@ -91,6 +106,61 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 )),
             );
         }
+        if let Some(problem) = file_name_problem(stem) {
+            sink.report_file(
+                &META,
+                guide.doc.file,
+                format!("guide file name `{}.md` {problem}", shortened(stem)),
+                Some("rename the file: a guide's file name is its id".to_string()),
+            );
+        }
+    }
+}
+
+/// Most bytes an id may have. Its page is `<id>.html` and a file name is at most 255 bytes on
+/// Linux and macOS; a Windows path is at most 260 characters (unless long paths are turned
+/// on), folders above included. 100 leaves room for both, and for any suffix a build adds.
+pub const MAX_ID_BYTES: usize = 100;
+
+/// Why an id cannot be a file name on every system, or `None` when it can: too long, or a
+/// device name Windows reserves (alone or before a dot, in any case: `nul.sse.html` is `nul`
+/// there too).
+pub fn file_name_problem(id: &str) -> Option<String> {
+    if id.len() > MAX_ID_BYTES {
+        return Some(format!(
+            "is {} bytes long; an id is at most {MAX_ID_BYTES} bytes, so that its page's file \
+             name fits on every system",
+            id.len()
+        ));
+    }
+    let base = id.split('.').next().unwrap_or(id);
+    is_windows_device(base).then(|| {
+        format!(
+            "is a name Windows reserves for a device (`{base}`, in any case, alone or before a \
+             dot): no file `{id}.html` can exist there"
+        )
+    })
+}
+
+/// `con`, `prn`, `aux`, `nul`, `com0`–`com9`, `lpt0`–`lpt9` (and `com¹`…`lpt³`), any case.
+fn is_windows_device(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    if ["con", "prn", "aux", "nul"].contains(&lower.as_str()) {
+        return true;
+    }
+    let port = lower
+        .strip_prefix("com")
+        .or_else(|| lower.strip_prefix("lpt"));
+    port.is_some_and(|n| {
+        (n.len() == 1 && n.as_bytes()[0].is_ascii_digit()) || ["¹", "²", "³"].contains(&n)
+    })
+}
+
+/// The id as messages show it: whole, or its first 40 characters when it is long.
+fn shortened(id: &str) -> String {
+    match id.char_indices().nth(40) {
+        Some((end, _)) => format!("{}…", &id[..end]),
+        None => id.to_string(),
     }
 }
 
@@ -195,5 +265,27 @@ mod tests {
             capability_id("transport.streamable_http"),
             "transport.streamableHttp"
         );
+    }
+
+    #[test]
+    fn ids_must_be_file_names_everywhere() {
+        assert!(file_name_problem(&"a".repeat(MAX_ID_BYTES)).is_none());
+        assert!(file_name_problem(&"a".repeat(MAX_ID_BYTES + 1)).is_some());
+        for reserved in [
+            "con", "NUL", "Aux", "prn", "com1", "LPT9", "nul.sse", "con.x.y",
+        ] {
+            assert!(file_name_problem(reserved).is_some(), "{reserved}");
+        }
+        for fine in [
+            "console",
+            "nul-pointer",
+            "com",
+            "com10",
+            "lpt",
+            "sse.nul",
+            "a-con",
+        ] {
+            assert!(file_name_problem(fine).is_none(), "{fine}");
+        }
     }
 }

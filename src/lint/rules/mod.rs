@@ -16,6 +16,7 @@ mod canonical_mismatch;
 mod capability_alias;
 mod duplicate_id;
 mod duplicate_related;
+mod duplicate_support_cell;
 mod duplicate_title;
 mod file_too_large;
 mod front_matter_not_a_mapping;
@@ -34,6 +35,7 @@ mod missing_front_matter;
 mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
+mod restatement_mismatch;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
@@ -117,6 +119,7 @@ pub const ALL: &[Rule] = &[
     rule!(capability_alias),
     rule!(superseded_without_successor),
     rule!(unknown_successor),
+    rule!(duplicate_support_cell),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),
@@ -140,6 +143,7 @@ pub const ALL: &[Rule] = &[
     rule!(duplicate_title),
     rule!(page_url_scheme),
     rule!(placeholder_left),
+    rule!(restatement_mismatch),
     rule!(support_unknown_capability),
     rule!(support_invalid_status),
     rule!(support_without_evidence),

@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::scaffold::PLACEHOLDER;
+use crate::model::PLACEHOLDER;
 use crate::source::Span;
 
 pub const META: RuleMeta = RuleMeta {

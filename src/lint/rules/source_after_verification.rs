@@ -1,7 +1,8 @@
 //! FN303 source-after-verification: a source dated after the note or cell was last verified.
 
+use crate::dates::parse_date;
 use crate::diagnostic::Severity;
-use crate::lint::walk::{self, parse_date};
+use crate::lint::walk;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {

@@ -2,8 +2,8 @@
 //! drift`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::drift::State;
+use crate::lint::{report_drift, Reads, RuleMeta, Scope, Sink, SourcesContext};
+use crate::sources::verdict::State;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN957",
@@ -34,7 +34,7 @@ Read the lines as they are now; update the note, its source (`commit`, `path`) a
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.report_drift(sink, &META, State::Changed, || {
+    report_drift(cx, sink, &META, State::Changed, || {
         "read the lines as they are now; update the note, then its source (`commit`, `path`) and \
              `lastVerified`"
             .to_string()

@@ -33,7 +33,7 @@ Write more digits of the hash you read, or all 40 (`git rev-parse 573a7ae1`)."#,
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.verification.report(sink, &META, |pinned, problem| {
+    crate::lint::report_problems(cx.verification, sink, &META, |pinned, problem| {
         let Problem::CommitAmbiguous(commits) = problem else {
             return None;
         };

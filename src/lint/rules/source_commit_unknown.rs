@@ -38,7 +38,7 @@ at the fork that has it."#,
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.verification.report(sink, &META, |pinned, problem| {
+    crate::lint::report_problems(cx.verification, sink, &META, |pinned, problem| {
         let Problem::CommitUnknown(why) = problem else {
             return None;
         };

@@ -2,8 +2,8 @@
 //! drift`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::drift::State;
+use crate::lint::{report_drift, Reads, RuleMeta, Scope, Sink, SourcesContext};
+use crate::sources::verdict::State;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN958",
@@ -33,7 +33,7 @@ Find where the behaviour lives now, or whether it is gone; update or retract the
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.report_drift(sink, &META, State::Gone, || {
+    report_drift(cx, sink, &META, State::Gone, || {
         "find where the behaviour lives now (or whether it is gone); update or retract the note"
             .to_string()
     });

@@ -35,7 +35,7 @@ the range, or pin the commit the lines were read at."#,
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.verification.report(sink, &META, |pinned, problem| {
+    crate::lint::report_problems(cx.verification, sink, &META, |pinned, problem| {
         let Problem::LinesOutOfRange {
             range,
             lines,

@@ -2,8 +2,8 @@
 //! drift`).
 
 use crate::diagnostic::Severity;
-use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::drift::State;
+use crate::lint::{report_drift, Reads, RuleMeta, Scope, Sink, SourcesContext};
+use crate::sources::verdict::State;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN956",
@@ -34,7 +34,7 @@ and touches nothing else."#,
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.report_drift(sink, &META, State::Moved, || {
+    report_drift(cx, sink, &META, State::Moved, || {
         "`fieldnotes sources bump` re-pins the source to the branch's head; the lines need no \
              reading again"
             .to_string()

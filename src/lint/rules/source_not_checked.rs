@@ -38,7 +38,7 @@ the cache (`git clone --bare URL <cache>/<host>/<path>.git`), or map the URL to 
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.verification.report(sink, &META, |pinned, problem| {
+    crate::lint::report_problems(cx.verification, sink, &META, |pinned, problem| {
         let Problem::NotChecked(why) = problem else {
             return None;
         };

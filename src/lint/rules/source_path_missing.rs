@@ -36,7 +36,7 @@ pin the commit the path was read at."#,
 };
 
 pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
-    cx.verification.report(sink, &META, |pinned, problem| {
+    crate::lint::report_problems(cx.verification, sink, &META, |pinned, problem| {
         let Problem::PathMissing { commit, folder } = problem else {
             return None;
         };

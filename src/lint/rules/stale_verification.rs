@@ -1,7 +1,8 @@
 //! FN304 stale-verification: a note or support cell not verified for too long.
 
+use crate::dates::parse_date;
 use crate::diagnostic::Severity;
-use crate::lint::walk::{self, parse_date};
+use crate::lint::walk;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {

@@ -44,6 +44,9 @@ const GENERATED: &[(&str, Generator)] = &[
     ("gen-templates-symlink-outside", templates_symlink_outside),
     ("gen-theme-symlink-outside", theme_symlink_outside),
     ("gen-site-yaml-symlink-env", site_yaml_symlink_env),
+    ("gen-id-252-bytes", id_252_bytes),
+    ("gen-id-windows-device", id_windows_device),
+    ("gen-id-case-clash", id_case_clash),
 ];
 
 /// The secret every case's site holds beside its content, in `.env` and `.git/config`.
@@ -398,4 +401,49 @@ fn theme_symlink_outside(root: &Path) {
 fn site_yaml_symlink_env(root: &Path) {
     fs::remove_file(root.join("site.yaml")).expect("remove site.yaml");
     symlink(".env", &root.join("site.yaml"));
+}
+
+// Ids that are no file name on some system: made here, so the repository checks out anywhere.
+
+/// A note whose id and file name are 252 bytes: `<id>.md` is a file name, `<id>.html` too long.
+fn id_252_bytes(root: &Path) {
+    let id = "a".repeat(252);
+    write(
+        root,
+        &format!("content/research/{id}.md"),
+        note(&id, "", ""),
+    );
+}
+
+/// The base site's capability, as `id` with `title`.
+fn capability(id: &str, title: &str) -> String {
+    let base = corpus().join("_base/content/capabilities/transports.sse.md");
+    let text = fs::read_to_string(base).expect("base capability");
+    text.replace("transports.sse", id).replace("SSE", title)
+}
+
+/// Names Windows keeps for devices: a note `con`, a guide `PRN.md`, a capability `com1.sse`.
+fn id_windows_device(root: &Path) {
+    write(root, "content/research/con.md", note("con", "", ""));
+    let guide = "---\ntitle: Printers\nsummary: One.\nlast-updated: 2026-11-02\n---\n\nText.\n";
+    write(root, "content/guides/PRN.md", guide);
+    write(
+        root,
+        "content/capabilities/com1.sse.md",
+        capability("com1.sse", "COM1"),
+    );
+}
+
+/// Two capabilities whose ids differ only in case: one file on macOS and Windows.
+fn id_case_clash(root: &Path) {
+    for (id, title) in [
+        ("transports.streamableHttp", "One"),
+        ("transports.streamablehttp", "Two"),
+    ] {
+        write(
+            root,
+            &format!("content/capabilities/{id}.md"),
+            capability(id, title),
+        );
+    }
 }

@@ -255,13 +255,15 @@ fn every_file_a_render_writes_is_one_lint_knows_it_generates_or_a_static_one() {
     let site = TestSite::fixture("bad/_base");
     site.write("static/img/logo.svg", "<svg/>");
     let index = fieldnotes::open(site.root()).expect("opens");
-    let mut out = fieldnotes::write::MemoryOutput::default();
+    let mut out = fieldnotes::render::output::MemoryOutput::default();
     fieldnotes::render::render(&index, None, &mut out).expect("renders");
     let outputs = Outputs::of(&index);
-    let static_files: Vec<&str> = (index.assets.static_files.iter())
+    let mut static_files: Vec<&str> = (index.assets.static_files.iter())
         .map(|a| a.name.as_str())
-        .chain(["site.js", "style.css"])
         .collect();
+    for name in fieldnotes::render::builtin_static_files() {
+        static_files.push(name);
+    }
     for path in out.files.keys() {
         let known = matches!(
             outputs.clash(path),

@@ -1,4 +1,5 @@
-/* fieldnotes default theme: search (press /), matrix filters and cell details.
+/* fieldnotes default theme: search (press /), the search page, ages of dates, heading links
+   (the matrix's filters and cell panels are in matrix.js).
    Every page works without it; it only adds to what the HTML already holds.
    Search reads the index the build writes under /search/ (see src/render/search.rs):
    meta.json, then one terms file per query word and one docs file per page of results. */
@@ -85,6 +86,56 @@
     return { ready: meta, search, page };
   }
 
+  /* The site's search index, loaded on first use and shared by the box and the search page. */
+  let sharedIndex = null;
+  function loadIndex() {
+    const box = $("#site-search");
+    if (!sharedIndex) sharedIndex = searchIndex(box ? box.dataset.index : "search/meta.json");
+    return sharedIndex.ready.then(() => sharedIndex);
+  }
+
+  /* A summary with each query word's matches marked: built as text nodes, never as HTML. */
+  function excerpt(text, words) {
+    const p = document.createElement("p");
+    p.className = "search-excerpt";
+    for (const part of text.split(/([\p{L}\p{N}]+)/u)) {
+      const lower = part.toLowerCase();
+      if (part && words.some((w) => lower.startsWith(w))) {
+        const mark = document.createElement("mark");
+        mark.textContent = part;
+        p.appendChild(mark);
+      } else if (part) {
+        p.appendChild(document.createTextNode(part));
+      }
+    }
+    return p;
+  }
+
+  /* One result: its title (a link), what kind of page it is, its excerpt. */
+  function resultItem(data, words) {
+    const li = document.createElement("li");
+    const a = document.createElement("a");
+    a.href = data.url;
+    const kind = document.createElement("span");
+    kind.className = "search-kind";
+    kind.textContent = data.kind || "";
+    const title = document.createElement("span");
+    title.className = "search-title";
+    title.textContent = data.title || data.url;
+    a.append(title, kind);
+    li.append(a, excerpt(data.summary || "", words));
+    return li;
+  }
+
+  /* The search page's address for `query` (and a page of results). */
+  function searchPageUrl(base, query, page) {
+    const url = new URL(base, location.href);
+    url.search = "";
+    url.searchParams.set("q", query);
+    if (page > 1) url.searchParams.set("page", String(page));
+    return url.href;
+  }
+
   function setUpSearch() {
     const box = $("#site-search");
     if (!box) return;
@@ -92,34 +143,17 @@
     const results = $("#search-results", box);
     const status = $("#search-status", box);
     const list = $("#search-list", box);
+    const more = $("#search-more", box);
     box.hidden = false;
     let index = null;
     let latest = "";
 
     function load() {
-      if (!index) index = searchIndex(box.dataset.index);
-      return index.ready.then(() => index);
+      return loadIndex().then((loaded) => (index = loaded));
     }
 
     function close() {
       results.hidden = true;
-    }
-
-    /* A summary with each query word's matches marked: built as text nodes, never as HTML. */
-    function excerpt(text, words) {
-      const p = document.createElement("p");
-      p.className = "search-excerpt";
-      for (const part of text.split(/([\p{L}\p{N}]+)/u)) {
-        const lower = part.toLowerCase();
-        if (part && words.some((w) => lower.startsWith(w))) {
-          const mark = document.createElement("mark");
-          mark.textContent = part;
-          p.appendChild(mark);
-        } else if (part) {
-          p.appendChild(document.createTextNode(part));
-        }
-      }
-      return p;
     }
 
     let timer = null;
@@ -146,27 +180,16 @@
       const shown = await Promise.all(pages.slice(0, 8).map((n) => loaded.page(n)));
       if (query !== latest) return;
       const words = terms(query);
-      list.replaceChildren(
-        ...shown.map((data) => {
-          const li = document.createElement("li");
-          const a = document.createElement("a");
-          a.href = data.url;
-          const kind = document.createElement("span");
-          kind.className = "search-kind";
-          kind.textContent = data.kind || "";
-          const title = document.createElement("span");
-          title.className = "search-title";
-          title.textContent = data.title || data.url;
-          a.append(title, kind);
-          li.append(a, excerpt(data.summary || "", words));
-          return li;
-        })
-      );
+      list.replaceChildren(...shown.map((data) => resultItem(data, words)));
       const count = pages.length;
       status.textContent =
         count === 0
           ? `No results for “${query}”.`
           : `${count} result${count === 1 ? "" : "s"}${count > shown.length ? `, the first ${shown.length} shown` : ""}.`;
+      more.hidden = count <= shown.length;
+      const link = $("a", more);
+      link.href = searchPageUrl(box.dataset.page, query, 1);
+      link.textContent = `See all ${count} results`;
     }
 
     input.addEventListener("focus", () => {
@@ -208,167 +231,150 @@
     });
   }
 
-  /* ---------- Matrix filters ---------- */
+  /* ---------- The search page ---------- */
 
-  function setUpFilters() {
-    const form = $("#matrix-filters");
-    const table = $("table.matrix");
-    if (!form || !table) return;
-    form.hidden = false;
-    const count = $("#matrix-count", form);
-    const revisionLink = $("#revision-link", form);
-    const rows = $$("tbody tr[data-capability]", table);
-    const clientCount = $$("thead th[data-client]", table).length;
+  const RESULTS_PER_PAGE = 20;
 
-    function state() {
-      const data = new FormData(form);
-      return {
-        group: data.get("group") || "",
-        revision: data.get("revision") || "",
-        statuses: new Set(data.getAll("status")),
-        clients: new Set(data.getAll("client")),
+  /* The search page lists every result of `?q=`, RESULTS_PER_PAGE at a time (`&page=`). On
+     the 404 page the same form searches for the words of the address that was not found. */
+  async function setUpSearchPage() {
+    const form = $("#search-page");
+    if (!form) return;
+    const input = $("#search-page-input", form);
+    const status = $("#search-page-status");
+    const list = $("#search-page-results");
+    const pager = $("#search-pager");
+    const params = new URLSearchParams(location.search);
+    let query = params.get("q") || "";
+    const fromPath = form.hasAttribute("data-from-path");
+    if (!query && fromPath) {
+      let path = location.pathname;
+      try {
+        path = decodeURIComponent(path);
+      } catch {}
+      const sections = new Set(["research", "clients", "capabilities", "guides", "spec"]);
+      query = terms(path.replace(/\.(html|md)$/, ""))
+        .filter((w) => !sections.has(w))
+        .join(" ");
+    }
+    input.value = query;
+    const wanted = Math.max(1, parseInt(params.get("page") || "1", 10) || 1);
+    if (!terms(query).length) return;
+    status.textContent = "Searching…";
+    try {
+      const index = await loadIndex();
+      let pages = await index.search(query);
+      // A mistyped or renamed address: fewer of its words may still find the page.
+      while (fromPath && !params.get("q") && !pages.length && terms(query).length > 1) {
+        query = terms(query).slice(0, -1).join(" ");
+        pages = await index.search(query);
+      }
+      input.value = query;
+      const words = terms(query);
+      const count = pages.length;
+      const last = Math.max(1, Math.ceil(count / RESULTS_PER_PAGE));
+      const page = Math.min(wanted, last);
+      const from = (page - 1) * RESULTS_PER_PAGE;
+      const shown = await Promise.all(pages.slice(from, from + RESULTS_PER_PAGE).map((n) => index.page(n)));
+      list.start = from + 1;
+      list.replaceChildren(...shown.map((data) => resultItem(data, words)));
+      status.textContent =
+        count === 0
+          ? `No results for “${query}”.`
+          : `${count} result${count === 1 ? "" : "s"} for “${query}”` +
+            (last > 1 ? `, ${from + 1}–${from + shown.length} shown.` : ".");
+      pager.replaceChildren();
+      pager.hidden = last <= 1;
+      const link = (n, text, rel) => {
+        const a = document.createElement("a");
+        a.href = searchPageUrl(form.action, query, n);
+        a.textContent = text;
+        if (rel) a.rel = rel;
+        if (n === page) a.setAttribute("aria-current", "page");
+        return a;
       };
+      if (page > 1) pager.append(link(page - 1, "Previous", "prev"));
+      for (let n = 1; n <= last; n++) pager.append(link(n, String(n)));
+      if (page < last) pager.append(link(page + 1, "Next", "next"));
+    } catch (error) {
+      status.textContent = "Search is unavailable: " + error.message;
     }
-
-    function apply() {
-      const s = state();
-      for (const cell of $$("[data-client]", table)) {
-        cell.hidden = !s.clients.has(cell.dataset.client);
-      }
-      let shownRows = 0;
-      for (const row of rows) {
-        const group = row.parentElement.dataset.group;
-        const revisions = row.dataset.revisions.split(" ");
-        let match = false;
-        for (const cell of $$("td[data-status]", row)) {
-          const wanted = s.statuses.has(cell.dataset.status);
-          cell.classList.toggle("dim", !wanted);
-          if (wanted && !cell.hidden) match = true;
-        }
-        row.hidden =
-          (s.group !== "" && group !== s.group) ||
-          (s.revision !== "" && !revisions.includes(s.revision)) ||
-          !match;
-        if (!row.hidden) shownRows += 1;
-      }
-      for (const body of $$("tbody[data-group]", table)) {
-        body.hidden = $$("tr[data-capability]", body).every((row) => row.hidden);
-      }
-      count.textContent = `Showing ${shownRows} of ${rows.length} capabilities and ${s.clients.size} of ${clientCount} clients.`;
-      const option = $("#filter-revision", form).selectedOptions[0];
-      revisionLink.hidden = !s.revision;
-      if (s.revision && option) {
-        const link = $("a", revisionLink);
-        link.href = option.dataset.url + "#support";
-        link.textContent = `What each client supports of ${s.revision}`;
-      }
-      remember(s);
-    }
-
-    /* The filters live in the query string, so a filtered matrix can be shared. */
-    function remember(s) {
-      const params = new URLSearchParams();
-      if (s.group) params.set("group", s.group);
-      if (s.revision) params.set("revision", s.revision);
-      if (s.statuses.size < 4) params.set("status", Array.from(s.statuses).join(","));
-      if (s.clients.size < clientCount) params.set("clients", Array.from(s.clients).join(","));
-      const query = params.toString();
-      const url = location.pathname + (query ? "?" + query : "") + location.hash;
-      history.replaceState(history.state, "", url);
-    }
-
-    function restore() {
-      const params = new URLSearchParams(location.search);
-      const set = (name, value) => {
-        const field = form.elements.namedItem(name);
-        if (field && value !== null) field.value = value;
-      };
-      set("group", params.get("group"));
-      set("revision", params.get("revision"));
-      for (const [name, key] of [["status", "status"], ["client", "clients"]]) {
-        const value = params.get(key);
-        if (value === null) continue;
-        const wanted = new Set(value.split(","));
-        for (const box of $$(`input[name="${name}"]`, form)) box.checked = wanted.has(box.value);
-      }
-    }
-
-    form.addEventListener("change", apply);
-    form.addEventListener("reset", () => setTimeout(apply, 0));
-    form.addEventListener("submit", (event) => event.preventDefault());
-    restore();
-    apply();
   }
 
-  /* ---------- Cell details ---------- */
+  /* ---------- Ages and staleness ---------- */
 
-  /* A cell's panel works without script (it is the target of the cell's #link); the
-     script keeps the page from jumping, moves focus into the panel and back. */
-  function setUpPanels() {
-    const panels = $$(".cell-panel");
-    if (!panels.length) return;
-    let opener = null;
+  /* Days from a `YYYY-MM-DD` date to the reader's today (negative: in the future). */
+  function daysSince(date, today) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date || "");
+    if (!m) return null;
+    return Math.round((today - Date.UTC(+m[1], +m[2] - 1, +m[3])) / 86400000);
+  }
 
-    function show(panel, from) {
-      for (const p of panels) p.classList.toggle("open", p === panel);
-      document.body.classList.toggle("panel-open", !!panel);
-      if (panel) {
-        opener = from || null;
-        panel.focus({ preventScroll: true });
-      } else if (opener) {
-        opener.focus({ preventScroll: true });
-        opener = null;
-      }
+  function ageText(days) {
+    if (days === 0) return "today";
+    if (days === 1) return "yesterday";
+    if (days < 0) return days === -1 ? "tomorrow" : `in ${-days} days`;
+    if (days < 60) return `${days} days ago`;
+    const months = Math.round(days / 30.44);
+    if (months < 24) return `${months} months ago`;
+    return `${Math.floor(days / 365.25)} years ago`;
+  }
+
+  /* A page holds dates as written (`<time datetime data-age>`); how long ago each was, and
+     whether a "last verified" date is fresh, aging or stale, is worked out here, on the day
+     the page is read: a static page is read for months after it is built. */
+  function setUpAges() {
+    const times = $$("time[data-age]");
+    if (!times.length) return;
+    const aging = Number(document.body.dataset.agingDays);
+    const stale = Number(document.body.dataset.staleDays);
+    const now = new Date();
+    const today = Date.UTC(now.getFullYear(), now.getMonth(), now.getDate());
+    for (const time of times) {
+      const days = daysSince(time.getAttribute("datetime"), today);
+      if (days === null || time.nextElementSibling?.classList.contains("age")) continue;
+      const age = document.createElement("span");
+      age.className = "age";
+      age.textContent = `(${ageText(days)})`;
+      age.title = days === 1 ? "1 day ago" : `${days} days ago`;
+      time.after(" ", age);
+      const mode = time.dataset.freshness;
+      if (!mode || !(stale >= 0)) continue;
+      const [value, label, title] =
+        days > stale
+          ? ["stale", "Stale", `Verified more than ${stale} days ago: it may no longer hold`]
+          : days > aging
+            ? ["aging", "Aging", `Verified more than ${aging} days ago`]
+            : ["fresh", "Fresh", `Verified in the last ${aging} days`];
+      if (value === "fresh" && mode !== "always") continue;
+      const badge = document.createElement("span");
+      badge.className = `badge badge-${value}`;
+      badge.title = title;
+      badge.textContent = label;
+      age.after(" ", badge);
     }
+  }
 
-    /* The panel a `#cell-…` hash names, or null. The hash comes from the address bar or a
-       link anyone may write: one that does not decode, or names anything but a panel, opens
-       nothing and throws nothing (getElementById takes any id; querySelector would not). */
-    function panelFor(hash) {
-      if (!hash.startsWith("#cell-")) return null;
-      let id;
-      try {
-        id = decodeURIComponent(hash.slice(1));
-      } catch {
-        return null;
-      }
-      const panel = document.getElementById(id);
-      return panel && panel.classList.contains("cell-panel") ? panel : null;
-    }
+  /* ---------- Heading links ---------- */
 
+  /* A heading's `#` copies the section's address as well as going to it. */
+  function setUpHeadingLinks() {
     document.addEventListener("click", (event) => {
-      const link = event.target instanceof Element ? event.target.closest("a") : null;
-      if (!link) return;
-      if (link.classList.contains("panel-close")) {
-        event.preventDefault();
-        history.replaceState(history.state, "", location.pathname + location.search);
-        show(null);
-        return;
-      }
-      let url;
-      try {
-        url = new URL(link.href, location.href);
-      } catch {
-        return;
-      }
-      if (url.pathname !== location.pathname) return;
-      const panel = panelFor(url.hash);
-      if (!panel) return;
-      event.preventDefault();
-      history.replaceState(history.state, "", location.pathname + location.search + url.hash);
-      show(panel, link);
+      const link = event.target instanceof Element ? event.target.closest("a.anchor") : null;
+      if (!link || !navigator.clipboard) return;
+      const url = new URL(link.getAttribute("href"), location.href).href;
+      navigator.clipboard.writeText(url).then(
+        () => {
+          link.dataset.copied = "";
+          setTimeout(() => delete link.dataset.copied, 2000);
+        },
+        () => {}
+      );
     });
-    document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && document.querySelector(".cell-panel.open")) {
-        history.replaceState(history.state, "", location.pathname + location.search);
-        show(null);
-      }
-    });
-    const opened = panelFor(location.hash);
-    if (opened) show(opened);
   }
 
+  setUpAges();
+  setUpHeadingLinks();
   setUpSearch();
-  setUpFilters();
-  setUpPanels();
+  setUpSearchPage();
 })();

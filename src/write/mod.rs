@@ -10,59 +10,13 @@
 //! removing the old output leaves part of it, which the next build removes.
 
 use crate::error::{Error, Result};
-use crate::writers::Writers;
+use crate::render::output::{check_output_path, Output, Shared};
+use pool::Writers;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-/// A file's bytes, shared between a render, its memo, the served site and the writers
-/// without copying (a `Vec` moves into it as it is).
-pub type Shared = Arc<Vec<u8>>;
-
-/// Where rendered files go: a folder on disk, or memory (tests, `serve`).
-pub trait Output {
-    /// Writes `contents` at `path` (relative, `/`-separated, e.g. `research/x.html`).
-    fn put(&mut self, path: &str, contents: &[u8]) -> Result<()>;
-
-    /// Writes `contents` at `path`, where the caller keeps them shared (a page reused from an
-    /// earlier render); outputs that can hold shared bytes take them without a copy.
-    fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
-        self.put(path, contents)
-    }
-}
-
-/// Rendered files kept in memory, sorted by path.
-#[derive(Debug, Default)]
-pub struct MemoryOutput {
-    pub files: std::collections::BTreeMap<String, Vec<u8>>,
-}
-
-/// Rendered files kept in memory as shared bytes, so a page reused from an earlier render
-/// is not copied (`fieldnotes serve`).
-#[derive(Debug, Default, Clone)]
-pub struct SharedOutput {
-    pub files: std::collections::BTreeMap<String, Shared>,
-}
-
-impl Output for SharedOutput {
-    fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
-        self.put_shared(path, &Arc::new(contents.to_vec()))
-    }
-
-    fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
-        check_output_path(path)?;
-        self.files.insert(path.to_string(), contents.clone());
-        Ok(())
-    }
-}
-
-impl Output for MemoryOutput {
-    fn put(&mut self, path: &str, contents: &[u8]) -> Result<()> {
-        check_output_path(path)?;
-        self.files.insert(path.to_string(), contents.to_vec());
-        Ok(())
-    }
-}
+mod pool;
 
 /// The file that marks a folder as fieldnotes output, safe to replace.
 pub const MARKER: &str = ".fieldnotes-output";
@@ -181,26 +135,6 @@ impl Output for StagedDir {
             )),
         }
     }
-}
-
-/// Refuses an output path that could land outside the output folder: absolute, with `..`,
-/// `.` or empty segments, backslashes or NUL (an id like `../../x` must never become a file
-/// outside the site, even with the lint rules that flag it turned off).
-fn check_output_path(path: &str) -> Result<()> {
-    let bad = path.is_empty()
-        || path.contains(['\\', '\0'])
-        || path
-            .split('/')
-            .any(|segment| matches!(segment, "" | "." | ".."));
-    if bad {
-        let error = std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "the path leaves the output folder or is not a plain relative path; check the \
-             ids and file names that make up its route",
-        );
-        return Err(Error::io(path, "write", error));
-    }
-    Ok(())
 }
 
 /// Cleans up after killed builds: the staging and previous-output folders (`.<out>.tmp-<pid>`,
@@ -342,25 +276,6 @@ fn absolute(path: &Path) -> Result<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn output_paths_stay_inside_the_output() {
-        for ok in ["index.html", "research/a-note.html", "api/notes.json"] {
-            assert!(check_output_path(ok).is_ok(), "{ok}");
-        }
-        for bad in [
-            "",
-            "/etc/passwd",
-            "../x.html",
-            "research/../../x.html",
-            "research//x.html",
-            "./x",
-            "a\\..\\x",
-            "a\0b",
-        ] {
-            assert!(check_output_path(bad).is_err(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn absolute_resolves_missing_tails() {

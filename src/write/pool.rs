@@ -5,7 +5,7 @@
 //! letting rendered pages pile up in memory.
 
 use crate::error::{Error, Result};
-use crate::write::Shared;
+use crate::render::output::Shared;
 use std::collections::HashSet;
 use std::fs;
 use std::io::Write;

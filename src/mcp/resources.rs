@@ -1,0 +1,103 @@
+//! Resources: every note, client, capability and guide as its `.md` rendition (the page
+//! render writes beside the HTML one), named by the URL the site publishes it at
+//! (`<baseUrl>/research/<id>.md`), with one URI template per kind.
+
+use super::site::Snapshot;
+use crate::source::Section;
+use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
+
+/// The MIME type of every resource.
+pub const MARKDOWN: &str = "text/markdown";
+
+/// Every page, listed.
+pub fn list(site: &Snapshot) -> Vec<Resource> {
+    site.pages()
+        .into_iter()
+        .map(|page| {
+            let uri = format!("{}/{}", site.base_url(), page.path);
+            let name = format!("{}/{}", page.section.dir(), page.id);
+            let size = site.files.get(&page.path).map_or(0, |b| b.len() as u64);
+            let mut resource = Resource::new(uri, name)
+                .with_description(kind(page.section))
+                .with_mime_type(MARKDOWN)
+                .with_size(size);
+            if !page.title.is_empty() {
+                resource = resource.with_title(page.title);
+            }
+            resource
+        })
+        .collect()
+}
+
+/// One template per kind of page: `<baseUrl>/research/{id}.md`, ….
+pub fn templates(site: &Snapshot) -> Vec<ResourceTemplate> {
+    Section::ALL
+        .into_iter()
+        .map(|section| {
+            let dir = section.dir();
+            ResourceTemplate::new(format!("{}/{dir}/{{id}}.md", site.base_url()), dir)
+                .with_title(kind(section))
+                .with_description(format!(
+                    "A {} page as Markdown, by id",
+                    kind(section).to_lowercase()
+                ))
+                .with_mime_type(MARKDOWN)
+        })
+        .collect()
+}
+
+/// The page at `uri`: its `.md` URL, or its canonical URL without the extension; else a
+/// message saying what the URIs look like.
+pub fn read(site: &Snapshot, uri: &str) -> Result<ResourceContents, String> {
+    let base = site.base_url();
+    let path = uri
+        .strip_prefix(base)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .map(|rest| rest.split(['#', '?']).next().unwrap_or(rest))
+        .map(|rest| match rest.ends_with(".md") {
+            true => rest.to_string(),
+            false => format!("{rest}.md"),
+        });
+    let page = path.filter(|path| is_page(site, path));
+    let Some(path) = page else {
+        let pages = site.pages();
+        let known = pages.iter().map(|p| p.path.as_str());
+        let wanted = uri.rsplit_once(base).map_or(uri, |(_, rest)| rest);
+        let wanted = wanted.trim_start_matches('/');
+        let help = crate::lint::suggest::did_you_mean(wanted, known, || {
+            "`resources/list` lists them".to_string()
+        });
+        return Err(format!(
+            "no page at `{uri}`; pages are {base}/research/<id>.md, /clients/<id>.md, \
+             /capabilities/<id>.md and /guides/<slug>.md; {help}"
+        ));
+    };
+    let text = site.text(&path).unwrap_or_default().to_string();
+    Ok(ResourceContents::TextResourceContents {
+        uri: format!("{base}/{path}"),
+        mime_type: Some(MARKDOWN.to_string()),
+        text,
+        meta: None,
+    })
+}
+
+/// Whether `path` (`research/x.md`) is the `.md` of a note, client, capability or guide:
+/// one of those folders, one file, rendered.
+fn is_page(site: &Snapshot, path: &str) -> bool {
+    let Some((dir, file)) = path.split_once('/') else {
+        return false;
+    };
+    Section::from_dir(dir).is_some()
+        && !file.contains('/')
+        && file.ends_with(".md")
+        && site.files.contains_key(path)
+}
+
+fn kind(section: Section) -> &'static str {
+    match section {
+        Section::Research => "Research note",
+        Section::Clients => "Client",
+        Section::Capabilities => "Capability",
+        Section::Guides => "Guide",
+    }
+}

@@ -1,0 +1,257 @@
+//! The site as the MCP server answers from it: the index, every page rendered in memory, and
+//! the data API (`api/*.json`) read back, swapped whole when a file changes.
+//!
+//! Answers come from what the site publishes (the `.md` pages, the data API, the search
+//! index), so an agent reads the same facts, in the same words, as a person on the site.
+
+use crate::error::{Error, Result};
+use crate::index::{doc_id, SiteIndex};
+use crate::render::output::MemoryOutput;
+use crate::source::Section;
+use chrono::NaiveDate;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+
+/// One build of the site, held in memory.
+pub struct Snapshot {
+    pub index: SiteIndex,
+    /// Every rendered file by output path (`research/x.md`, `api/matrix.json`, `search/…`).
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// `api/matrix.json`: capabilities, clients and every support cell with its evidence.
+    pub matrix: Value,
+    /// `api/notes.json`'s `notes`, by id.
+    pub notes: BTreeMap<String, Value>,
+    /// `api/clients.json`'s `clients`.
+    pub clients: Vec<Value>,
+    /// The day ages count to.
+    pub today: NaiveDate,
+}
+
+impl Snapshot {
+    /// Opens, indexes and renders the site in `root` in memory.
+    pub fn load(root: &Path, today: NaiveDate) -> Result<Snapshot> {
+        let index = crate::open(root)?;
+        let mut out = MemoryOutput::default();
+        crate::render::render(&index, None, &mut out)?;
+        let files = out.files;
+        let api = |name: &str| -> Result<Value> {
+            let path = format!("api/{name}.json");
+            let bytes = files.get(&path).ok_or_else(|| missing(&path))?;
+            serde_json::from_slice(bytes)
+                .map_err(|e| Error::io(path.clone(), "read", std::io::Error::other(e.to_string())))
+        };
+        let matrix = api("matrix")?;
+        let notes = match api("notes")?.get_mut("notes").map(Value::take) {
+            Some(Value::Array(notes)) => notes
+                .into_iter()
+                .filter_map(|n| Some((n.get("id")?.as_str()?.to_string(), n)))
+                .collect(),
+            _ => BTreeMap::new(),
+        };
+        let clients = match api("clients")?.get_mut("clients").map(Value::take) {
+            Some(Value::Array(clients)) => clients,
+            _ => Vec::new(),
+        };
+        Ok(Snapshot {
+            index,
+            files,
+            matrix,
+            notes,
+            clients,
+            today,
+        })
+    }
+
+    /// The site's base URL, without a trailing `/`.
+    pub fn base_url(&self) -> &str {
+        self.index.config.base_url.trim_end_matches('/')
+    }
+
+    /// A rendered file as text.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.files
+            .get(path)
+            .and_then(|b| std::str::from_utf8(b).ok())
+    }
+
+    /// The client `name` stands for: its id, its title or a `clientInfoNames` entry, in any
+    /// case; else a lint-style message with the closest id.
+    pub fn client(&self, name: &str) -> std::result::Result<usize, String> {
+        let content = &self.index.content;
+        let wanted = name.trim().to_lowercase();
+        let found = content.clients.iter().position(|c| {
+            let names = [doc_id(&c.id, &c.doc), crate::model::text(&c.title)];
+            names
+                .into_iter()
+                .chain(c.client_info_names.iter().map(|n| n.value.as_str()))
+                .any(|n| !n.is_empty() && n.to_lowercase() == wanted)
+        });
+        found.ok_or_else(|| {
+            let ids = content.clients.iter().map(|c| doc_id(&c.id, &c.doc));
+            unknown("client", name, ids, "the `clients` tool lists them")
+        })
+    }
+
+    /// The capability `name` stands for: its id or one of its aliases (exact, then in any
+    /// case), or its title in any case; else a lint-style message with the closest id.
+    pub fn capability(&self, name: &str) -> std::result::Result<usize, String> {
+        let content = &self.index.content;
+        let name = name.trim();
+        if let Some((i, _)) = self.index.ids.capability(name) {
+            return Ok(i);
+        }
+        let wanted = name.to_lowercase();
+        let found = content.capabilities.iter().position(|c| {
+            let names = [doc_id(&c.id, &c.doc), crate::model::text(&c.title)];
+            names
+                .into_iter()
+                .chain(c.aliases.iter().map(|a| a.value.as_str()))
+                .any(|n| !n.is_empty() && n.to_lowercase() == wanted)
+        });
+        found.ok_or_else(|| {
+            let ids = content.capabilities.iter().map(|c| doc_id(&c.id, &c.doc));
+            unknown(
+                "capability",
+                name,
+                ids,
+                "the `capabilities` tool lists them",
+            )
+        })
+    }
+
+    /// The note with id `id`; else a lint-style message with the closest id.
+    pub fn note(&self, id: &str) -> std::result::Result<usize, String> {
+        let id = id.trim();
+        self.index.ids.note(id).ok_or_else(|| {
+            let ids = self
+                .index
+                .content
+                .notes
+                .iter()
+                .map(|n| doc_id(&n.id, &n.doc));
+            unknown("note", id, ids, "the `search` tool finds notes")
+        })
+    }
+
+    pub fn client_id(&self, i: usize) -> &str {
+        let c = &self.index.content.clients[i];
+        doc_id(&c.id, &c.doc)
+    }
+
+    pub fn capability_id(&self, i: usize) -> &str {
+        let c = &self.index.content.capabilities[i];
+        doc_id(&c.id, &c.doc)
+    }
+
+    pub fn note_id(&self, i: usize) -> &str {
+        let n = &self.index.content.notes[i];
+        doc_id(&n.id, &n.doc)
+    }
+
+    /// Days from `date` (YYYY-MM-DD) to today; `None` when it is not a date.
+    pub fn age_days(&self, date: Option<&str>) -> Option<i64> {
+        let date = NaiveDate::parse_from_str(date?, "%Y-%m-%d").ok()?;
+        Some((self.today - date).num_days())
+    }
+
+    /// Every page an agent may read as a resource: (section, id, title, output path of its
+    /// `.md` rendition), for notes, clients, capabilities and guides, in section order.
+    pub fn pages(&self) -> Vec<Page<'_>> {
+        let content = &self.index.content;
+        let notes = content.notes.iter().map(|n| {
+            let title = crate::model::text(&n.title);
+            (Section::Research, doc_id(&n.id, &n.doc), title)
+        });
+        let clients = content.clients.iter().map(|c| {
+            let title = crate::model::text(&c.title);
+            (Section::Clients, doc_id(&c.id, &c.doc), title)
+        });
+        let capabilities = content.capabilities.iter().map(|c| {
+            let title = crate::model::text(&c.title);
+            (Section::Capabilities, doc_id(&c.id, &c.doc), title)
+        });
+        let guides = content.guides.iter().map(|g| {
+            let title = crate::model::text(&g.title);
+            (Section::Guides, g.doc.stem.as_str(), title)
+        });
+        notes
+            .chain(clients)
+            .chain(capabilities)
+            .chain(guides)
+            .map(|(section, id, title)| Page {
+                section,
+                id,
+                title,
+                path: format!("{}/{id}.md", section.dir()),
+            })
+            .filter(|page| self.files.contains_key(&page.path))
+            .collect()
+    }
+}
+
+/// A page of the site as a resource.
+pub struct Page<'s> {
+    pub section: Section,
+    pub id: &'s str,
+    pub title: &'s str,
+    /// Its `.md` rendition's output path (`research/x.md`).
+    pub path: String,
+}
+
+/// "no client `clinee`; did you mean `cline`?" (or where to find the ids).
+fn unknown<'a>(kind: &str, name: &str, ids: impl Iterator<Item = &'a str>, list: &str) -> String {
+    let help = crate::lint::suggest::did_you_mean(name, ids, || list.to_string());
+    format!("error: no {kind} `{name}` in this site; {help}")
+}
+
+fn missing(path: &str) -> Error {
+    Error::io(
+        path,
+        "read",
+        std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "the render made no such file; the theme's data API is needed",
+        ),
+    )
+}
+
+/// The site being served: the latest good snapshot, replaced when files change.
+#[derive(Clone)]
+pub struct Knowledge {
+    pub root: PathBuf,
+    pub today: NaiveDate,
+    current: Arc<RwLock<Arc<Snapshot>>>,
+}
+
+impl Knowledge {
+    /// Loads the site in `root`; fails when it cannot be opened or rendered at all.
+    pub fn open(root: &Path, today: NaiveDate) -> Result<Knowledge> {
+        let snapshot = Snapshot::load(root, today)?;
+        Ok(Knowledge {
+            root: root.to_path_buf(),
+            today,
+            current: Arc::new(RwLock::new(Arc::new(snapshot))),
+        })
+    }
+
+    /// The snapshot answers are taken from now.
+    pub fn now(&self) -> Arc<Snapshot> {
+        match self.current.read() {
+            Ok(guard) => guard.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Loads the site again; on failure the last good snapshot stays and the error is
+    /// returned.
+    pub fn reload(&self) -> Result<()> {
+        let snapshot = Arc::new(Snapshot::load(&self.root, self.today)?);
+        match self.current.write() {
+            Ok(mut guard) => *guard = snapshot,
+            Err(poisoned) => *poisoned.into_inner() = snapshot,
+        }
+        Ok(())
+    }
+}
