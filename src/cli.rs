@@ -109,9 +109,14 @@ pub struct BuildArgs {
     /// The day "future" and "stale" are measured from (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,
-    /// Read each source's pinned lines from its repository, to show under the source link.
+    /// Read each source's pinned lines from its repository, to show under the source link
+    /// (and verify each pin, to show whether it holds).
     #[arg(long)]
     pub excerpts: bool,
+    /// Show whether each source holds, moved, changed or is gone, from this drift report
+    /// (`fieldnotes sources drift --format json`).
+    #[arg(long, value_name = "REPORT.json")]
+    pub sources: Option<PathBuf>,
     /// Print every finding in the human format (by default: the first 20, then counts by rule).
     #[arg(long)]
     pub all_findings: bool,
@@ -247,6 +252,8 @@ pub enum SourcesCommand {
     Drift(DriftArgs),
     /// List the notes and support cells to re-verify: drifted first, then oldest.
     Queue(QueueArgs),
+    /// Re-pin sources whose lines are unchanged or only moved to the default branch's head.
+    Bump(BumpArgs),
 }
 
 /// Where the sources' repositories come from.
@@ -265,6 +272,10 @@ pub struct RepoArgs {
     /// The longest a clone or fetch may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     pub timeout: u64,
+    /// Clone repositories not yet in the cache without file contents (partial clones,
+    /// `--filter=blob:none`): commits and folders now, each file when first read.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -275,17 +286,67 @@ pub struct VerifyArgs {
     /// Exit with status 1 on warnings too.
     #[arg(long)]
     pub deny_warnings: bool,
+    /// Check only the sources of files changed since this git revision.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
+    /// Exit with status 0 even when no source at all could be checked (no network, no cache).
+    #[arg(long)]
+    pub allow_unchecked: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
 
 #[derive(Debug, clap::Args)]
 pub struct DriftArgs {
-    /// How to print the report.
-    #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
-    pub format: ReportFormat,
+    /// How to print the report: a table, JSON, or as findings in a lint format.
+    #[arg(long, value_enum, default_value_t = DriftFormat::Table)]
+    pub format: DriftFormat,
+    /// Compare only the sources of files changed since this git revision.
+    #[arg(long, value_name = "REV")]
+    pub changed_since: Option<String>,
+    /// Exit with status 1 when a source is in one of these states.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "STATES")]
+    pub fail_on: Vec<DriftState>,
     #[command(flatten)]
     pub repos: RepoArgs,
+}
+
+/// How `sources drift` prints: its table, or its findings (FN951–FN958) in one of lint's
+/// formats (`json`: the drift report, with the findings as lint's JSON has them under
+/// `diagnostics`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DriftFormat {
+    Table,
+    Findings(Format),
+}
+
+impl ValueEnum for DriftFormat {
+    fn value_variants<'a>() -> &'a [Self] {
+        static VARIANTS: std::sync::OnceLock<Vec<DriftFormat>> = std::sync::OnceLock::new();
+        VARIANTS.get_or_init(|| {
+            let lint = Format::value_variants().iter().copied();
+            std::iter::once(DriftFormat::Table)
+                .chain(lint.map(DriftFormat::Findings))
+                .collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            DriftFormat::Table => Some(clap::builder::PossibleValue::new("table")),
+            DriftFormat::Findings(format) => format.to_possible_value(),
+        }
+    }
+}
+
+/// A drift state `--fail-on` can name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DriftState {
+    Moved,
+    Changed,
+    Gone,
+    Broken,
+    Unchecked,
 }
 
 #[derive(Debug, clap::Args)]
@@ -296,6 +357,15 @@ pub struct QueueArgs {
     /// The day ages are measured to (YYYY-MM-DD).
     #[arg(long)]
     pub today: Option<String>,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct BumpArgs {
+    /// Print what would change, as a diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }

@@ -15,13 +15,14 @@
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
-//!    ([`sources::excerpt::excerpts`]) beforehand.
+//!    ([`sources::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
+//!    REPORT.json`, each source's status read from a drift report ([`sources::status`]).
 //! 6. **write** (`write::StagedDir`): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
 //! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
-//! git repositories (`fieldnotes sources verify|drift|queue`), outside the pipeline: it needs
-//! a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
+//! git repositories (`fieldnotes sources verify|drift|queue|bump`), outside the pipeline: it
+//! needs a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
 //! save changed (`fieldnotes serve`). `mcp` serves the site to agents over the Model Context
 //! Protocol (`fieldnotes mcp`), answering from the same pages and data API rendered in memory.
@@ -106,8 +107,11 @@ pub struct BuildOptions {
     /// The day lint measures "future" and "stale" from.
     pub today: chrono::NaiveDate,
     /// Read each source's pinned lines from these repositories, for note pages
-    /// (`build --excerpts`); `None`: no excerpts.
+    /// (`build --excerpts`), and verify each pin there; `None`: no excerpts.
     pub excerpts: Option<sources::cache::CacheConfig>,
+    /// A drift report (`sources drift --format json`) that says whether each source holds,
+    /// for note pages (`build --sources REPORT.json`); `None`: none.
+    pub sources_report: Option<PathBuf>,
     /// Counts pages as they are rendered, for a progress bar; `None`: not counted.
     pub progress: Option<std::sync::Arc<Progress>>,
 }
@@ -128,6 +132,7 @@ impl BuildOptions {
             base_url: None,
             today: dates::today(None).unwrap_or_default(),
             excerpts: None,
+            sources_report: None,
             progress: None,
         }
     }
@@ -174,8 +179,18 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if !has_errors {
         report.excerpts = options.excerpts.as_ref().map(|config| {
             let mut cache = sources::cache::Cache::new(config.clone());
-            sources::excerpt::excerpts(&index, &mut cache)
+            let mut excerpts = sources::excerpt::excerpts(&index, &mut cache);
+            let verification = sources::verify::verify(&index, &mut cache);
+            excerpts.statuses = Some(sources::status::Statuses::of_verification(&verification));
+            excerpts
         });
+        if let Some(path) = &options.sources_report {
+            let statuses = sources::status::Statuses::of_report(&index, path)?;
+            report
+                .excerpts
+                .get_or_insert_with(Default::default)
+                .statuses = Some(statuses);
+        }
         let mut out = write::StagedDir::create(&options.out, &options.root)?;
         if let Some(progress) = &options.progress {
             let total = render::page_count(&index);

@@ -214,6 +214,18 @@ pub struct SourceRef {
     /// excerpts alike. `None` when there is no `path`.
     pub location: Option<Result<SourcePath, SourcePathError>>,
     pub date: Option<Spanned<String>>,
+    /// What `url` pins when it is a file at a commit of a GitHub or GitLab repository
+    /// (`…/blob/<commit>/<file>#L10-L20`), read once by [`crate::parse::url_pin`]: the pin of
+    /// a source without `commit`, and what `commit` and `path` must agree with (FN405).
+    pub url_pin: Option<UrlPin>,
+}
+
+/// A file at a commit, and lines in it, as a source URL names them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlPin {
+    /// The commit, 7–40 hex digits lower-cased; spanned as the `url`.
+    pub commit: Spanned<String>,
+    pub path: SourcePath,
 }
 
 /// A source's `path` as read: the file, relative to the repository root, and the line ranges

@@ -31,6 +31,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
             true => Some(super::sources::cache_config(&args.repos)?),
             false => None,
         },
+        sources_report: args.sources,
         progress: show_progress.then(|| Arc::new(Progress::default())),
     };
     if let Some(dir) = crate::render::highlight::default_dir() {
@@ -69,7 +70,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
     if quiet {
         return Ok(0);
     }
-    if let Some(excerpts) = &report.excerpts {
+    if let Some(excerpts) = report.excerpts.as_ref().filter(|_| args.excerpts) {
         eprintln!(
             "excerpts: {} sources, {} could not be read",
             excerpts.len(),

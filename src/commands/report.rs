@@ -56,6 +56,19 @@ pub(super) fn print_findings(
     ))
 }
 
+/// The findings in `format`, as `print_findings` prints them to standard output (no colour,
+/// every finding): for a command that puts them inside output of its own.
+pub(super) fn render_findings(
+    run: &Invocation,
+    root: &Path,
+    diagnostics: &[Diagnostic],
+    files: &[SourceFile],
+    format: Format,
+) -> String {
+    let bases = Bases::of(run, root);
+    render(run, &bases, diagnostics, files, format, false, None)
+}
+
 fn render(
     run: &Invocation,
     bases: &Bases,

@@ -1,15 +1,23 @@
-//! `fieldnotes sources verify|drift|queue`: pinned sources against their git repositories.
+//! `fieldnotes sources verify|drift|queue|bump`: pinned sources against their git
+//! repositories.
 
-use super::report::{print_findings, Printing};
+use super::report::{print_findings, render_findings, Printing};
 use super::Invocation;
 use crate::cli::{
-    DriftArgs, QueueArgs, RepoArgs, ReportFormat, SourcesArgs, SourcesCommand, VerifyArgs,
+    BumpArgs, DriftArgs, DriftFormat, DriftState, QueueArgs, RepoArgs, ReportFormat, SourcesArgs,
+    SourcesCommand, VerifyArgs,
 };
 use crate::dates;
 use crate::error::{Error, Result};
+use crate::index::SiteIndex;
+use crate::lint::focus::Focus;
+use crate::lint::format::Format;
 use crate::sources::cache::{Cache, CacheConfig};
+use crate::sources::verdict::State;
 use crate::sources::verify::Problem;
-use crate::sources::{drift, report, verify};
+use crate::sources::Pinned;
+use crate::sources::{bump, drift, report, verify};
+use crate::terminal;
 use std::io::Write;
 use std::path::Path;
 use std::time::Duration;
@@ -18,8 +26,9 @@ pub fn sources(run: &Invocation, args: SourcesArgs) -> Result<u8> {
     let root = run.root()?;
     match args.command {
         SourcesCommand::Verify(args) => verify(run, root, args),
-        SourcesCommand::Drift(args) => drift(root, args),
+        SourcesCommand::Drift(args) => drift(run, root, args),
         SourcesCommand::Queue(args) => queue(root, args),
+        SourcesCommand::Bump(args) => bump(run, root, args),
     }
 }
 
@@ -34,14 +43,17 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
     }
     config.offline = args.offline;
     config.timeout = Duration::from_secs(args.timeout);
+    config.partial = args.partial;
     Ok(config)
 }
 
-/// Verification findings in the lint format chosen; exit status as `lint`'s.
+/// Verification findings in the lint format chosen; exit status as `lint`'s, or 2 when no
+/// source at all could be checked (unless `--allow-unchecked`).
 fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
     let index = crate::open(root)?;
+    let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
-    let verification = verify::verify(&index, &mut cache);
+    let verification = verify::verify_where(&index, &mut cache, &keep);
     let diagnostics = crate::lint::lint_sources(&index, &verification)?;
     let printing = Printing {
         format: args.format,
@@ -60,19 +72,71 @@ fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
         verification.verified(),
         verification.sources.len() - verification.verified() - unchecked,
     ));
+    if verification.nothing_checked() && !args.allow_unchecked {
+        eprintln!(
+            "error: no pinned source could be checked (see FN955 above): give fieldnotes the \
+             repositories (network, a seeded --cache, or --repo URL=PATH), or pass \
+             --allow-unchecked to accept it"
+        );
+        return Ok(2);
+    }
     Ok(status)
 }
 
-/// Each source's drift from its repository's default branch, as a table or JSON.
-fn drift(root: &Path, args: DriftArgs) -> Result<u8> {
+/// Whether a run looks at a pinned source.
+type Keep<'a> = Box<dyn Fn(&Pinned<'a>) -> bool + 'a>;
+
+/// Which pinned sources a run looks at: all of them, or with `--changed-since REV` those of
+/// the site files changed since REV (as `lint --changed-since` reads the change).
+fn changed_since<'a>(root: &Path, index: &'a SiteIndex, rev: Option<&str>) -> Result<Keep<'a>> {
+    let Some(rev) = rev else {
+        return Ok(Box::new(|_| true));
+    };
+    let mut focus = Focus::default();
+    focus.add_changes_since(root, rev)?;
+    Ok(Box::new(move |pinned| {
+        focus.reports_file(&pinned.place(index).0)
+    }))
+}
+
+/// Each source's drift from its repository's default branch, as a table, JSON, or findings
+/// in a lint format; exit status 1 when a source is in a `--fail-on` state.
+fn drift(run: &Invocation, root: &Path, args: DriftArgs) -> Result<u8> {
     let index = crate::open(root)?;
+    let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos)?);
-    let drift = drift::drift(&index, &mut cache);
-    print(&match args.format {
-        ReportFormat::Table => report::drift_table(&index, &drift),
-        ReportFormat::Json => report::drift_json(&index, &drift),
-    });
-    Ok(0)
+    let drift = drift::drift_where(&index, &mut cache, &keep);
+    match args.format {
+        DriftFormat::Table => print(&report::drift_table(&index, &drift)),
+        DriftFormat::Findings(Format::Json) => {
+            let diagnostics = crate::lint::lint_drift(&index, &drift)?;
+            let text = render_findings(run, root, &diagnostics, &index.files, Format::Json);
+            print(&report::drift_json_with(&index, &drift, &text));
+        }
+        DriftFormat::Findings(format) => {
+            let diagnostics = crate::lint::lint_drift(&index, &drift)?;
+            let printing = Printing {
+                format,
+                deny_warnings: false,
+                reports: &[],
+                all_findings: true,
+            };
+            print_findings(run, root, &diagnostics, &index.files, &printing)?;
+        }
+    }
+    let failing: Vec<State> = args.fail_on.iter().map(|s| drift_state(*s)).collect();
+    let failed = drift.sources.iter().any(|d| failing.contains(&d.state));
+    Ok(u8::from(failed))
+}
+
+fn drift_state(state: DriftState) -> State {
+    match state {
+        DriftState::Moved => State::Moved,
+        DriftState::Changed => State::Changed,
+        DriftState::Gone => State::Gone,
+        DriftState::Broken => State::Broken,
+        DriftState::Unchecked => State::Unchecked,
+    }
 }
 
 /// The re-verification queue, as a table or JSON.
@@ -87,6 +151,55 @@ fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
         ReportFormat::Json => report::queue_json(&entries),
     });
     Ok(0)
+}
+
+/// Re-pins the sources whose lines hold to the default branch's head; `--dry-run` prints the
+/// diff instead. Sources left as they were are listed on standard error.
+fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
+    let index = crate::open(root)?;
+    let mut cache = Cache::new(cache_config(&args.repos)?);
+    let drift = drift::drift(&index, &mut cache);
+    let plan = bump::plan(&index, &drift);
+    let moved: usize = plan.files.iter().map(|f| f.sources).sum();
+    if args.dry_run {
+        print(&bump::diff(&plan));
+    } else {
+        bump::write(root, &plan)?;
+    }
+    let verb = if args.dry_run {
+        "would re-pin"
+    } else {
+        "re-pinned"
+    };
+    run.say(&format!(
+        "{verb} {moved} source{} in {} file{}; {} already current; {} left as they are",
+        plural(moved),
+        plan.files.len(),
+        plural(plan.files.len()),
+        plan.current,
+        plan.left.len()
+    ));
+    for left in &plan.left {
+        eprintln!(
+            "  {}:{}: {}: {}",
+            terminal::escape(&left.file),
+            left.line,
+            left.state.as_str(),
+            terminal::escape(&left.why)
+        );
+    }
+    for notice in &drift.notices {
+        eprintln!("note: {}", terminal::escape(notice));
+    }
+    Ok(0)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 fn print(text: &str) {

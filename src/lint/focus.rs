@@ -111,17 +111,21 @@ impl Focus {
         }
     }
 
-    /// Whether `finding` is reported.
-    pub fn keeps(&self, finding: &Diagnostic, index: &SiteIndex) -> bool {
+    /// Whether findings in the site file `file` (as diagnostics name it) are reported.
+    pub fn reports_file(&self, file: &str) -> bool {
         self.everything
             || self.paths.iter().any(|p| {
-                finding.file == *p
+                file == p
                     || p.is_empty()
-                    || finding
-                        .file
+                    || file
                         .strip_prefix(p.as_str())
                         .is_some_and(|rest| rest.starts_with('/'))
             })
+    }
+
+    /// Whether `finding` is reported.
+    pub fn keeps(&self, finding: &Diagnostic, index: &SiteIndex) -> bool {
+        self.reports_file(&finding.file)
             || (BROKEN_REFERENCES.contains(&finding.code)
                 && self.touched_ids.contains(target_id(finding, index)))
     }

@@ -95,10 +95,12 @@ pub struct Context<'a> {
     pub today: NaiveDate,
 }
 
-/// What source verification rules read: the index and what verification found.
+/// What source verification rules read: the index and what verification found, and what
+/// drift found (`fieldnotes sources drift` only).
 pub struct SourcesContext<'a> {
     pub index: &'a SiteIndex,
     pub verification: &'a Verification<'a>,
+    pub drift: Option<&'a crate::sources::verdict::DriftReport<'a>>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -272,16 +274,64 @@ pub fn lint_sources(
     let cx = SourcesContext {
         index,
         verification,
+        drift: None,
     };
-    run(
+    run_sources(&cx)
+}
+
+/// Runs every [`Check::Sources`] rule over what drift found: its broken and unchecked
+/// sources as verification reports them (FN951–FN955), its moved, changed and gone ones
+/// (FN956–FN958).
+pub fn lint_drift(
+    index: &SiteIndex,
+    drift: &crate::sources::verdict::DriftReport<'_>,
+) -> crate::error::Result<Vec<Diagnostic>> {
+    // What verification would have found, read off drift: each broken or unchecked source's
+    // problem.
+    let sources = (drift.sources.iter())
+        .map(|d| crate::sources::verify::Checked {
+            pinned: d.pinned.clone(),
+            problems: d.problem.iter().cloned().collect(),
+            commit: d.commit.clone(),
+        })
+        .collect();
+    let verification = Verification { sources };
+    let cx = SourcesContext {
         index,
+        verification: &verification,
+        drift: Some(drift),
+    };
+    run_sources(&cx)
+}
+
+fn run_sources(cx: &SourcesContext<'_>) -> crate::error::Result<Vec<Diagnostic>> {
+    run(
+        cx.index,
         |_| true,
         |check, sink| {
             if let Check::Sources(check) = check {
-                check(&cx, sink);
+                check(cx, sink);
             }
         },
     )
+}
+
+/// Reports each source drift found in `state` as a finding of `rule` (where its lines are
+/// now, and `help`); nothing outside `fieldnotes sources drift`.
+pub(crate) fn report_drift(
+    cx: &SourcesContext<'_>,
+    sink: &mut Sink<'_>,
+    rule: &RuleMeta,
+    state: crate::sources::verdict::State,
+    help: impl Fn() -> String,
+) {
+    let Some(report) = cx.drift else {
+        return;
+    };
+    for drift in report.sources.iter().filter(|d| d.state == state) {
+        let (span, message) = crate::sources::report::drift_finding(drift);
+        sink.report(rule, span, message, Some(help()));
+    }
 }
 
 /// Reports each problem of `verification` that `finding` turns into a finding of `rule` (at a

@@ -2,6 +2,7 @@
 //! value of the wrong type, so that one bad field never hides the others.
 
 use super::source_path::source_path;
+use super::url_pin::url_pin;
 use super::yaml::{Node, NodeKind};
 use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
 use crate::source::Span;
@@ -155,6 +156,7 @@ impl<'a> Reader<'a> {
                 let path = r.text("path");
                 SourceRef {
                     span: r.span,
+                    url_pin: url.as_ref().and_then(url_pin),
                     url,
                     title,
                     commit,

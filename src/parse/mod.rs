@@ -9,6 +9,7 @@ pub mod frontmatter;
 pub(crate) mod markdown;
 pub(crate) mod restated;
 pub(crate) mod source_path;
+pub(crate) mod url_pin;
 pub(crate) mod yaml;
 
 use crate::config::SiteConfig;

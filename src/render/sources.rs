@@ -4,6 +4,7 @@ use super::highlight;
 use super::views::safe_href;
 use crate::model::{text, LineRange, SourceRef};
 use crate::sources::excerpt::{Excerpt, Excerpts};
+use crate::sources::status::StatusState;
 use serde::Serialize;
 
 /// A source as templates see it.
@@ -28,6 +29,20 @@ pub struct SourceView<'a> {
     pub pinned: bool,
     /// The pinned lines, read from the repository (`build --excerpts`).
     pub excerpt: Option<ExcerptView>,
+    /// Whether the pin holds, when the build knows (`build --sources REPORT.json` or
+    /// `--excerpts`).
+    pub status: Option<StatusView>,
+}
+
+/// A source's status as templates see it.
+#[derive(Debug, Serialize)]
+pub struct StatusView {
+    /// `verified`, `unchanged`, `moved`, `changed`, `gone`, `broken` or `unchecked`.
+    pub state: StatusState,
+    /// What the reader is told (`moved: now src/b.py:8-11 on main (1b2c3d4)`).
+    pub label: String,
+    /// False when the source could not be checked: it must not look like a checked one.
+    pub checked: bool,
 }
 
 /// The pinned lines of a source, highlighted, one block per line range.
@@ -90,10 +105,23 @@ fn longest_backtick_run(text: &str) -> usize {
     text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
 }
 
-/// The view of one source, with its excerpt when the build read one.
+/// The view of one source, with its excerpt and status when the build has them; once its
+/// commit resolved, its links name the commit's full hash.
 pub fn source_view_with<'a>(source: &'a SourceRef, excerpts: Option<&Excerpts>) -> SourceView<'a> {
     let mut view = source_view(source);
     view.excerpt = excerpts.and_then(|e| e.get(source)).map(ExcerptView::new);
+    if let Some(status) = excerpts.and_then(|e| e.status(source)) {
+        if let Some(full) = &status.commit {
+            let (href, ranges, _) = links(source, Some(full));
+            view.href = safe_href(&href).is_some().then_some(href);
+            view.ranges = ranges;
+        }
+        view.status = Some(StatusView {
+            state: status.state,
+            label: status.label.clone(),
+            checked: status.checked(),
+        });
+    }
     view
 }
 
@@ -117,17 +145,46 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
     let url = text(&source.url);
     let commit = Some(text(&source.commit)).filter(|c| !c.is_empty());
     // A path that cannot be read (FN403) pins nothing but the commit.
-    let (file, lines) = match &source.location {
-        Some(Ok(path)) => (Some(path.file.as_str()), &path.lines[..]),
-        _ => (None, &[][..]),
+    let file = match &source.location {
+        Some(Ok(path)) => Some(path.file.as_str()),
+        _ => None,
     };
     let title = match text(&source.title) {
         "" => url,
         title => title,
     };
-    let repo = repository(url);
-    let (href, ranges, pinned) = match (repo, commit) {
-        (Some((forge, base)), Some(commit)) => {
+    let (href, ranges, pinned) = links(source, None);
+    SourceView {
+        title,
+        href: safe_href(&href).is_some().then_some(href),
+        url: safe_href(url),
+        file,
+        ranges,
+        commit,
+        short_commit: commit.map(|c| c.get(..7).unwrap_or(c)),
+        date: Some(text(&source.date)).filter(|d| !d.is_empty()),
+        pinned,
+        excerpt: None,
+        status: None,
+    }
+}
+
+/// The link of a source and one per line range, at `commit` (else the commit as written),
+/// and whether they are pinned (into a forge fieldnotes knows how to link into). A source
+/// its `/blob/` URL alone pins is linked as written until its commit resolves.
+fn links(source: &SourceRef, commit: Option<&str>) -> (String, Vec<RangeLink>, bool) {
+    let url = text(&source.url);
+    let written = Some(text(&source.commit)).filter(|c| !c.is_empty());
+    let (file, lines) = match (&source.location, written, &source.url_pin) {
+        (Some(Ok(path)), _, _) => (Some(path.file.as_str()), &path.lines[..]),
+        (_, None, Some(pin)) if commit.is_some() => {
+            (Some(pin.path.file.as_str()), &pin.path.lines[..])
+        }
+        _ => (None, &[][..]),
+    };
+    let pinned = written.is_some() || (commit.is_some() && file.is_some());
+    match (repository(url), commit.or(written)) {
+        (Some((forge, base)), Some(commit)) if pinned => {
             let ranges = match file {
                 Some(file) => lines
                     .iter()
@@ -145,18 +202,6 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
             (href, ranges, true)
         }
         _ => (url.to_string(), Vec::new(), false),
-    };
-    SourceView {
-        title,
-        href: safe_href(&href).is_some().then_some(href),
-        url: safe_href(url),
-        file,
-        ranges,
-        commit,
-        short_commit: commit.map(|c| c.get(..7).unwrap_or(c)),
-        date: Some(text(&source.date)).filter(|d| !d.is_empty()),
-        pinned,
-        excerpt: None,
     }
 }
 
@@ -257,6 +302,7 @@ mod tests {
             location: s(path).map(|p| crate::parse::source_path::source_path(&p, path)),
             path: s(path),
             date: s("2026-01-02"),
+            url_pin: None,
         }
     }
 
@@ -339,6 +385,41 @@ mod tests {
             v.href.as_deref(),
             Some("https://github.com/o/r/tree/0123abc")
         );
+    }
+
+    #[test]
+    fn a_resolved_commit_links_by_its_full_hash_and_the_status_shows() {
+        use crate::sources::status::{Status, Statuses};
+        let full = "9dcf7714b2b5b9e2e8f3a1c6d4e5f60718293a4b";
+        let s = source("https://github.com/o/r", "9dcf771", "a/b.py:3-5");
+        let mut statuses = Statuses::default();
+        statuses.insert(
+            s.span,
+            Status {
+                state: StatusState::Moved,
+                label: "moved: now a/c.py:4-6 on main (1b2c3d4)".to_string(),
+                commit: Some(full.to_string()),
+            },
+        );
+        let mut excerpts = Excerpts::default();
+        excerpts.statuses = Some(statuses);
+        let v = source_view_with(&s, Some(&excerpts));
+        assert_eq!(
+            hrefs(&v),
+            [format!("https://github.com/o/r/blob/{full}/a/b.py#L3-L5")]
+        );
+        assert_eq!(v.short_commit, Some("9dcf771"));
+        let status = v.status.expect("a status");
+        assert!(status.checked && status.label.starts_with("moved: "));
+        // A source its URL alone pins links at the full hash too, file and lines its URL's.
+        let mut by_url = source("https://github.com/o/r/blob/9dcf771/x.rs#L2-L4", "", "");
+        by_url.url_pin = by_url.url.as_ref().and_then(crate::parse::url_pin::url_pin);
+        let (href, ranges, pinned) = links(&by_url, Some(full));
+        assert_eq!(href, format!("https://github.com/o/r/blob/{full}/x.rs"));
+        assert_eq!(ranges[0].label, "L2-L4");
+        assert!(pinned);
+        let (href, _, _) = links(&by_url, None);
+        assert_eq!(href, "https://github.com/o/r/blob/9dcf771/x.rs#L2-L4");
     }
 
     #[test]

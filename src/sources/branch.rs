@@ -1,6 +1,7 @@
-//! A repository's default branch as drift reads it: its head, its history since the oldest
-//! pinned commit ([`History`]), the files it reads (at `HEAD` and at older mainline commits)
-//! and the trails of the files it follows ([`follow`]), each read or followed once.
+//! A repository's default branch as drift reads it: its name, head and history since the
+//! oldest pinned commit, read once and shared by every thread ([`Shared`]); and, per thread,
+//! the files it reads (at `HEAD` and at older mainline commits) and the trails of the files
+//! it follows ([`follow`]), each read or followed once ([`Branch`]).
 
 use super::cache::Repo;
 use super::follow::{follow, Trail};
@@ -10,38 +11,58 @@ use super::locate::Text;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// How many bytes of files of older commits are kept at once: pins in the same file read
-/// the same ones, and a commit that deleted a file is read for every block that left it.
-const MAX_OLD_BYTES: usize = 256 << 20;
+/// How many bytes of files of older commits a thread keeps at once: pins in the same file
+/// read the same ones, and a commit that deleted a file is read for every block that left it.
+const MAX_OLD_BYTES: usize = 48 << 20;
 
-pub(crate) struct Branch {
+/// A repository's default branch: what all its pins share.
+#[derive(Debug)]
+pub(crate) struct Shared {
     /// The branch's name (`main`), when `HEAD` names one.
     pub name: Option<String>,
     /// Its head commit.
     pub head: String,
     pub history: History,
+}
+
+impl Shared {
+    /// The default branch of `repo`, its history read for the pinned `commits` (full hashes).
+    pub(crate) fn read(repo: &mut Repo, commits: &[&str]) -> Result<Shared, String> {
+        let head = match repo.object("HEAD^{commit}")? {
+            Object::Found { oid, .. } => oid,
+            _ => return Err("the repository has no default branch".to_string()),
+        };
+        Ok(Shared {
+            name: repo.default_branch(),
+            history: History::walk(repo, &head, commits)?,
+            head,
+        })
+    }
+}
+
+/// One thread's view of a default branch: the shared history, and the files and trails
+/// this thread has read.
+pub(crate) struct Branch<'s> {
+    pub name: Option<&'s str>,
+    pub head: &'s str,
+    pub history: &'s History,
     head_files: HashMap<String, Option<Rc<Text>>>,
     old_files: HashMap<String, Option<Rc<Text>>>,
     old_bytes: usize,
     trails: HashMap<(String, usize, bool), Rc<Trail>>,
 }
 
-impl Branch {
-    /// The default branch of `repo`, its history read for the pinned `commits` (full hashes).
-    pub(crate) fn read(repo: &mut Repo, commits: &[&str]) -> Result<Branch, String> {
-        let head = match repo.object("HEAD^{commit}")? {
-            Object::Found { oid, .. } => oid,
-            _ => return Err("the repository has no default branch".to_string()),
-        };
-        Ok(Branch {
-            name: repo.default_branch(),
-            history: History::walk(repo, &head, commits)?,
-            head,
+impl<'s> Branch<'s> {
+    pub(crate) fn new(shared: &'s Shared) -> Branch<'s> {
+        Branch {
+            name: shared.name.as_deref(),
+            head: &shared.head,
+            history: &shared.history,
             head_files: HashMap::new(),
             old_files: HashMap::new(),
             old_bytes: 0,
             trails: HashMap::new(),
-        })
+        }
     }
 
     /// The file at `path` on `HEAD`, if there is one.
@@ -50,11 +71,12 @@ impl Branch {
         repo: &mut Repo,
         path: &str,
     ) -> Result<Option<Rc<Text>>, String> {
-        if let Some(file) = self.head_files.get(path) {
+        let name = format!("{}:{path}", self.head);
+        if let Some(file) = self.head_files.get(&name) {
             return Ok(file.clone());
         }
-        let file = read(repo, &self.head, path)?;
-        self.head_files.insert(path.to_string(), file.clone());
+        let file = read(repo, self.head, path)?;
+        self.head_files.insert(name, file.clone());
         Ok(file)
     }
 
@@ -69,32 +91,29 @@ impl Branch {
     }
 
     /// The files at `paths` in the mainline commit at `index` (those not read yet, read
-    /// together).
+    /// together; a file the commit changed by its blob, which skips walking the commit's
+    /// folders and is read once whichever commits have it).
     pub(crate) fn files_at<S: AsRef<str>>(
         &mut self,
         repo: &mut Repo,
         index: usize,
         paths: &[S],
     ) -> Result<Vec<Option<Rc<Text>>>, String> {
-        let commit = self.history.commit(index).to_string();
+        let commit = self.history.commit(index);
         let at_head = commit == self.head;
         let names: Vec<String> = (paths.iter())
-            .map(|p| match at_head {
-                true => p.as_ref().to_string(),
-                false => format!("{commit}:{}", p.as_ref()),
-            })
+            .map(
+                |p| match (at_head, self.history.blob_after(index, p.as_ref())) {
+                    (false, Some(blob)) => blob.to_string(),
+                    _ => format!("{commit}:{}", p.as_ref()),
+                },
+            )
             .collect();
         let files = match at_head {
             true => &mut self.head_files,
             false => &mut self.old_files,
         };
-        let missing: Vec<String> = (names.iter())
-            .filter(|n| !files.contains_key(*n))
-            .map(|n| match at_head {
-                true => format!("{commit}:{n}"),
-                false => n.clone(),
-            })
-            .collect();
+        let missing: Vec<&String> = names.iter().filter(|n| !files.contains_key(*n)).collect();
         if !missing.is_empty() {
             if !at_head && self.old_bytes > MAX_OLD_BYTES {
                 files.clear();
@@ -106,13 +125,10 @@ impl Branch {
                         self.old_bytes += data.len();
                         Some(Rc::new(Text::new(&data)))
                     }
+                    Object::NotFetched => return Err(not_fetched(name)),
                     _ => None,
                 };
-                let key = match at_head {
-                    true => name[commit.len() + 1..].to_string(),
-                    false => name.clone(),
-                };
-                files.insert(key, text);
+                files.insert(name.to_string(), text);
             }
         }
         Ok(names
@@ -127,7 +143,7 @@ impl Branch {
         if let Some(trail) = self.trails.get(&key) {
             return trail.clone();
         }
-        let trail = Rc::new(follow(&self.history, path, from, exists));
+        let trail = Rc::new(follow(self.history, path, from, exists));
         self.trails.insert(key, trail.clone());
         trail
     }
@@ -137,8 +153,17 @@ impl Branch {
 pub(crate) fn blob(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(match repo.object(&format!("{commit}:{path}"))? {
         Object::Found { kind, data, .. } if kind == "blob" => Some(data),
+        Object::NotFetched => return Err(not_fetched(&format!("{commit}:{path}"))),
         _ => None,
     })
+}
+
+/// Why a file cannot be read from a partial clone that may not fetch.
+fn not_fetched(name: &str) -> String {
+    format!(
+        "`{}` is not in the partial clone, which may not be fetched now (--offline)",
+        crate::terminal::escape(name)
+    )
 }
 
 fn read(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Rc<Text>>, String> {

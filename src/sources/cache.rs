@@ -1,5 +1,5 @@
 //! The repository cache: one bare clone per repository, in a folder named after its URL
-//! (`<cache>/github.com/NousResearch/hermes-agent.git`).
+//! (`<cache>/github.com/nousresearch/hermes-agent.git`).
 //!
 //! A repository that is not in the cache is cloned (`git clone --bare`); one that is, is used
 //! as it is, and fetched (`git fetch`, branches and tags) only when a pinned commit is not in
@@ -30,6 +30,9 @@ pub struct CacheConfig {
     pub offline: bool,
     /// The longest a clone or fetch may take.
     pub timeout: Duration,
+    /// Clone without file contents (`git clone --filter=blob:none`): commits and folders now,
+    /// each file's content fetched when first read.
+    pub partial: bool,
 }
 
 /// The default time limit of a clone or fetch.
@@ -42,6 +45,7 @@ impl CacheConfig {
             repos: BTreeMap::new(),
             offline: false,
             timeout: DEFAULT_TIMEOUT,
+            partial: false,
         }
     }
 
@@ -183,25 +187,26 @@ fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
             folder.display()
         ));
     }
-    clone(url, &folder, config.timeout)
+    clone(url, &folder, config.timeout, config.partial)
         .map_err(|e| format!("{url} is not in the cache and could not be cloned: {e}"))?;
     let mut repo = Repo::new(folder, url, Remote::Online(config.timeout));
     repo.fetched = true;
     Ok(repo)
 }
 
-/// Clones `url` bare into `folder`, through a temporary folder beside it so that a failed
-/// clone leaves nothing behind.
-fn clone(url: &str, folder: &Path, timeout: Duration) -> Result<(), String> {
+/// Clones `url` bare into `folder` (without file contents when `partial`), through a
+/// temporary folder beside it so that a failed clone leaves nothing behind.
+fn clone(url: &str, folder: &Path, timeout: Duration, partial: bool) -> Result<(), String> {
     let parent = folder.parent().ok_or("the cache folder has no parent")?;
     std::fs::create_dir_all(parent)
         .map_err(|e| format!("could not create {}: {e}", parent.display()))?;
     let staging = folder.with_extension(format!("git.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
-    let cloned = Git::new()
-        .args(["clone", "--bare", "--quiet"])
-        .operands([OsStr::new(url), staging.as_os_str()])
-        .run(Some(timeout));
+    let git = match partial {
+        true => Git::new().args(["clone", "--bare", "--quiet", "--filter=blob:none"]),
+        false => Git::new().args(["clone", "--bare", "--quiet"]),
+    };
+    let cloned = (git.operands([OsStr::new(url), staging.as_os_str()])).run(Some(timeout));
     let moved = cloned.and_then(|_| {
         std::fs::rename(&staging, folder).or_else(|e| match folder.join("HEAD").is_file() {
             // Another run cloned it first: theirs is as good.
@@ -233,12 +238,16 @@ pub struct Repo {
     url: String,
     remote: Remote,
     fetched: bool,
+    /// Whether the heads of pull requests were fetched in this run.
+    pulls_fetched: bool,
     /// Why the one fetch of this run failed, if it did.
     fetch_error: Option<String>,
     objects: Option<Objects>,
     renames: HashMap<(String, String), HashMap<String, String>>,
     /// The default branch's name, once asked (`Some(None)`: `HEAD` names no branch).
     branch: Option<Option<String>>,
+    /// Whether it is a partial clone, once asked.
+    partial: Option<bool>,
 }
 
 impl Repo {
@@ -248,11 +257,21 @@ impl Repo {
             url: url.to_string(),
             remote,
             fetched: false,
+            pulls_fetched: false,
             fetch_error: None,
             objects: None,
             renames: HashMap::new(),
             branch: None,
+            partial: None,
         }
+    }
+
+    /// Another reader of the same repository (its own `cat-file`), never fetched: for reading
+    /// on another thread.
+    pub(crate) fn reader(&self) -> Repo {
+        let mut reader = Repo::new(self.git_dir.clone(), &self.url, self.remote);
+        reader.fetched = true;
+        reader
     }
 
     /// Why the repository may lack what its remote has (a commit pushed since it was last
@@ -274,18 +293,58 @@ impl Repo {
         Ok(self.objects(&[name])?.remove(0))
     }
 
-    /// The objects `names` name, in order, asked for together.
+    /// The objects `names` name, in order, asked for together. In a partial clone that may
+    /// not fetch, a file whose content was never fetched is [`Object::NotFetched`], never
+    /// missing: its path or hash is in the commit's folders.
     pub(crate) fn objects<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
         if self.objects.is_none() {
-            self.objects = Some(Objects::start(&self.git_dir)?);
+            self.objects = Some(Objects::start(self.git())?);
         }
         let objects = self.objects.as_mut().expect("started above");
-        let answer = objects.get_many(names);
+        let mut answer = objects.get_many(names);
         if answer.is_err() {
             // A reader that failed once is not trusted again: the next call starts another.
             self.objects = None;
         }
+        if let Ok(answers) = &mut answer {
+            let missing = answers.contains(&Object::Missing);
+            let may_fetch = matches!(self.remote, Remote::Online(_));
+            if missing && !may_fetch && self.partial() {
+                for (name, answer) in names.iter().zip(answers.iter_mut()) {
+                    if *answer == Object::Missing && self.listed(name.as_ref())? {
+                        *answer = Object::NotFetched;
+                    }
+                }
+            }
+        }
         answer
+    }
+
+    /// Whether the repository is a partial clone (`remote.origin.promisor`), asked once.
+    fn partial(&mut self) -> bool {
+        if self.partial.is_none() {
+            let git =
+                (self.git().args(["config", "--bool", "--get"])).value("remote.origin.promisor");
+            let out = git.and_then(|git| git.run(None));
+            self.partial = Some(out.is_ok_and(|o| String::from_utf8_lossy(&o).trim() == "true"));
+        }
+        self.partial == Some(true)
+    }
+
+    /// Whether `name` (`<hash>`, or `<commit>:<path>`) names an entry of the repository's
+    /// folders: a hash of 40 or 64 hex digits read from them, or a path its folder lists.
+    fn listed(&mut self, name: &str) -> Result<bool, String> {
+        let Some((commit, path)) = name.split_once(':') else {
+            return Ok(matches!(name.len(), 40 | 64));
+        };
+        let (folder, file) = path.rsplit_once('/').unwrap_or(("", path));
+        let objects = self.objects.as_mut().ok_or("git cat-file is closed")?;
+        Ok(
+            match objects.get_many(&[format!("{commit}:{folder}")])?.remove(0) {
+                Object::Found { kind, data, .. } => kind == "tree" && tree_lists(&data, file),
+                _ => false,
+            },
+        )
     }
 
     /// Brings branches, tags and the default branch up to date with the remote, once per run.
@@ -328,6 +387,31 @@ impl Repo {
             .value(&refspec)
             .and_then(|fetch| fetch.run(Some(timeout)))
             .is_ok();
+        if fetched {
+            self.objects = None;
+        }
+        fetched
+    }
+
+    /// Fetches the heads of the remote's pull requests (GitHub's `refs/pull/*/head`,
+    /// GitLab's `refs/merge-requests/*/head`) into the same names, once per run. Returns
+    /// whether they were fetched.
+    pub(crate) fn fetch_pulls(&mut self) -> bool {
+        let Remote::Online(timeout) = self.remote else {
+            return false;
+        };
+        if self.pulls_fetched {
+            return false;
+        }
+        self.pulls_fetched = true;
+        let fetch = self.git().args([
+            "fetch",
+            "--quiet",
+            "origin",
+            "+refs/pull/*/head:refs/pull/*/head",
+            "+refs/merge-requests/*/head:refs/merge-requests/*/head",
+        ]);
+        let fetched = fetch.run(Some(timeout)).is_ok();
         if fetched {
             self.objects = None;
         }
@@ -402,10 +486,38 @@ impl Repo {
         Ok(&self.renames[&key])
     }
 
-    /// git on this repository.
+    /// git on this repository. A partial clone's missing file contents are fetched as they
+    /// are read only from a cache that may be fetched, and a transfer that stalls (under
+    /// 1 KB/s for 30 s) is given up; elsewhere they are missing.
     pub(crate) fn git(&self) -> Git {
-        Git::on(&self.git_dir)
+        let git = Git::on(&self.git_dir);
+        match self.remote {
+            Remote::Online(_) => git.args([
+                "-c",
+                "http.lowSpeedLimit=1000",
+                "-c",
+                "http.lowSpeedTime=30",
+            ]),
+            Remote::Local | Remote::Offline => git.no_lazy_fetch(),
+        }
     }
+}
+
+/// Whether a tree object's data lists an entry named `name` (entries: `<mode> <name>\0`,
+/// then the hash's bytes, 20 or 32 of them).
+fn tree_lists(data: &[u8], name: &str) -> bool {
+    let hash_len = 20;
+    let mut rest = data;
+    while let Some(space) = rest.iter().position(|&b| b == b' ') {
+        let Some(nul) = rest[space..].iter().position(|&b| b == 0) else {
+            return false;
+        };
+        if &rest[space + 1..space + nul] == name.as_bytes() {
+            return true;
+        }
+        rest = rest.get(space + nul + 1 + hash_len..).unwrap_or_default();
+    }
+    false
 }
 
 #[cfg(test)]
@@ -435,6 +547,12 @@ mod tests {
             config.repos.get("https://github.com/o/r"),
             Some(&PathBuf::from("/tmp/r"))
         );
+        // Owner and repository match without case.
+        config
+            .map("https://github.com/Acme/Widget=/tmp/w")
+            .expect("maps");
+        let key = repository_url("https://github.com/acme/WIDGET/blob/x/a.py").expect("a url");
+        assert_eq!(config.repos.get(&key), Some(&PathBuf::from("/tmp/w")));
         assert!(config.map("https://github.com/o/r").is_err());
         assert!(config.map("ssh://x=/tmp").is_err());
     }

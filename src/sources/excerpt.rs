@@ -9,6 +9,7 @@
 
 use super::cache::Cache;
 use super::pinned;
+use super::status::{Status, Statuses};
 use super::verify::{out_of_range, resolve};
 use crate::index::SiteIndex;
 use crate::model::SourceRef;
@@ -60,14 +61,22 @@ pub struct Missed {
     pub reason: String,
 }
 
-/// The excerpts of a site's sources, keyed by the source they belong to.
+/// What a build read about a site's sources from their repositories, for pages: the
+/// excerpts, keyed by the source they belong to, and each pinned source's status
+/// ([`super::status`], when the build was given a report or ran verification).
 #[derive(Debug, Default)]
 pub struct Excerpts {
     by_source: HashMap<Span, Excerpt>,
     pub missing: Vec<Missed>,
+    pub statuses: Option<Statuses>,
 }
 
 impl Excerpts {
+    /// The status of `source`, when the build knows it.
+    pub fn status(&self, source: &SourceRef) -> Option<&Status> {
+        self.statuses.as_ref()?.get(source.span)
+    }
+
     /// The excerpt of `source` (a note's or a support cell's), if it has one.
     pub fn get(&self, source: &SourceRef) -> Option<&Excerpt> {
         self.by_source.get(&source.span)

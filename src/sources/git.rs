@@ -75,6 +75,13 @@ impl Git {
         git
     }
 
+    /// Git may not fetch the objects a partial clone lacks (`GIT_NO_LAZY_FETCH`): a missing
+    /// file content is missing, not fetched.
+    pub(crate) fn no_lazy_fetch(mut self) -> Git {
+        self.command.env("GIT_NO_LAZY_FETCH", "1");
+        self
+    }
+
     /// The code's own words: the subcommand and its options.
     pub(crate) fn args<const N: usize>(mut self, words: [&'static str; N]) -> Git {
         self.command.args(words);
@@ -209,6 +216,8 @@ pub(crate) enum Object {
     Missing,
     /// A short hash that starts more than one object's name.
     Ambiguous,
+    /// A file whose content a partial clone has not fetched, and may not fetch now.
+    NotFetched,
 }
 
 /// One `git cat-file --batch` process: object names in, headers and contents out.
@@ -219,10 +228,9 @@ pub(crate) struct Objects {
 }
 
 impl Objects {
-    pub(crate) fn start(git_dir: &Path) -> Result<Objects, String> {
-        let mut child = Git::on(git_dir)
-            .args(["cat-file", "--batch"])
-            .spawn_piped()?;
+    /// Starts `git cat-file --batch` as `git` (on a repository) runs it.
+    pub(crate) fn start(git: Git) -> Result<Objects, String> {
+        let mut child = git.args(["cat-file", "--batch"]).spawn_piped()?;
         let input = child.stdin.take();
         let output = BufReader::new(child.stdout.take().ok_or("git gave no output pipe")?);
         Ok(Objects {

@@ -1,7 +1,8 @@
 //! The default branch's history, read once per repository and shared by all its pins: the
 //! first-parent chain of `HEAD` (the "mainline"), where each pinned commit joins it, and what
-//! every mainline commit since the oldest of them changed (`git log --first-parent -M -C
-//! --name-status`, renames and copies found by git).
+//! every mainline commit since the oldest of them changed, and the blob each change left
+//! (`git log --first-parent -M --raw`: renames found by git; copies are files added beside
+//! the one followed, see [`super::follow`]).
 //!
 //! A pinned commit on the mainline joins it at itself; a commit of a merged branch at the
 //! first mainline commit that holds it (the merge); a commit on no branch of the default
@@ -52,6 +53,9 @@ impl Change {
     }
 }
 
+/// A change and the blob it leaves (`None` for a deletion).
+type Changed = (Change, Option<String>);
+
 /// The mainline of a repository and its changes since the oldest pinned commit.
 #[derive(Debug, Default)]
 pub(crate) struct History {
@@ -59,8 +63,10 @@ pub(crate) struct History {
     mainline: Vec<String>,
     /// Each commit asked about → the index of the mainline commit it joins at.
     entries: HashMap<String, usize>,
-    /// Each mainline commit's changes (empty before the oldest entry).
+    /// Each mainline commit's changes (empty before the oldest entry), and the blob each
+    /// change leaves (`None` for a deletion).
     changes: Vec<Vec<Change>>,
+    blobs: Vec<Vec<Option<String>>>,
     /// Each path → the indexes of the commits whose changes name it, in order.
     touches: HashMap<String, Vec<usize>>,
 }
@@ -115,6 +121,7 @@ impl History {
         }
         let mut history = History {
             changes: vec![Vec::new(); mainline.len()],
+            blobs: vec![Vec::new(); mainline.len()],
             mainline,
             entries,
             touches: HashMap::new(),
@@ -133,20 +140,21 @@ impl History {
         let range = format!("{}..{head}", self.mainline[oldest]);
         let out = (repo.git())
             .args(["log", "--first-parent", "--diff-merges=first-parent"])
-            .args(["-M", "--name-status", "-z", "--format=%x01%H"])
+            .args(["-M", "--raw", "--no-abbrev", "-z", "--format=%x01%H"])
             .value(&range)?
             .operands(NO_PATHS)
             .run(None)?;
         let place: HashMap<&str, usize> = (self.mainline.iter().enumerate())
             .map(|(i, c)| (c.as_str(), i))
             .collect();
-        let mut read: Vec<(usize, Vec<Change>)> = Vec::new();
+        let mut read: Vec<(usize, Vec<Changed>)> = Vec::new();
         for (commit, changes) in parse_log(&String::from_utf8_lossy(&out)) {
             if let Some(&i) = place.get(commit) {
                 read.push((i, changes));
             }
         }
         for (i, changes) in read {
+            let (changes, blobs): (Vec<Change>, Vec<Option<String>>) = changes.into_iter().unzip();
             for path in changes.iter().flat_map(Change::paths) {
                 let touches = self.touches.entry(path.to_string()).or_default();
                 if touches.last() != Some(&i) {
@@ -154,6 +162,7 @@ impl History {
                 }
             }
             self.changes[i] = changes;
+            self.blobs[i] = blobs;
         }
         for touches in self.touches.values_mut() {
             touches.sort_unstable();
@@ -182,6 +191,13 @@ impl History {
     /// The changes of the mainline commit at `index`.
     pub(crate) fn changes(&self, index: usize) -> &[Change] {
         &self.changes[index]
+    }
+
+    /// The blob (its hash) the mainline commit at `index` leaves at `path`, when it changed
+    /// `path`.
+    pub(crate) fn blob_after(&self, index: usize, path: &str) -> Option<&str> {
+        let at = (self.changes[index].iter()).position(|c| c.result() == Some(path))?;
+        self.blobs[index][at].as_deref()
     }
 
     /// The paths the mainline commit at `index` leaves added or edited (the new one of a
@@ -244,9 +260,10 @@ fn entry_of(
     latest
 }
 
-/// `git log -z --name-status --format=%x01%H` as (commit, changes) pairs, newest first.
-fn parse_log(text: &str) -> Vec<(&str, Vec<Change>)> {
-    let mut commits: Vec<(&str, Vec<Change>)> = Vec::new();
+/// `git log -z --raw --no-abbrev --format=%x01%H` as (commit, changes) pairs, newest first,
+/// each change with the blob it leaves.
+fn parse_log(text: &str) -> Vec<(&str, Vec<Changed>)> {
+    let mut commits: Vec<(&str, Vec<Changed>)> = Vec::new();
     let mut tokens = text.split('\0');
     while let Some(token) = tokens.next() {
         let token = token.trim_start_matches('\n');
@@ -257,8 +274,14 @@ fn parse_log(text: &str) -> Vec<(&str, Vec<Change>)> {
         let Some((_, changes)) = commits.last_mut() else {
             continue;
         };
+        // `:<old mode> <new mode> <old blob> <new blob> <status>`, then the path or paths.
+        let fields: Vec<&str> = token.trim_start_matches(':').split(' ').collect();
+        let (Some(blob), Some(status)) = (fields.get(3), fields.get(4)) else {
+            continue;
+        };
+        let blob = Some(blob.to_string()).filter(|b| !b.bytes().all(|d| d == b'0'));
         let mut path = || tokens.next().unwrap_or_default().to_string();
-        let change = match token.as_bytes().first() {
+        let change = match status.as_bytes().first() {
             Some(b'A') => Change::Added(path()),
             Some(b'M' | b'T') => Change::Modified(path()),
             Some(b'D') => Change::Deleted(path()),
@@ -277,7 +300,7 @@ fn parse_log(text: &str) -> Vec<(&str, Vec<Change>)> {
             }
             None => continue,
         };
-        changes.push(change);
+        changes.push((change, blob));
     }
     commits
 }
@@ -288,9 +311,13 @@ mod tests {
 
     #[test]
     fn the_log_is_read_commit_by_commit() {
-        let log = "\x01c3\0\nM\0a.py\0R087\0old.py\0new dir/x\ty.py\0\x01c2\0\x01c1\0\nA\0a.py\0\
-                   C100\0a.py\0b.py\0D\0gone.md\0";
-        let read = parse_log(log);
+        let (a, b, zero) = ("a".repeat(40), "b".repeat(40), "0".repeat(40));
+        let log = format!(
+            "\x01c3\0\n:100644 100644 {a} {b} M\0a.py\0:100644 100644 {a} {b} R087\0old.py\0\
+             new dir/x\ty.py\0\x01c2\0\x01c1\0\n:000000 100644 {zero} {a} A\0a.py\0\
+             :100644 100644 {a} {a} C100\0a.py\0b.py\0:100644 000000 {b} {zero} D\0gone.md\0"
+        );
+        let read = parse_log(&log);
         let rename = Change::Renamed {
             from: "old.py".into(),
             to: "new dir/x\ty.py".into(),
@@ -299,17 +326,24 @@ mod tests {
             from: "a.py".into(),
             to: "b.py".into(),
         };
+        let (a, b) = (Some(a), Some(b));
         assert_eq!(
             read,
             [
-                ("c3", vec![Change::Modified("a.py".into()), rename]),
+                (
+                    "c3",
+                    vec![
+                        (Change::Modified("a.py".into()), b.clone()),
+                        (rename, b.clone())
+                    ]
+                ),
                 ("c2", vec![]),
                 (
                     "c1",
                     vec![
-                        Change::Added("a.py".into()),
-                        copy,
-                        Change::Deleted("gone.md".into())
+                        (Change::Added("a.py".into()), a.clone()),
+                        (copy, a),
+                        (Change::Deleted("gone.md".into()), None)
                     ]
                 ),
             ]

@@ -240,11 +240,11 @@ fn align(block: &[String], window: &[&str], offset: usize) -> Closest {
         }
     }
     let (mut i, mut j) = (0, 0);
-    let (mut first, mut last) = (None, 0);
+    let (mut first, mut last) = (None, (0, 0));
     while i < k && j < n {
         if block[i] == window[j] {
-            first.get_or_insert(j);
-            last = j;
+            first.get_or_insert((i, j));
+            last = (i, j);
             i += 1;
             j += 1;
         } else if lcs[at(i + 1, j)] >= lcs[at(i, j + 1)] {
@@ -253,10 +253,16 @@ fn align(block: &[String], window: &[&str], offset: usize) -> Closest {
             j += 1;
         }
     }
-    let first = first.unwrap_or(0);
+    // The match spans the lines in common, and as many lines around them as the block has
+    // before its first and after its last line in common (edited in place).
+    let (i0, j0) = first.unwrap_or((0, 0));
+    let start = j0.saturating_sub(i0);
+    let end = (last.1 + (k - 1 - last.0))
+        .min(n.saturating_sub(1))
+        .max(start);
     Closest {
-        start: offset + first + 1,
-        end: offset + last.max(first) + 1,
+        start: offset + start + 1,
+        end: offset + end + 1,
         same: lcs[0] as usize,
         of: k,
     }
@@ -319,7 +325,7 @@ mod tests {
             closest,
             Closest {
                 start: 3,
-                end: 6,
+                end: 7,
                 same: 3,
                 of: 4
             }

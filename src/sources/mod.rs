@@ -1,24 +1,35 @@
 //! Provenance: every pinned source checked against its repository.
 //!
-//! A source with a `commit` pins a file's lines in a git repository. This module reads those
-//! repositories through `git` (never a hand-written reader), from a local cache of bare clones:
+//! A source with a `commit` (or a `url` at a commit, `…/blob/<commit>/<file>#L…`) pins a
+//! file's lines in a git repository. This module reads those repositories through `git`
+//! (never a hand-written reader), from a local cache of bare clones (partial ones for big
+//! repositories):
 //!
 //! - [`cache`]: where each repository's bare clone lives, cloning and fetching it, offline use,
 //!   `--repo URL=PATH` mappings.
 //! - [`verify`]: does the commit exist (a short hash naming exactly one commit), the path at
 //!   that commit, every line range within the file? Its findings are lint rules FN951–FN955,
-//!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache).
+//!   run by `fieldnotes sources verify` (never by plain `lint`, which has no cache); a short
+//!   hash on no branch is looked for among the heads of pull requests.
 //! - [`drift`]: does the default branch still hold the pinned lines — unchanged, moved (to
 //!   which lines, or which file), changed (how much), or gone (deleted in which commit)? It
 //!   reads each repository's default branch once ([`history`], [`branch`]), follows each
-//!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]).
+//!   pinned block along it ([`trace`], [`follow`]) and looks for it there ([`locate`]), each
+//!   source compared by [`compare`]. Its findings are FN956–FN958.
+//! - [`bump`]: sources whose lines hold, unchanged or moved, re-pinned to the head of the
+//!   default branch, in place in the front matter (`fieldnotes sources bump`).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
-//! - [`report`]: the drift table and the re-verification queue, as text and JSON.
+//! - [`status`]: whether each source holds, moved, changed, is gone, is broken or could not
+//!   be checked, for note pages (`build --sources REPORT.json`, or `--excerpts`).
+//! - [`report`]: the drift table and the re-verification queue (what needs a person first),
+//!   as text and JSON, and drift's findings.
 //!
 //! [`pinned`] lists the sources all of them work on, each with what holds it ([`Holder`]).
 
 pub(crate) mod branch;
+pub mod bump;
 pub mod cache;
+pub(crate) mod compare;
 pub mod drift;
 pub mod excerpt;
 pub(crate) mod follow;
@@ -27,7 +38,9 @@ pub(crate) mod history;
 pub(crate) mod locate;
 pub mod pin;
 pub mod report;
+pub mod status;
 pub(crate) mod trace;
+pub mod verdict;
 pub mod verify;
 
 use crate::index::{doc_id, SiteIndex};
@@ -105,6 +118,8 @@ pub struct Pinned<'a> {
     pub ranges: &'a [LineRange],
     /// Why `path` cannot be read (lint's FN403): the source is not checked.
     pub path_error: Option<&'a SourcePathError>,
+    /// The source has no `commit`: its `url` (`…/blob/<commit>/<file>#L…`) pins it.
+    pub by_url: bool,
 }
 
 impl Pinned<'_> {
@@ -130,14 +145,31 @@ impl Pinned<'_> {
     }
 }
 
-/// Every source that names a `commit`, notes' first, in content order.
+/// Every source that names a `commit`, or whose `url` names one with a file
+/// (`…/blob/<commit>/<file>#L…`), notes' first, in content order.
 pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
     let mut out = Vec::new();
     for holder in Holder::all(index) {
         for (position, source) in holder.sources(index).iter().enumerate() {
-            let Some(commit) = &source.commit else {
-                continue;
+            let (commit, url_pin) = match (&source.commit, &source.url_pin) {
+                (Some(commit), _) => (commit, None),
+                (None, Some(pin)) => (&pin.commit, Some(pin)),
+                (None, None) => continue,
             };
+            if let Some(pin) = url_pin {
+                out.push(Pinned {
+                    holder,
+                    position,
+                    source,
+                    repository: repository_url(text(&source.url)),
+                    commit,
+                    file: &pin.path.file,
+                    ranges: &pin.path.lines,
+                    path_error: None,
+                    by_url: true,
+                });
+                continue;
+            }
             let (file, ranges, path_error) = match &source.location {
                 Some(Ok(path)) => (path.file.as_str(), &path.lines[..], None),
                 Some(Err(error)) => ("", &[][..], Some(error)),
@@ -152,6 +184,7 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
                 file,
                 ranges,
                 path_error,
+                by_url: false,
             });
         }
     }

@@ -14,8 +14,10 @@ pub fn format_path(file: &str, ranges: &[LineRange]) -> String {
 
 /// The repository a source URL names, as the key its clone is cached under: for GitHub
 /// (`https://github.com/o/r/blob/…` → `https://github.com/o/r`) and GitLab (everything before
-/// `/-/`) the repository itself; for any other URL the URL without query, fragment, trailing
-/// `/` or `.git`. Hosts are lower-cased. `None` for a URL that is not http(s).
+/// `/-/`) the repository itself, lower-cased (both match owner and repository without case:
+/// `Owner/Repo` and `owner/repo` are one repository, one clone); for any other URL the URL
+/// without query, fragment, trailing `/` or `.git`. Hosts are lower-cased. `None` for a URL
+/// that is not http(s).
 pub fn repository_url(url: &str) -> Option<String> {
     let url = url.trim();
     let (scheme, rest) = url.split_once("://")?;
@@ -31,9 +33,10 @@ pub fn repository_url(url: &str) -> Option<String> {
         return None;
     }
     let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let forge = host == "github.com" || host == "gitlab.com" || host.starts_with("gitlab.");
     let keep = if host == "github.com" {
         segments.len().min(2)
-    } else if host == "gitlab.com" || host.starts_with("gitlab.") {
+    } else if forge {
         segments
             .iter()
             .position(|s| *s == "-")
@@ -42,6 +45,10 @@ pub fn repository_url(url: &str) -> Option<String> {
         segments.len()
     };
     let joined = segments[..keep].join("/");
+    let joined = match forge {
+        true => joined.to_ascii_lowercase(),
+        false => joined,
+    };
     let joined = joined.strip_suffix(".git").unwrap_or(&joined);
     Some(match joined.is_empty() {
         true => format!("{scheme}://{host}"),
@@ -76,15 +83,23 @@ mod tests {
         let cases = [
             (
                 "https://github.com/NousResearch/hermes-agent",
-                "https://github.com/NousResearch/hermes-agent",
+                "https://github.com/nousresearch/hermes-agent",
+            ),
+            (
+                "https://github.com/nousresearch/Hermes-Agent/tree/main",
+                "https://github.com/nousresearch/hermes-agent",
             ),
             (
                 "https://www.GitHub.com/o/r.git/blob/main/a.py#L3",
                 "https://github.com/o/r",
             ),
             (
-                "https://gitlab.com/g/sub/r/-/blob/abc/x.go",
+                "https://gitlab.com/G/sub/R/-/blob/abc/x.go",
                 "https://gitlab.com/g/sub/r",
+            ),
+            (
+                "https://git.test/Acme/Widget",
+                "https://git.test/Acme/Widget",
             ),
             (
                 "https://git.test/acme/widget/",

@@ -2,11 +2,12 @@
 //! ([`drift_table`], [`drift_json`]), and the re-verification queue ([`queue`]): the notes and
 //! support cells to read again, most drifted first, then longest unverified first.
 
-use super::drift::{Closest, Drift, DriftReport, State};
+use super::verdict::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
 use crate::dates::parse_date;
 use crate::index::{doc_id, SiteIndex};
 use crate::model::text;
+use crate::source::Span;
 use crate::terminal;
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -20,6 +21,7 @@ fn counts(states: impl Iterator<Item = State>) -> BTreeMap<State, usize> {
         State::Moved,
         State::Changed,
         State::Gone,
+        State::Broken,
         State::Unchecked,
     ]
     .into_iter()
@@ -57,7 +59,7 @@ fn pinned_text(drift: &Drift<'_>) -> String {
 /// `(gone in 5e6f7a8) @ …`; or why the source was not checked.
 fn now_text(drift: &Drift<'_>) -> String {
     let head = drift.head.as_deref().map(short).unwrap_or_default();
-    if drift.state == State::Unchecked {
+    if matches!(drift.state, State::Unchecked | State::Broken) {
         return drift.reason.clone().unwrap_or_default();
     }
     if drift.state == State::Gone {
@@ -105,6 +107,27 @@ fn differing_text(closest: &Closest) -> String {
     format!("({} of {} lines differ)", closest.differing, closest.of)
 }
 
+/// Where drift's finding about `drift` stands (its `path`, else the source) and what it says:
+/// where the lines are now (FN956–FN958, reported by the lint rules).
+pub(crate) fn drift_finding(drift: &Drift<'_>) -> (Span, String) {
+    let source = drift.pinned.source;
+    let span = source.path.as_ref().map_or(source.span, |p| p.span);
+    let branch = drift.branch.as_deref().unwrap_or("the default branch");
+    let pinned = pinned_text(drift);
+    let message = match drift.state {
+        State::Moved => format!("{pinned} moved on {branch}: now {}", now_text(drift)),
+        State::Changed => format!("{pinned} changed on {branch}: {}", now_text(drift)),
+        _ => match &drift.gone_in {
+            Some(commit) => format!(
+                "{pinned} is gone from {branch}: its file was deleted in {}",
+                short(commit)
+            ),
+            None => format!("{pinned} is gone: its file was never on {branch}"),
+        },
+    };
+    (span, terminal::escape(&message).into_owned())
+}
+
 /// The drift of every source as an aligned table, a summary line and the notices.
 pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
     let rows: Vec<[String; 4]> = report
@@ -143,6 +166,19 @@ pub fn drift_table(index: &SiteIndex, report: &DriftReport<'_>) -> String {
 
 /// The drift of every source as JSON: `{sources: [...], summary: {...}, notices: [...]}`.
 pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
+    to_text(&drift_value(index, report))
+}
+
+/// [`drift_json`] with the findings of lint's JSON format `lint_json` (its `diagnostics`)
+/// beside the sources.
+pub fn drift_json_with(index: &SiteIndex, report: &DriftReport<'_>, lint_json: &str) -> String {
+    let mut value = drift_value(index, report);
+    let lint: Value = serde_json::from_str(lint_json).unwrap_or_default();
+    value["diagnostics"] = lint["diagnostics"].clone();
+    to_text(&value)
+}
+
+fn drift_value(index: &SiteIndex, report: &DriftReport<'_>) -> Value {
     let sources: Vec<Value> = report
         .sources
         .iter()
@@ -177,11 +213,11 @@ pub fn drift_json(index: &SiteIndex, report: &DriftReport<'_>) -> String {
         .into_iter()
         .map(|(state, n)| (state.as_str().to_string(), json!(n)))
         .collect();
-    to_text(&json!({
+    json!({
         "sources": sources,
         "summary": summary,
         "notices": report.notices,
-    }))
+    })
 }
 
 fn closest_json(closest: &Closest) -> Value {
@@ -212,30 +248,37 @@ pub struct QueueEntry {
     pub age_days: Option<i64>,
     /// The most drifted of its sources (`None`: no source is pinned to a commit).
     pub state: Option<State>,
-    /// Pinned sources, and how many of them moved, changed or are gone.
+    /// Pinned sources, and how many of them are not as pinned (moved, changed, gone, broken).
     pub pinned: usize,
     pub drifted: usize,
+    /// `lastVerified` is missing, or older than `lint.staleAfterDays`.
+    pub stale: bool,
+    /// A person must read it again: a source is broken, gone or changed, or it is stale
+    /// (sources that only moved are re-pinned by `sources bump`).
+    pub needs_person: bool,
 }
 
 impl QueueEntry {
-    /// Queue order: gone, changed, moved, unchecked, then the rest; within each, the longest
-    /// unverified first (no date at all before any date).
-    fn order(&self) -> (u8, i64) {
+    /// Queue order: what needs a person first; then broken, gone, changed, moved,
+    /// unchecked, the rest; within each, the longest unverified first (no date at all before
+    /// any date).
+    fn order(&self) -> (bool, u8, i64) {
         let rank = match self.state {
-            Some(State::Gone) => 0,
-            Some(State::Changed) => 1,
-            Some(State::Moved) => 2,
-            Some(State::Unchecked) => 3,
-            Some(State::Unchanged) | None => 4,
+            Some(State::Broken) => 0,
+            Some(State::Gone) => 1,
+            Some(State::Changed) => 2,
+            Some(State::Moved) => 3,
+            Some(State::Unchecked) => 4,
+            Some(State::Unchanged) | None => 5,
         };
-        (rank, -self.age_days.unwrap_or(i64::MAX))
+        (!self.needs_person, rank, -self.age_days.unwrap_or(i64::MAX))
     }
 }
 
 /// The re-verification queue: every current note (superseded and retracted ones are not
-/// re-read) and every support cell. Gone, changed, moved, unchecked, then the rest; within
-/// each, the longest unverified first (no `lastVerified` at all before any date).
+/// re-read) and every support cell, in [`QueueEntry::order`].
 pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> Vec<QueueEntry> {
+    let stale_after = i64::from(index.config.lint.stale_after_days);
     let mut states: BTreeMap<Holder, Vec<State>> = BTreeMap::new();
     for d in &report.sources {
         states.entry(d.pinned.holder).or_default().push(d.state);
@@ -274,6 +317,11 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
             };
             let span = verified.map_or(span, |v| v.span);
             let file = &index.files[span.file];
+            let age_days = verified
+                .and_then(|v| parse_date(&v.value))
+                .map(|d| (today - d).num_days());
+            let stale = age_days.is_none_or(|age| age > stale_after);
+            let needs_person = stale || states.iter().any(|s| s.needs_person());
             QueueEntry {
                 kind,
                 id: id.to_string(),
@@ -281,12 +329,12 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
                 file: file.display_path(),
                 line: file.line_col(span.start).line,
                 last_verified: verified.map(|v| v.value.clone()),
-                age_days: verified
-                    .and_then(|v| parse_date(&v.value))
-                    .map(|d| (today - d).num_days()),
+                age_days,
                 state,
                 pinned: states.len(),
                 drifted,
+                stale,
+                needs_person,
             }
         })
         .collect();
@@ -315,17 +363,61 @@ pub fn queue_table(entries: &[QueueEntry]) -> String {
         .collect();
     let header = ["STATE", "DRIFTED", "AGE", "WHAT", "WHERE", "LAST VERIFIED"].map(str::to_string);
     let mut out = table(&header, &rows);
-    let drifted = entries.iter().filter(|e| e.drifted > 0).count();
+    let count = QueueCount::of(entries);
     out.push_str(&format!(
-        "{} to re-verify ({drifted} with drifted sources)\n",
-        entries.len()
+        "{} to re-verify by a person ({} broken, {} gone, {} changed, {} stale); {} only \
+         moved (`fieldnotes sources bump` re-pins them); {} could not be checked\n",
+        count.need_person,
+        count.broken,
+        count.gone,
+        count.changed,
+        count.stale,
+        count.moved,
+        count.unchecked
     ));
     out
 }
 
-/// The queue as JSON: `{queue: [...]}`.
+/// What the queue holds, by what it needs.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueueCount {
+    /// Entries a person must read again; of them, those with a broken pin, a source gone or
+    /// changed (the worst counted), or only stale.
+    pub need_person: usize,
+    pub broken: usize,
+    pub gone: usize,
+    pub changed: usize,
+    pub stale: usize,
+    /// Entries whose sources only moved, and are not stale.
+    pub moved: usize,
+    /// Entries with a source that could not be checked and nothing else to do.
+    pub unchecked: usize,
+}
+
+impl QueueCount {
+    pub fn of(entries: &[QueueEntry]) -> QueueCount {
+        let mut count = QueueCount::default();
+        for entry in entries {
+            let tally = match (entry.needs_person, entry.state) {
+                (true, Some(State::Broken)) => &mut count.broken,
+                (true, Some(State::Gone)) => &mut count.gone,
+                (true, Some(State::Changed)) => &mut count.changed,
+                (true, _) => &mut count.stale,
+                (false, Some(State::Moved)) => &mut count.moved,
+                (false, Some(State::Unchecked)) => &mut count.unchecked,
+                (false, _) => continue,
+            };
+            *tally += 1;
+            count.need_person += usize::from(entry.needs_person);
+        }
+        count
+    }
+}
+
+/// The queue as JSON: `{queue: [...], count: {...}}`.
 pub fn queue_json(entries: &[QueueEntry]) -> String {
-    to_text(&json!({ "queue": entries }))
+    to_text(&json!({ "queue": entries, "count": QueueCount::of(entries) }))
 }
 
 /// Rows under a header, each column as wide as its widest cell, the last one not padded.

@@ -65,6 +65,8 @@ pub struct Resolved {
 pub struct Checked<'a> {
     pub pinned: Pinned<'a>,
     pub problems: Vec<Problem>,
+    /// The commit's full hash, when it resolved.
+    pub commit: Option<String>,
 }
 
 /// What `fieldnotes sources verify` found, for every pinned source of the site.
@@ -81,6 +83,13 @@ impl<'a> Verification<'a> {
             .flat_map(|c| c.problems.iter().map(move |p| (&c.pinned, p)))
     }
 
+    /// Whether no source at all could be checked: there are some, and each is
+    /// [`Problem::NotChecked`].
+    pub fn nothing_checked(&self) -> bool {
+        !self.sources.is_empty()
+            && (self.sources.iter()).all(|c| matches!(&c.problems[..], [Problem::NotChecked(_)]))
+    }
+
     /// How many sources hold: commit, path and lines all found.
     pub fn verified(&self) -> usize {
         self.sources
@@ -92,14 +101,28 @@ impl<'a> Verification<'a> {
 
 /// Checks every pinned source of the site against its repository.
 pub fn verify<'a>(index: &'a SiteIndex, cache: &mut Cache) -> Verification<'a> {
+    verify_where(index, cache, &|_| true)
+}
+
+/// Checks the pinned sources `keep` keeps (`--changed-since`: those of the files changed).
+pub fn verify_where<'a>(
+    index: &'a SiteIndex,
+    cache: &mut Cache,
+    keep: &dyn Fn(&Pinned<'a>) -> bool,
+) -> Verification<'a> {
     let sources = pinned(index)
         .into_iter()
+        .filter(|p| keep(p))
         .map(|pinned| {
-            let problems = match resolve(&pinned, cache) {
-                Ok(resolved) => out_of_range(&pinned, &resolved),
-                Err(problem) => vec![problem],
+            let (problems, commit) = match resolve(&pinned, cache) {
+                Ok(resolved) => (out_of_range(&pinned, &resolved), Some(resolved.commit)),
+                Err(problem) => (vec![problem], None),
             };
-            Checked { pinned, problems }
+            Checked {
+                pinned,
+                problems,
+                commit,
+            }
         })
         .collect();
     Verification { sources }
@@ -178,6 +201,12 @@ pub(crate) fn resolve_in(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolve
             commit,
             folder: kind == "tree",
         }),
+        Object::NotFetched => Err(Problem::NotChecked(format!(
+            "the content of `{}` at commit {} is not in the partial clone, which may not be \
+             fetched now",
+            pinned.file,
+            short(&commit)
+        ))),
         Object::Missing | Object::Ambiguous => Err(Problem::PathMissing {
             commit,
             folder: false,
@@ -197,16 +226,18 @@ fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
                 )))
             }
             Object::Ambiguous => return disambiguate(repo, hash),
-            // Not in the cache: fetch once, then (a full hash only) the commit itself, which
-            // may be on no branch (a pull request's).
+            // Not in the cache: fetch branches and tags once; then (a full hash only) the
+            // commit itself, which may be on no branch; then the heads of pull requests
+            // (`refs/pull/*`), where a short hash of a commit on no branch is found.
             Object::Missing if repo.update() => continue,
             Object::Missing if hash.len() == 40 && !fetched_commit => {
                 fetched_commit = true;
-                if repo.fetch_commit(hash) {
+                if repo.fetch_commit(hash) || repo.fetch_pulls() {
                     continue;
                 }
             }
-            Object::Missing => {}
+            Object::Missing if repo.fetch_pulls() => continue,
+            Object::Missing | Object::NotFetched => {}
         }
         return Err(match repo.staleness() {
             Some(why) => Problem::NotChecked(format!(

@@ -11,7 +11,7 @@ use fieldnotes::sources::cache::{Cache, CacheConfig};
 use fieldnotes::sources::drift::{drift, DriftReport, State};
 use fieldnotes::sources::excerpt::excerpts;
 use fieldnotes::sources::pin::LineRange;
-use fieldnotes::sources::report::{drift_json, queue};
+use fieldnotes::sources::report::{drift_json, queue, queue_table};
 use fieldnotes::sources::verify::verify;
 use fieldnotes::sources::Holder;
 use std::fs;
@@ -19,8 +19,12 @@ use std::path::Path;
 use std::process::{Command, Output};
 use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 
+mod bump;
+mod ci;
 mod history;
 mod hostile;
+mod pages;
+mod partial;
 mod paths;
 mod widget;
 
@@ -206,10 +210,19 @@ fn drift_tells_unchanged_moved_renamed_changed_and_gone() {
         [State::Unchanged, State::Unchanged]
     );
     assert_eq!(current[0].ranges[1].now, range(14, 17));
+    // FN951–FN954 pins are broken; the source FN955 flags could not be checked.
     let broken = drift_of(&report, &index, "widget-broken-pins");
-    assert!(broken
-        .iter()
-        .all(|d| d.state == State::Unchecked && d.reason.is_some()));
+    assert_eq!(
+        broken.iter().map(|d| d.state).collect::<Vec<_>>(),
+        [
+            State::Broken,
+            State::Broken,
+            State::Broken,
+            State::Broken,
+            State::Unchecked
+        ]
+    );
+    assert!(broken.iter().all(|d| d.reason.is_some()));
     let cell = report
         .sources
         .iter()
@@ -229,36 +242,53 @@ fn drift_tells_unchanged_moved_renamed_changed_and_gone() {
     assert_eq!(moved["branch"], "main");
     assert_eq!(moved["head"], V2);
     assert_eq!(json["summary"]["gone"], 1);
-    assert_eq!(json["summary"]["unchecked"], 5);
+    assert_eq!(json["summary"]["broken"], 4);
+    assert_eq!(json["summary"]["unchecked"], 1);
 }
 
 #[test]
-fn the_queue_puts_drifted_then_long_unverified_notes_first() {
+fn the_queue_puts_what_needs_a_person_first_broken_pins_above_all() {
     let (site, widget) = fixture();
+    // Verified lately: its source only moved, which `sources bump` fixes without a person.
+    let note = "content/research/widget-picks-streamable-http.md";
+    let text = fs::read_to_string(site.root().join(note)).expect("note");
+    site.write(
+        note,
+        &text.replace("lastVerified: 2026-06-01", "lastVerified: 2026-11-01"),
+    );
     let index = fieldnotes::open(site.root()).expect("opens");
     let cache_dir = tempfile::tempdir().expect("temp dir");
     let report = drift(&index, &mut mapped(&widget, cache_dir.path()));
     let entries = queue(&index, &report, today());
-    let order: Vec<(String, Option<State>, Option<i64>)> = entries
+    let order: Vec<(String, Option<State>, Option<i64>, bool)> = entries
         .iter()
-        .map(|e| (e.id.clone(), e.state, e.age_days))
+        .map(|e| (e.id.clone(), e.state, e.age_days, e.needs_person))
         .collect();
-    let entry = |id: &str, state, age| (id.to_string(), Some(state), Some(age));
+    let entry = |id: &str, state, age, person| (id.to_string(), Some(state), Some(age), person);
     assert_eq!(
         order,
         [
-            entry("widget-documented-sse", State::Gone, 60),
-            entry("widget-falls-back-on-rejection", State::Changed, 90),
-            entry("widget-default-transport-setting", State::Moved, 243),
-            entry("widget-picks-streamable-http", State::Moved, 182),
-            entry("widget-broken-pins", State::Unchecked, 10),
-            entry("widget", State::Unchanged, 152),
-            entry("widget-connects-by-transport", State::Unchanged, 29),
+            entry("widget-broken-pins", State::Broken, 10, true),
+            entry("widget-documented-sse", State::Gone, 60, true),
+            entry("widget-falls-back-on-rejection", State::Changed, 90, true),
+            // Stale (over lint.staleAfterDays, 180), its source moved.
+            entry("widget-default-transport-setting", State::Moved, 243, true),
+            entry("widget-picks-streamable-http", State::Moved, 29, false),
+            entry("widget", State::Unchanged, 152, false),
+            entry("widget-connects-by-transport", State::Unchanged, 29, false),
         ]
     );
     assert_eq!(
         entries[5].capability.as_deref(),
         Some("transports.streamableHttp")
+    );
+    let table = queue_table(&entries);
+    assert!(
+        table.ends_with(
+            "4 to re-verify by a person (1 broken, 1 gone, 1 changed, 1 stale); 1 only moved \
+             (`fieldnotes sources bump` re-pins them); 0 could not be checked\n"
+        ),
+        "{table}"
     );
 }
 
@@ -401,12 +431,17 @@ fn the_cache_is_cloned_then_fetched_and_works_offline() {
         "10",
     ];
 
-    // Offline with an empty cache: nothing can be checked, which is not an error.
+    // Offline with an empty cache: nothing can be checked, which fails the run (status 2)
+    // unless told to accept it.
     let mut offline = verify_args.to_vec();
     offline.push("--offline");
     let out = run_with(site.root(), &offline, &env);
-    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(out.status.code(), Some(2));
     assert!(json_codes(&out).iter().all(|c| c == "FN955"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-unchecked"));
+    offline.push("--allow-unchecked");
+    let out = run_with(site.root(), &offline, &env);
+    assert_eq!(out.status.code(), Some(0));
 
     // Online: the widget is cloned into the cache; `elsewhere` cannot be.
     let out = run_with(site.root(), &verify_args, &env);
@@ -500,6 +535,9 @@ fn a_cache_seeded_by_hand_is_used_as_it_is() {
         ],
     );
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
-    assert_eq!(value["queue"][0]["id"], "widget-documented-sse");
-    assert_eq!(value["queue"][0]["state"], "gone");
+    assert_eq!(value["queue"][0]["id"], "widget-broken-pins");
+    assert_eq!(value["queue"][0]["state"], "broken");
+    assert_eq!(value["queue"][1]["id"], "widget-documented-sse");
+    assert_eq!(value["queue"][1]["state"], "gone");
+    assert_eq!(value["count"]["broken"], 1);
 }

@@ -3,8 +3,8 @@
 //! Codes group rules by what they read: FN0xx files and front matter, FN1xx ids, FN2xx values
 //! from a vocabulary, FN3xx dates, FN4xx sources, FN5xx `related`, FN6xx body links and HTML,
 //! FN7xx page metadata, FN8xx support cells, FN9xx capabilities; FN95x are what
-//! `fieldnotes sources verify` found in the sources' repositories ([`Check::Sources`] rules,
-//! which plain `lint` does not run).
+//! `fieldnotes sources verify` (FN951–FN955) and `sources drift` (FN956–FN958) found in the
+//! sources' repositories ([`Check::Sources`] rules, which plain `lint` does not run).
 //!
 //! Each rule's `META` holds every fact about it (what it reads included); README.md's rule
 //! table is [`markdown_table`], kept current by a test.
@@ -39,11 +39,15 @@ mod restatement_mismatch;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
+mod source_changed;
 mod source_commit_ambiguous;
 mod source_commit_unknown;
+mod source_gone;
 mod source_lines_out_of_range;
+mod source_moved;
 mod source_not_checked;
 mod source_path_missing;
+mod source_url_disagrees;
 mod source_url_scheme;
 mod stale_verification;
 mod static_replaces_generated;
@@ -124,6 +128,7 @@ pub const ALL: &[Rule] = &[
     rule!(invalid_commit),
     rule!(invalid_source_path),
     rule!(unpinned_source),
+    rule!(source_url_disagrees),
     rule!(unknown_related),
     rule!(self_related),
     rule!(duplicate_related),
@@ -151,6 +156,9 @@ pub const ALL: &[Rule] = &[
     sources_rule!(source_path_missing),
     sources_rule!(source_lines_out_of_range),
     sources_rule!(source_not_checked),
+    sources_rule!(source_moved),
+    sources_rule!(source_changed),
+    sources_rule!(source_gone),
 ];
 
 /// The rule with this code (`FN101`, any case) or name (`id-not-kebab-case`).

@@ -44,7 +44,8 @@ pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
         else {
             return None;
         };
-        let span = pinned.source.path.as_ref().map(|p| p.span)?;
+        // A source its url pins has no `path`: the url is where its file and lines are.
+        let span = (pinned.source.path.as_ref()).map_or(pinned.commit.span, |p| p.span);
         let commit = short(commit);
         Some((
             span,

@@ -40,7 +40,8 @@ pub fn check(cx: &SourcesContext<'_>, sink: &mut Sink<'_>) {
         let Problem::PathMissing { commit, folder } = problem else {
             return None;
         };
-        let span = pinned.source.path.as_ref().map(|p| p.span)?;
+        // A source its url pins has no `path`: the url is where its file and lines are.
+        let span = (pinned.source.path.as_ref()).map_or(pinned.commit.span, |p| p.span);
         let repository = pinned.repository.as_deref().unwrap_or_default();
         let what = match folder {
             true => "is a folder, not a file, at",

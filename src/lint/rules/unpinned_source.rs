@@ -13,8 +13,8 @@ pub const META: RuleMeta = RuleMeta {
     doc: r#"## What it flags
 
 A source whose `url` is a GitHub or GitLab repository, or a file or folder in one at a branch
-(`/blob/main/…`), without a `commit`. A URL that already names a commit (`/blob/<40 hex>/…`,
-`/commit/<hash>`) is pinned. Issues, pull requests and releases are left alone.
+(`/blob/main/…`), without a `commit`. A URL that already names a commit (`/blob/<7–40 hex>/…`,
+which `sources verify` then checks as the pin; `/commit/<hash>`) is pinned. Issues, pull requests and releases are left alone.
 
 ## Why
 
@@ -68,7 +68,8 @@ pub fn repository_pin(url: &str) -> Option<bool> {
         (min..=40).contains(&s.len()) && s.chars().all(|c| c.is_ascii_hexdigit())
     };
     let at_ref = |kind: &str, reference: Option<&&str>| match kind {
-        "blob" | "tree" | "raw" | "blame" => Some(reference.is_some_and(|r| is_sha(r, 40))),
+        "blob" => Some(reference.is_some_and(|r| is_sha(r, 7))),
+        "tree" | "raw" | "blame" => Some(reference.is_some_and(|r| is_sha(r, 40))),
         "commit" | "commits" => Some(reference.is_some_and(|r| is_sha(r, 7))),
         _ => None,
     };

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The repository every source of these tests names.
-const GADGET: &str = "https://git.test/acme/gadget";
+pub(super) const GADGET: &str = "https://git.test/acme/gadget";
 
 fn lines(prefix: &str, n: usize) -> String {
     (1..=n).map(|i| format!("{prefix} line {i}\n")).collect()
@@ -27,21 +27,21 @@ fn block(name: &str, n: usize) -> String {
 }
 
 /// The gadget repository and the commits the notes pin.
-struct Gadget {
-    repo: Repo,
+pub(super) struct Gadget {
+    pub repo: Repo,
     /// The first commit on `main`, where most pins are.
-    v1: String,
+    pub v1: String,
     /// A commit of the `feature` branch, merged into `main` later.
     feature: String,
     /// A commit only `refs/pull/7/head` holds, whose file `main` gained later as it was.
     squashed: String,
     /// A commit only `refs/pull/8/head` holds, whose file `main` never had.
     abandoned: String,
-    /// The commit that deleted `src/doomed.py`.
-    deletion: String,
+    /// The commit that deleted `src/doomed.py`: the head of `main`.
+    pub deletion: String,
 }
 
-fn gadget() -> Gadget {
+pub(super) fn gadget() -> Gadget {
     let repo = Repo::init();
     let keep = block("keep", 4);
     let split_off = block("split_off", 5);

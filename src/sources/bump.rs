@@ -1,0 +1,350 @@
+//! Bump: re-pins every source whose lines hold on its repository's default branch —
+//! unchanged, or moved as they were — to the branch's head: its `commit` and `path` (file and
+//! line ranges) rewritten where they stand in the front matter, in the style they were
+//! written in (plain, 'single' or "double" quoted), every other byte of the file kept.
+//! Sources whose lines changed or are gone, or that could not be checked, are left as they
+//! are and listed with the reason. `lastVerified` is never touched: a bump says where the
+//! lines are, not that a person read them again.
+
+use super::pin::format_path;
+use super::verdict::{Drift, DriftReport, State};
+use crate::error::Error;
+use crate::index::SiteIndex;
+use crate::parse::source_path;
+use crate::parse::yaml::{self, NodeKind, ScalarType};
+use crate::source::{SourceFile, Span};
+use crate::terminal;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a bump would do: files to rewrite, sources left as they were.
+#[derive(Debug, Default)]
+pub struct Bump {
+    pub files: Vec<FileBump>,
+    pub left: Vec<Left>,
+    /// Sources already pinned to the head with their lines where they say.
+    pub current: usize,
+}
+
+/// One site file with its new text.
+#[derive(Debug)]
+pub struct FileBump {
+    /// The file, relative to the site root (as printed, and as a path).
+    pub path: String,
+    pub relative: PathBuf,
+    pub before: String,
+    pub after: String,
+    /// How many sources it re-pins.
+    pub sources: usize,
+}
+
+/// A source left as it was, and why.
+#[derive(Debug)]
+pub struct Left {
+    pub file: String,
+    pub line: usize,
+    pub state: State,
+    pub why: String,
+}
+
+/// One value to write in place of another.
+struct Edit {
+    span: Span,
+    text: String,
+}
+
+/// Plans the bump of every source in `report` (what `sources drift` found).
+pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
+    let mut bump = Bump::default();
+    let mut edits: BTreeMap<usize, Vec<Edit>> = BTreeMap::new();
+    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+    for drift in &report.sources {
+        let (file, line) = drift.pinned.place(index);
+        let leave = |why: String| Left {
+            file: file.clone(),
+            line,
+            state: drift.state,
+            why,
+        };
+        match repin(index, drift) {
+            Ok(None) => bump.current += 1,
+            Ok(Some(new)) => {
+                let at = drift.pinned.source.span.file;
+                *counts.entry(at).or_default() += 1;
+                edits.entry(at).or_default().extend(new);
+            }
+            Err(why) => bump.left.push(leave(why)),
+        }
+    }
+    for (at, mut edits) in edits {
+        let source = &index.files[at];
+        edits.sort_by_key(|e| std::cmp::Reverse(e.span.start));
+        let mut after = source.text.clone();
+        for edit in edits {
+            after.replace_range(edit.span.start..edit.span.end, &edit.text);
+        }
+        bump.files.push(FileBump {
+            path: source.display_path(),
+            relative: source.path.clone(),
+            before: source.text.clone(),
+            after,
+            sources: counts[&at],
+        });
+    }
+    bump
+}
+
+/// The edits that re-pin `drift`'s source to the head (`None`: it is pinned there already),
+/// or why it is left as it is.
+fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, String> {
+    let describe = || match drift.state {
+        State::Changed => "its lines changed; read them again and pin them by hand".to_string(),
+        State::Gone => "its file is gone; find where the claim stands now".to_string(),
+        _ => drift.reason.clone().unwrap_or_default(),
+    };
+    if !matches!(drift.state, State::Unchanged | State::Moved) {
+        return Err(describe());
+    }
+    let head = drift.head.as_deref().ok_or_else(describe)?;
+    let pinned = &drift.pinned;
+    if pinned.by_url {
+        return Err(
+            "its `url` pins it (no `commit` and `path`): edit the URL, or add \
+                    `commit` and `path`"
+                .to_string(),
+        );
+    }
+    let file = match pinned.ranges.is_empty() {
+        true => drift.file_now.clone(),
+        false => one_file(drift)?,
+    }
+    .ok_or_else(describe)?;
+    let ranges: Vec<_> = drift.ranges.iter().filter_map(|r| r.now).collect();
+    let path = format_path(&file, &ranges);
+    let written = pinned.commit.value.as_str();
+    let commit = head
+        .get(..written.len().clamp(7, head.len()))
+        .unwrap_or(head);
+    if commit.eq_ignore_ascii_case(written) && path == pinned.path() {
+        return Ok(None);
+    }
+    match source_path::read(&path) {
+        Ok(read) if read.file == file && read.lines == ranges => {}
+        _ => {
+            return Err(format!(
+                "`{path}` would not read back as the file and lines"
+            ))
+        }
+    }
+    let source_file = &index.files[pinned.source.span.file];
+    let path_span = (pinned.source.path.as_ref())
+        .map(|p| p.span)
+        .ok_or("it pins no path")?;
+    Ok(Some(vec![
+        edit(source_file, pinned.commit.span, commit)?,
+        edit(source_file, path_span, &path)?,
+    ]))
+}
+
+/// Writing `value` in place of the scalar at `span` of `file`: the scalar itself (a quoted
+/// one's span may run on past its closing quote, over spaces and a comment), in its style.
+fn edit(file: &SourceFile, span: Span, value: &str) -> Result<Edit, String> {
+    let written = file.text.get(span.start..span.end).unwrap_or_default();
+    let span = Span::new(span.file, span.start, span.start + scalar_len(written));
+    Ok(Edit {
+        span,
+        text: scalar(file, span, value)?,
+    })
+}
+
+/// How many bytes of `written` the scalar takes: up to its closing quote when quoted.
+fn scalar_len(written: &str) -> usize {
+    let bytes = written.as_bytes();
+    let mut i = 1;
+    match bytes.first() {
+        Some(b'"') => {
+            while i < bytes.len() {
+                match bytes[i] {
+                    b'\\' => i += 2,
+                    b'"' => return i + 1,
+                    _ => i += 1,
+                }
+            }
+        }
+        Some(b'\'') => {
+            while i < bytes.len() {
+                match (bytes[i], bytes.get(i + 1)) {
+                    (b'\'', Some(b'\'')) => i += 2,
+                    (b'\'', _) => return i + 1,
+                    _ => i += 1,
+                }
+            }
+        }
+        _ => {}
+    }
+    written.len()
+}
+
+/// The file that holds every range now.
+fn one_file(drift: &Drift<'_>) -> Result<Option<String>, String> {
+    let mut files = drift.ranges.iter().filter_map(|r| r.file.as_deref());
+    let first = files.next().map(str::to_string);
+    match files.all(|f| Some(f) == first.as_deref()) {
+        true => Ok(first),
+        false => Err("its lines are now in more than one file; split the source".to_string()),
+    }
+}
+
+/// `value` written as the scalar at `span` of `file` is written: plain, single- or
+/// double-quoted (a plain scalar that YAML would read as something else is single-quoted).
+fn scalar(file: &SourceFile, span: Span, value: &str) -> Result<String, String> {
+    let written = file.text.get(span.start..span.end).unwrap_or_default();
+    if written.contains('\n') || value.chars().any(char::is_control) {
+        return Err(format!(
+            "`{}` is written over several lines or would hold a control character; \
+             edit it by hand",
+            terminal::escape(written)
+        ));
+    }
+    let single = || format!("'{}'", value.replace('\'', "''"));
+    let text = match written.chars().next() {
+        Some('"') => format!("\"{}\"", value.replace('\\', "\\\\").replace('"', "\\\"")),
+        Some('\'') => single(),
+        _ if reads_back(value, value) => value.to_string(),
+        _ => single(),
+    };
+    match reads_back(&text, value) {
+        true => Ok(text),
+        false => Err(format!("`{value}` cannot be written as `{written}` is")),
+    }
+}
+
+/// Whether `text` after `key: ` reads as the string `value`.
+fn reads_back(text: &str, value: &str) -> bool {
+    let yaml = format!("key: {text}\n");
+    let source = SourceFile::new("bump", yaml);
+    let Ok(node) = yaml::parse(&source, 0, 0, source.text.len()) else {
+        return false;
+    };
+    match node.kind {
+        NodeKind::Map(entries) => matches!(
+            &entries[..],
+            [(_, v)] if v.kind == NodeKind::Scalar(value.to_string(), ScalarType::Str)
+        ),
+        _ => false,
+    }
+}
+
+/// Writes each file's new text in place of the old (through a file beside it, renamed over
+/// it), after checking that nothing changed it since it was read. Returns how many files
+/// were written; a file that cannot be written stops the bump there, and says which.
+pub fn write(root: &Path, bump: &Bump) -> Result<usize, Error> {
+    for (n, file) in bump.files.iter().enumerate() {
+        let path = root.join(&file.relative);
+        let io = |e: std::io::Error| Error::io(&path, "rewrite", e);
+        let now = std::fs::read(&path).map_err(io)?;
+        if now != file.before.as_bytes() {
+            return Err(Error::Usage {
+                message: format!(
+                    "{} changed while fieldnotes read it; nothing more was written ({n} of {} \
+                     files were); run `sources bump` again",
+                    file.path,
+                    bump.files.len()
+                ),
+            });
+        }
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let staged = path.with_file_name(format!(".{}.bump", name.unwrap_or_default()));
+        let permissions = std::fs::metadata(&path).map_err(io)?.permissions();
+        std::fs::write(&staged, file.after.as_bytes()).map_err(io)?;
+        let moved = std::fs::set_permissions(&staged, permissions)
+            .and_then(|()| std::fs::rename(&staged, &path));
+        if let Err(e) = moved {
+            let _ = std::fs::remove_file(&staged);
+            return Err(io(e));
+        }
+    }
+    Ok(bump.files.len())
+}
+
+/// The bump as a diff of each file (three lines of context), for `--dry-run`.
+pub fn diff(bump: &Bump) -> String {
+    let mut out = String::new();
+    for file in &bump.files {
+        let before: Vec<&str> = file.before.split_inclusive('\n').collect();
+        let after: Vec<&str> = file.after.split_inclusive('\n').collect();
+        out.push_str(&format!("--- a/{0}\n+++ b/{0}\n", file.path));
+        // Values are rewritten within their lines: line i before is line i after.
+        let changed: Vec<usize> = (0..before.len())
+            .filter(|&i| before[i] != after[i])
+            .collect();
+        let mut i = 0;
+        while i < changed.len() {
+            let mut j = i;
+            while j + 1 < changed.len() && changed[j + 1] - changed[j] <= 7 {
+                j += 1;
+            }
+            let from = changed[i].saturating_sub(3);
+            let to = (changed[j] + 4).min(before.len());
+            let count = to - from;
+            out.push_str(&format!("@@ -{0},{count} +{0},{count} @@\n", from + 1));
+            for line in from..to {
+                match before[line] == after[line] {
+                    true => push_line(&mut out, ' ', before[line]),
+                    false => {
+                        push_line(&mut out, '-', before[line]);
+                        push_line(&mut out, '+', after[line]);
+                    }
+                }
+            }
+            i = j + 1;
+        }
+    }
+    terminal::escape_source(&out).into_owned()
+}
+
+fn push_line(out: &mut String, mark: char, line: &str) {
+    out.push(mark);
+    out.push_str(line.trim_end_matches(['\n', '\r']));
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written_as(written: &str, value: &str) -> Result<String, String> {
+        let file = SourceFile::new("x.md", format!("commit: {written}\n"));
+        scalar(&file, Span::new(0, 8, 8 + written.len()), value)
+    }
+
+    #[test]
+    fn a_quoted_scalar_ends_at_its_closing_quote() {
+        assert_eq!(scalar_len("\"a\\\"b\"   # c"), 6);
+        assert_eq!(scalar_len("'it''s'  # c"), 7);
+        assert_eq!(scalar_len("plain"), 5);
+    }
+
+    #[test]
+    fn values_keep_the_style_they_were_written_in() {
+        assert_eq!(written_as("abc1234", "def5678").as_deref(), Ok("def5678"));
+        assert_eq!(
+            written_as("'abc1234'", "def5678").as_deref(),
+            Ok("'def5678'")
+        );
+        assert_eq!(
+            written_as("\"a.py:3\"", "b \"c\".py:4").as_deref(),
+            Ok("\"b \\\"c\\\".py:4\"")
+        );
+        // Plain text YAML would read as a number or a comment is quoted.
+        assert_eq!(written_as("abc1234", "1234567").as_deref(), Ok("'1234567'"));
+        assert_eq!(written_as("abc1234", "12e4567").as_deref(), Ok("'12e4567'"));
+        assert_eq!(written_as("a.py", "it's.py").as_deref(), Ok("it's.py"));
+        assert_eq!(
+            written_as("a.py", "it's #1.py").as_deref(),
+            Ok("'it''s #1.py'")
+        );
+        assert_eq!(written_as("a.py", "a #b.py").as_deref(), Ok("'a #b.py'"));
+        assert!(written_as("a.py", "a\nb.py").is_err());
+    }
+}
