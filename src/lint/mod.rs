@@ -20,6 +20,7 @@
 pub(crate) mod focus;
 pub mod format;
 pub(crate) mod incremental;
+pub(crate) mod inline;
 pub mod rules;
 pub(crate) mod suggest;
 pub(crate) mod vocab;

@@ -3,11 +3,10 @@
 
 use crate::diagnostic::Severity;
 use crate::index::SiteIndex;
+use crate::lint::inline::{inline_items, links, plain};
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{MetadataField, Note, RestatedSection, SourceRef, Spanned};
-use crate::parse::markdown::options;
 use crate::source::Span;
-use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN706",
@@ -302,80 +301,4 @@ fn quoted<T: std::fmt::Display>(items: impl Iterator<Item = T>) -> String {
         .map(|i| format!("`{i}`"))
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// Inline Markdown as the text a reader sees: code spans and link texts kept, markers gone,
-/// whitespace collapsed.
-fn plain(markdown: &str) -> String {
-    let mut text = String::new();
-    for event in Parser::new_ext(markdown, options()) {
-        if let Event::Text(t) | Event::Code(t) = event {
-            text.push_str(&t);
-        }
-    }
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The link destinations in inline Markdown.
-fn links(markdown: &str) -> Vec<String> {
-    Parser::new_ext(markdown, options())
-        .filter_map(|event| match event {
-            Event::Start(Tag::Link { dest_url, .. }) => Some(dest_url.to_string()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The ids a list in inline Markdown names: a link's page (`/clients/cline.md` → `cline`),
-/// a code span, or plain text between commas.
-fn inline_items(markdown: &str) -> Vec<String> {
-    let mut items = Vec::new();
-    let mut in_link = false;
-    for event in Parser::new_ext(markdown, options()) {
-        match event {
-            Event::Start(Tag::Link { dest_url, .. }) => {
-                in_link = true;
-                items.push(linked_id(&dest_url));
-            }
-            Event::End(TagEnd::Link) => in_link = false,
-            Event::Code(code) if !in_link => items.push(code.trim().to_string()),
-            Event::Text(text) if !in_link => items.extend(
-                (text.split(',').flat_map(|t| t.split(" and ")))
-                    .map(|t| t.trim().trim_end_matches('.').trim())
-                    .filter(|t| !t.is_empty() && *t != "and")
-                    .map(str::to_string),
-            ),
-            _ => {}
-        }
-    }
-    items
-}
-
-/// The id of the page a site link points to: its file name without `.md` or an anchor.
-fn linked_id(dest: &str) -> String {
-    let path = dest.split(['#', '?']).next().unwrap_or("");
-    let name = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    name.strip_suffix(".md").unwrap_or(name).to_string()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_lists_as_written() {
-        assert_eq!(
-            inline_items("[cline](/clients/cline.md), [Hermes](../clients/hermes-agent.md#x)"),
-            ["cline", "hermes-agent"]
-        );
-        assert_eq!(
-            inline_items("`2024-11-05`, `2025-03-26`"),
-            ["2024-11-05", "2025-03-26"]
-        );
-        assert_eq!(
-            inline_items("cline, zed and goose."),
-            ["cline", "zed", "goose"]
-        );
-        assert_eq!(plain("The `x` *title*"), "The x title");
-    }
 }
