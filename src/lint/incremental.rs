@@ -10,7 +10,7 @@
 //! [`lint`] runs it. At 10k notes the small site costs about a millisecond, the global rules
 //! (ids, titles, `related` lists, links) about 20 of the full lint's 90 or so.
 
-use super::{in_order, lint, lint_rules, rules, MAX_SUGGESTIONS};
+use super::{in_order, lint, lint_rules, rules, Reads, RuleMeta, MAX_SUGGESTIONS};
 use crate::diagnostic::Diagnostic;
 use crate::index::SiteIndex;
 use crate::model::{Content, Note};
@@ -43,8 +43,45 @@ pub fn lint_notes(
     previous: &[Diagnostic],
     edited: &[FileId],
 ) -> crate::error::Result<Vec<Diagnostic>> {
-    let Some(small) = EditedSite::of(index, edited) else {
+    if EditedSite::notes_of(index, edited).is_none() {
         return lint(index, today);
+    }
+    relint(index, today, previous, edited, |_| true)
+}
+
+/// Lints after edits to the bodies of research notes only, below front matter that stayed as
+/// it was: [`lint_notes`] for the rules that read bodies ([`Reads::Body`]), the findings of the
+/// others taken from `previous` as [`super::lint_bodies`] takes them. Equal to [`lint`] under
+/// the conditions of both.
+pub fn lint_note_bodies(
+    index: &SiteIndex,
+    today: NaiveDate,
+    previous: &[Diagnostic],
+    edited: &[FileId],
+) -> crate::error::Result<Vec<Diagnostic>> {
+    relint(index, today, previous, edited, |m| m.reads == Reads::Body)
+}
+
+/// Lints again the rules `rerun` selects, each over the edited notes when it is note-local
+/// and over the site when not; the findings of the other rules are `previous`'s.
+fn relint(
+    index: &SiteIndex,
+    today: NaiveDate,
+    previous: &[Diagnostic],
+    edited: &[FileId],
+    rerun: impl Fn(&RuleMeta) -> bool + Sync,
+) -> crate::error::Result<Vec<Diagnostic>> {
+    let unchanged: HashSet<&str> = (rules::ALL.iter())
+        .filter(|r| !rerun(r.meta))
+        .map(|r| r.meta.code)
+        .collect();
+    let mut findings: Vec<Diagnostic> = (previous.iter())
+        .filter(|d| unchanged.contains(d.code))
+        .cloned()
+        .collect();
+    let Some(small) = EditedSite::of(index, edited) else {
+        findings.extend(lint_rules(index, today, &rerun)?);
+        return Ok(in_order(findings));
     };
     // A rule searches a "did you mean" for its first MAX_SUGGESTIONS findings only (it asks
     // `Sink::may_suggest` at most once per finding). With fewer findings before the edits and
@@ -54,7 +91,7 @@ pub fn lint_notes(
     let before = count_by_code(previous.iter());
     let mut local: HashSet<&str> = rules::ALL
         .iter()
-        .filter(|r| r.in_lint() && r.meta.scope == Scope::NoteLocal)
+        .filter(|r| r.in_lint() && r.meta.scope == Scope::NoteLocal && rerun(r.meta))
         .map(|r| r.meta.code)
         .filter(|code| before.get(code).copied().unwrap_or(0) < MAX_SUGGESTIONS)
         .collect();
@@ -69,7 +106,9 @@ pub fn lint_notes(
     // The edits may have brought a rule to the cap: it runs over the whole site after all.
     let after = count_by_code(kept.iter().copied().chain(&fresh));
     local.retain(|code| after.get(code).copied().unwrap_or(0) < MAX_SUGGESTIONS);
-    let mut findings = lint_rules(index, today, |m| !local.contains(m.code))?;
+    findings.extend(lint_rules(index, today, |m| {
+        rerun(m) && !local.contains(m.code)
+    })?);
     findings.extend(fresh.into_iter().filter(|d| local.contains(d.code)));
     findings.extend(kept.into_iter().filter(|d| local.contains(d.code)).cloned());
     Ok(in_order(findings))
@@ -100,16 +139,8 @@ struct EditedSite {
 impl EditedSite {
     /// `None` when an edited file is not a parsed research note.
     fn of(site: &SiteIndex, edited: &[FileId]) -> Option<EditedSite> {
-        let mut wanted = edited.to_vec();
-        wanted.sort_unstable();
-        wanted.dedup();
+        let (wanted, notes) = EditedSite::notes_of(site, edited)?;
         let content = &site.content;
-        let notes: Vec<&Note> = (content.notes.iter())
-            .filter(|n| wanted.binary_search(&n.doc.file).is_ok())
-            .collect();
-        if notes.len() != wanted.len() {
-            return None;
-        }
         let content = Content {
             notes: notes.into_iter().cloned().collect(),
             clients: content.clients.clone(),
@@ -132,6 +163,20 @@ impl EditedSite {
             notes: wanted,
             paths,
         })
+    }
+
+    /// The edited files' ids, sorted, and their notes; `None` when one is not a parsed note.
+    fn notes_of<'s>(
+        site: &'s SiteIndex,
+        edited: &[FileId],
+    ) -> Option<(Vec<FileId>, Vec<&'s Note>)> {
+        let mut wanted = edited.to_vec();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let notes: Vec<&Note> = (site.content.notes.iter())
+            .filter(|n| wanted.binary_search(&n.doc.file).is_ok())
+            .collect();
+        (notes.len() == wanted.len()).then_some((wanted, notes))
     }
 
     /// Whether a finding is on one of the edited notes.

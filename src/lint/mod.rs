@@ -32,7 +32,7 @@ use crate::source::{FileId, Span};
 use crate::sources::verify::{Problem, Verification};
 use crate::sources::Pinned;
 use chrono::NaiveDate;
-pub use incremental::{lint_notes, Scope};
+pub use incremental::{lint_note_bodies, lint_notes, Scope};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 

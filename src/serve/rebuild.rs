@@ -100,7 +100,8 @@ enum Relint {
     /// These content files were edited in place (the set of files and the settings as they
     /// were). Without front matter changes only the body rules lint again
     /// ([`crate::lint::lint_bodies`]); when every edited file is a research note, the edited
-    /// notes and the rules that compare notes ([`crate::lint::lint_notes`]); else, all.
+    /// notes and the rules that compare notes ([`crate::lint::lint_notes`]; both at once,
+    /// [`crate::lint::lint_note_bodies`]); else, all.
     Edited {
         files: Vec<usize>,
         fronts: bool,
@@ -355,6 +356,14 @@ impl Rebuilder {
                 let started = Instant::now();
                 let today = self.today;
                 let findings = match (&self.relint, &previous) {
+                    (
+                        Relint::Edited {
+                            files,
+                            fronts: false,
+                            notes_only: true,
+                        },
+                        Some(previous),
+                    ) => crate::lint::lint_note_bodies(index, today, previous, files),
                     (Relint::Edited { fronts: false, .. }, Some(previous)) => {
                         crate::lint::lint_bodies(index, today, previous)
                     }

@@ -7,7 +7,7 @@
 use crate::lint_rules::{compact, lint_site};
 use crate::support::{copy_dir, fixtures, today, TestSite};
 use fieldnotes::index::SiteIndex;
-use fieldnotes::lint::{lint, lint_bodies, lint_notes};
+use fieldnotes::lint::{lint, lint_bodies, lint_note_bodies, lint_notes};
 use fieldnotes::parse::frontmatter::{split, Split};
 use fieldnotes::source::FileId;
 use std::fs;
@@ -339,10 +339,11 @@ fn read_as(index: &SiteIndex, path: &str, text: &str) -> bool {
 /// Each content file of every lint fixture (and of `_base`) gets [`TROUBLED_BODY`] below its
 /// front matter, then its own body back; after each edit `lint_bodies`, which takes the
 /// findings of the rules that read front matter alone (`Reads::FrontMatter`) from the lint
-/// before, must give what a full lint gives.
+/// before, must give what a full lint gives; so must `lint_note_bodies` (which lints an edited
+/// research note's body alone with the note-local rules) after each edit to a note.
 #[test]
 fn lint_bodies_equals_lint_for_every_body_edit() {
-    let mut edited = 0;
+    let (mut edited, mut notes) = (0, 0);
     for entry in fs::read_dir(fixtures().join("lint")).expect("fixtures") {
         let name = entry
             .expect("entry")
@@ -379,10 +380,23 @@ fn lint_bodies_equals_lint_for_every_body_edit() {
                     compact(&incremental),
                     compact(&full)
                 );
+                if path.starts_with("content/research/") {
+                    let edited = file_ids(&index, std::slice::from_ref(&path));
+                    let incremental = lint_note_bodies(&index, today(), &previous, &edited)
+                        .expect("lint_note_bodies");
+                    assert!(
+                        incremental == full,
+                        "{name}, {path}, {direction}: lint_note_bodies gave\n{}\nlint gave\n{}",
+                        compact(&incremental),
+                        compact(&full)
+                    );
+                    notes += 1;
+                }
                 previous = full;
             }
             edited += 1;
         }
     }
     assert!(edited >= 100, "only {edited} bodies edited");
+    assert!(notes >= 100, "only {notes} note bodies edited");
 }
