@@ -58,10 +58,25 @@ pub struct SiteIndex {
 /// Builds the index of a parsed site.
 pub fn index(site: ParsedSite) -> SiteIndex {
     let ids = ids::collect(&site.content, &site.config);
-    let links = resolve_links(&site.content, &ids);
-    let backlinks = backlinks(&links);
-    let refs = NoteRefs::of(&site.content, &site.config, &ids);
+    let (links, backlinks, refs) = resolve_all(&site, &ids);
     assemble(site, ids, links, backlinks, refs)
+}
+
+/// Every body link resolved, the backlinks they make, and the notes' references: the links on
+/// one core and the references on the other.
+fn resolve_all(
+    site: &ParsedSite,
+    ids: &Ids,
+) -> (Vec<ResolvedLink>, BTreeMap<Page, Vec<Page>>, NoteRefs) {
+    let ((links, backlinks), refs) = rayon::join(
+        || {
+            let links = resolve_links(&site.content, ids);
+            let backlinks = backlinks(&links);
+            (links, backlinks)
+        },
+        || NoteRefs::of(&site.content, &site.config, ids),
+    );
+    (links, backlinks, refs)
 }
 
 /// Indexes `site` again after the documents of `changed` pages were replaced in place
@@ -70,9 +85,7 @@ pub fn index(site: ParsedSite) -> SiteIndex {
 pub fn reindex(site: ParsedSite, previous: Resolved, changed: &[Page]) -> SiteIndex {
     let ids = ids::collect(&site.content, &site.config);
     if ids != previous.ids {
-        let links = resolve_links(&site.content, &ids);
-        let backlinks = backlinks(&links);
-        let refs = NoteRefs::of(&site.content, &site.config, &ids);
+        let (links, backlinks, refs) = resolve_all(&site, &ids);
         return assemble(site, ids, links, backlinks, refs);
     }
     reindex_same_ids(site, previous, changed)
