@@ -235,8 +235,8 @@ type KeyId = (Option<ScalarType>, String);
 
 enum OpenKind {
     Seq(Vec<Node>),
-    /// Entries so far, the keys seen (for repeats, in constant time), and a key waiting for
-    /// its value.
+    /// Entries so far, the keys seen (in large mappings, for repeats: see [`repeats`]), and a
+    /// key waiting for its value.
     Map(Vec<(Node, Node)>, HashSet<KeyId>, Option<Node>),
 }
 
@@ -421,8 +421,7 @@ impl Builder<'_> {
                     *pending = Some(node);
                 }
                 Some(key) => {
-                    let (ty, text) = key.key_identity().expect("checked when pending");
-                    if !seen.insert((ty, text.to_string())) {
+                    if repeats(entries, seen, &key) {
                         let name = key.scalar().unwrap_or("~");
                         return Err(YamlError {
                             message: format!("key `{name}` appears twice"),
@@ -435,6 +434,26 @@ impl Builder<'_> {
         }
         Ok(())
     }
+}
+
+/// Mappings with fewer keys than this look for a repeated key along their keys; larger ones
+/// keep a set of them, so a mapping of any size costs linear time.
+const SMALL_MAP: usize = 16;
+
+/// Whether `key` (a single value) repeats a key of `entries`, the mapping's entries so far;
+/// `seen` holds their identities once the mapping has [`SMALL_MAP`] entries.
+fn repeats(entries: &[(Node, Node)], seen: &mut HashSet<KeyId>, key: &Node) -> bool {
+    let Some((ty, text)) = key.key_identity() else {
+        return false;
+    };
+    if entries.len() < SMALL_MAP {
+        return (entries.iter()).any(|(k, _)| k.key_identity() == Some((ty, text)));
+    }
+    if seen.is_empty() {
+        let known = entries.iter().filter_map(|(k, _)| k.key_identity());
+        seen.extend(known.map(|(ty, text)| (ty, text.to_string())));
+    }
+    !seen.insert((ty, text.to_string()))
 }
 
 #[cfg(test)]
@@ -506,6 +525,21 @@ mod tests {
         let text = "id: a\ntitle: t\nid: b\n";
         let err = parse_str(text).unwrap_err();
         assert_eq!(err.span.start, text.rfind("id").unwrap());
+        // Past SMALL_MAP keys too, whether the first of the two comes before or after it,
+        // and typed keys: `1` and `"1"` are two keys.
+        for (first, repeat) in [(3, 30), (20, 25), (0, 16)] {
+            let keys: Vec<String> = (0..40).map(|n| format!("k{n}: v\n")).collect();
+            let mut text = keys.concat();
+            text.insert_str(keys[..repeat].concat().len(), &format!("k{first}: again\n"));
+            let err = parse_str(&text).unwrap_err();
+            assert_eq!(
+                err.span.start,
+                text.find("again").unwrap() - 2 - format!("k{first}").len()
+            );
+            assert!(err.message.contains("appears twice"), "{}", err.message);
+        }
+        let typed: String = (0..20).map(|n| format!("{n}: v\n\"{n}\": w\n")).collect();
+        assert!(parse_str(&typed).is_ok());
     }
 
     #[test]
