@@ -83,8 +83,13 @@ fn dest_span(markdown: &str, link: Range<usize>, dest: &str) -> Option<Range<usi
         return None;
     }
     let source = &markdown[link.clone()];
-    let at = source.rfind(dest)?;
-    Some(link.start + at..link.start + at + dest.len())
+    // Most links end `dest)`: that is the last place `dest` is written, unless `dest` itself
+    // ends in `)` (then a later one may overlap the closing parenthesis).
+    let last = match source.strip_suffix(')') {
+        Some(inner) if inner.ends_with(dest) && !dest.ends_with(')') => inner.len() - dest.len(),
+        _ => source.rfind(dest)?,
+    };
+    Some(link.start + last..link.start + last + dest.len())
 }
 
 fn heading_level(level: HeadingLevel) -> u8 {
@@ -146,6 +151,23 @@ mod tests {
         let anchors: Vec<_> = body.headings.iter().map(|h| h.anchor.as_str()).collect();
         assert_eq!(anchors, ["title", "sources", "sources-1"]);
         assert!(!body.raw_html.is_empty());
+    }
+
+    #[test]
+    fn a_destination_is_found_where_it_is_written_last() {
+        for (link, dest) in [
+            ("[a](x.md)", "x.md"),
+            ("[x.md](x.md)", "x.md"),
+            ("[a](b(c))", "b(c)"),
+            ("[a](b(c)c))", "b(c)c)"),
+            ("[a](x.md \"x.md\")", "x.md"),
+            ("[a](<x.md>)", "x.md"),
+            ("[a]", "x"),
+        ] {
+            let found = dest_span(link, 0..link.len(), dest);
+            let last = link.rfind(dest).map(|at| at..at + dest.len());
+            assert_eq!(found, last, "{link}");
+        }
     }
 
     #[test]
