@@ -4,7 +4,7 @@
 //! checks that both give the same findings. `RAYON_NUM_THREADS=1` measures one core.
 use fieldnotes::index::SiteIndex;
 use fieldnotes::lint::{lint, lint_notes};
-use fieldnotes::source::{FileId, Section, SourceFile};
+use fieldnotes::text_file::{FileId, Section, SourceFile};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

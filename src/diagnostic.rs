@@ -1,12 +1,12 @@
 //! Findings as data: code, severity, file, span, message, help. One printer per output
 //! format reads them (see [`crate::lint::format`]).
 
-use crate::source::{LineCol, SourceFile, Span};
+use crate::text_file::{LineCol, SourceFile, Span};
 use serde::Serialize;
 
 /// The file id of a finding's span when the finding is about no text file
 /// ([`Diagnostic::on_path`]).
-const NO_TEXT: crate::source::FileId = crate::source::FileId::MAX;
+const NO_TEXT: crate::text_file::FileId = crate::text_file::FileId::MAX;
 
 /// How bad a finding is. Ordered from least to most severe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -30,7 +30,7 @@
 //! ## Beside the pipeline
 //!
 //! - Foundation, read by every step and importing no step: [`config`] (`site.yaml`), `model`
-//!   (typed front matter), [`source`] (a file's text and positions in it), `diagnostic`
+//!   (typed front matter), [`text_file`] (a file's text and positions in it), `diagnostic`
 //!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
 //!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
 //!   people, control characters escaped).
@@ -71,9 +71,9 @@ pub mod render;
 pub mod scaffold;
 pub(crate) mod schema;
 pub mod serve;
-pub mod source;
 pub mod sources;
 mod terminal;
+pub mod text_file;
 pub(crate) mod write;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
@@ -143,7 +143,7 @@ impl BuildOptions {
 pub struct BuildReport {
     pub diagnostics: Vec<Diagnostic>,
     /// The site's files, for printing code frames.
-    pub files: Vec<source::SourceFile>,
+    pub files: Vec<text_file::SourceFile>,
     /// Pages rendered (each as HTML and Markdown).
     pub pages: usize,
     /// Files written, including feeds, data and static files.

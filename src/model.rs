@@ -4,7 +4,7 @@
 //! `Option` or empty when the author left them out: the linter, not the parser, decides what
 //! is required (see [`crate::schema`]).
 
-use crate::source::{FileId, Section, Span};
+use crate::text_file::{FileId, Section, Span};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;

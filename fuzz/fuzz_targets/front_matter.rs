@@ -5,7 +5,7 @@
 mod common;
 
 use fieldnotes::parse::{frontmatter, parse_file, yaml};
-use fieldnotes::source::SourceFile;
+use fieldnotes::text_file::SourceFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -8,7 +8,7 @@ use crate::cli::{Format, ReportFile};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::error::{Error, Result};
 use crate::lint::format::{self, Options, PathBase, PathStyle, Report};
-use crate::source::SourceFile;
+use crate::text_file::SourceFile;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

@@ -4,7 +4,7 @@
 use super::routes::Page;
 use crate::config::SiteConfig;
 use crate::model::{text, Content, Document, Spanned};
-use crate::source::Section;
+use crate::text_file::Section;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 

@@ -12,7 +12,7 @@ use crate::config::SiteConfig;
 use crate::load::{Assets, Unreadable};
 use crate::model::{Content, Document};
 use crate::parse::ParsedSite;
-use crate::source::{Section, SourceFile};
+use crate::text_file::{Section, SourceFile};
 pub use ids::{doc_id, AliasClash, CaseClash, Ids};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};

@@ -15,7 +15,7 @@ use crate::diagnostic::Diagnostic;
 use crate::index::SiteIndex;
 use crate::model::{Content, Note};
 use crate::parse::ParsedSite;
-use crate::source::{FileId, SourceFile};
+use crate::text_file::{FileId, SourceFile};
 use chrono::NaiveDate;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;

@@ -27,9 +27,9 @@ pub(crate) mod walk;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
-use crate::source::{FileId, Span};
 use crate::sources::verify::{Problem, Verification};
 use crate::sources::Pinned;
+use crate::text_file::{FileId, Span};
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
 use rayon::prelude::*;

@@ -6,7 +6,7 @@ use crate::index::links::LinkTarget;
 use crate::index::SiteIndex;
 use crate::lint::{RuleMeta, Sink};
 use crate::model::{text, BodyLink, Content, Document, SourceRef, Spanned};
-use crate::source::Span;
+use crate::text_file::Span;
 
 /// A list of sources and what holds it: a research note, or one cell of a client's support map.
 pub struct SourceList<'a> {

@@ -13,7 +13,7 @@ pub(crate) mod fence;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
-use crate::source::{FileId, Section, SourceFile};
+use crate::text_file::{FileId, Section, SourceFile};
 pub use assets::Assets;
 use fence::{io_problem, is_git_entry, special_kind, walk_problem, Fence};
 use rayon::prelude::*;

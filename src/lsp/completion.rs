@@ -9,7 +9,7 @@ use crate::index::routes::{self, Page};
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::{text, ObjectKind};
-use crate::source::Section;
+use crate::text_file::Section;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };

@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::index::routes::Page;
 use crate::index::SiteIndex;
-use crate::source::{FileId, SourceFile};
+use crate::text_file::{FileId, SourceFile};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -7,7 +7,7 @@ use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::{text, Document};
-use crate::source::Section;
+use crate::text_file::Section;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
 /// The hover for position `offset` of `text`, a document of `section`.

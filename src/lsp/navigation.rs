@@ -10,7 +10,7 @@ use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::Spanned;
-use crate::source::{FileId, Section};
+use crate::text_file::{FileId, Section};
 use lsp_types::{
     DocumentChangeOperation, DocumentChanges, Location, OneOf,
     OptionalVersionedTextDocumentIdentifier, Range, RenameFile, ResourceOp, TextDocumentEdit,

@@ -7,7 +7,7 @@
 use crate::error::{Error, Result};
 use crate::index::{doc_id, SiteIndex};
 use crate::render::output::MemoryOutput;
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@ use super::source_path::source_path;
 use super::url_pin::url_pin;
 use super::yaml::{Node, NodeKind};
 use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
-use crate::source::Span;
+use crate::text_file::Span;
 use std::borrow::Cow;
 
 /// What reading front matter collects besides the values: keys and type errors.

@@ -17,7 +17,7 @@ use crate::load::{Assets, LoadedSite, Unreadable};
 use crate::model::{
     Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
 };
-use crate::source::{FileId, Section, SourceFile, Span};
+use crate::text_file::{FileId, Section, SourceFile, Span};
 use fields::{Collected, Reader};
 use frontmatter::Split;
 use rayon::prelude::*;

@@ -9,7 +9,7 @@
 
 mod schema;
 
-use crate::source::{FileId, SourceFile, Span};
+use crate::text_file::{FileId, SourceFile, Span};
 use saphyr_parser::{Event, Marker, Parser, Tag};
 use schema::{core_tag, plain, resolve_scalar, CORE_TAG_PREFIX, SCALAR_TAGS};
 use serde_yaml::Value;

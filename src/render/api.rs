@@ -13,7 +13,7 @@ use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, SourceRef};
 use crate::render::output::Shared;
-use crate::source::Section;
+use crate::text_file::Section;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@ use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::index::routes::Page;
 use crate::model::text;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
 

@@ -6,7 +6,7 @@ use super::views::{Ctx, DateView, LinkView, NoteCard};
 use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::text;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 
 /// A research note page.

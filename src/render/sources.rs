@@ -289,7 +289,7 @@ fn encode_path(path: &str) -> String {
 mod tests {
     use super::*;
     use crate::model::Spanned;
-    use crate::source::Span;
+    use crate::text_file::Span;
 
     fn source(url: &str, commit: &str, path: &str) -> SourceRef {
         let s =

@@ -8,7 +8,7 @@ use super::views::{
 use crate::index::doc_id;
 use crate::index::routes::Page;
 use crate::model::{text, Spanned};
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 
 /// One support cell: a client × a capability, with its evidence.

@@ -10,7 +10,7 @@ use crate::index::doc_id;
 use crate::index::links::LinkTarget;
 use crate::index::routes::{html_file, output_stem, Page};
 use crate::model::{text, Tally};
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;

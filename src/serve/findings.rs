@@ -5,8 +5,8 @@
 
 use crate::diagnostic::{Diagnostic, Summary};
 use crate::lint::format::{self, Format, Options, Report};
-use crate::source::SourceFile;
 use crate::terminal;
+use crate::text_file::SourceFile;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -114,7 +114,7 @@ fn first(
 mod tests {
     use super::*;
     use crate::diagnostic::Severity;
-    use crate::source::Span;
+    use crate::text_file::Span;
 
     fn finding(file: &str, line: usize, message: &str) -> Diagnostic {
         Diagnostic {

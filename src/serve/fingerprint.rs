@@ -13,7 +13,7 @@ use crate::index::routes::Page;
 use crate::index::{doc_id, SiteIndex};
 use crate::model::{Document, Spanned};
 use crate::render::{fold, Input, Inputs};
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;

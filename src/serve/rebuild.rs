@@ -22,7 +22,7 @@ use crate::load::{self, CONTENT_DIR};
 use crate::parse::{self, Parsed};
 use crate::render::output::SharedOutput;
 use crate::render::{self, Incremental, Memo, RenderOptions};
-use crate::source::{Section, SourceFile};
+use crate::text_file::{Section, SourceFile};
 use chrono::NaiveDate;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -12,8 +12,8 @@ use crate::error::Error;
 use crate::index::SiteIndex;
 use crate::parse::source_path;
 use crate::parse::yaml::{self, NodeKind, ScalarType};
-use crate::source::{SourceFile, Span};
 use crate::terminal;
+use crate::text_file::{SourceFile, Span};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -45,7 +45,7 @@ pub mod verify;
 
 use crate::index::{doc_id, SiteIndex};
 use crate::model::{text, SourcePathError, SourceRef, Spanned};
-use crate::source::LineCol;
+use crate::text_file::LineCol;
 use pin::{repository_url, LineRange};
 
 /// What holds a source: a research note, or one cell of a client's support map.

@@ -29,7 +29,7 @@ const FOUNDATION: [&str; 10] = [
     "dates",
     "today",
     "terminal",
-    "source",
+    "text_file",
 ];
 
 /// The command layer: it drives the steps, and no step or foundation module imports it.

@@ -5,7 +5,7 @@
 
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{render_with, Options, Report};
-use fieldnotes::source::{SourceFile, Span};
+use fieldnotes::text_file::{SourceFile, Span};
 use fieldnotes::{Diagnostic, Severity, Summary};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -8,8 +8,8 @@
 
 use super::{overview, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
-use crate::source::SourceFile;
 use crate::terminal;
+use crate::text_file::SourceFile;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::borrow::Cow;
 use std::collections::HashMap;

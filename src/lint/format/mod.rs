@@ -17,7 +17,7 @@ mod rdjson;
 mod sarif;
 
 use crate::diagnostic::{Diagnostic, Summary};
-use crate::source::SourceFile;
+use crate::text_file::SourceFile;
 pub use paths::PathStyle;
 use std::cmp::Reverse;
 

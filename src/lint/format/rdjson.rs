@@ -4,7 +4,7 @@
 
 use super::{help, message_and_help, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::SourceFile;
+use crate::text_file::SourceFile;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 

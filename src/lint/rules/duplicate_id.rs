@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 use crate::index::{doc_id, AliasClash, CaseClash};
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Content;
-use crate::source::{Section, Span};
+use crate::text_file::{Section, Span};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN103",

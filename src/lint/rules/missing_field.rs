@@ -5,7 +5,7 @@ use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{Document, KeyRef, ObjectKind};
 use crate::parse::object_kind;
 use crate::schema;
-use crate::source::Span;
+use crate::text_file::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN007",

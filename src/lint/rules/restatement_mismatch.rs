@@ -6,7 +6,7 @@ use crate::index::SiteIndex;
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{MetadataField, Note, RestatedSection, SourceRef, Spanned};
 use crate::parse::markdown::options;
-use crate::source::Span;
+use crate::text_file::Span;
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 pub const META: RuleMeta = RuleMeta {

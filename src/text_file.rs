@@ -1,4 +1,5 @@
-//! Source files as loaded from disk, and byte spans mapped to 1-based lines and columns.
+//! The site's text files (`site.yaml` and the content) as loaded from disk, and byte spans
+//! mapped to 1-based lines and columns.
 
 use std::path::{Path, PathBuf};
 
