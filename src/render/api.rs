@@ -2,9 +2,9 @@
 //! whole matrix with its evidence), each beside the JSON Schema that describes it
 //! (`/api/<name>.schema.json`, kept in `schemas/api/`).
 
+use super::citations::{source_view, RangeLink};
 use super::inputs::Inputs;
 use super::memo::Kept;
-use super::sources::{source_view, RangeLink};
 use super::support::{some, texts};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;

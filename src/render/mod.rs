@@ -17,6 +17,7 @@
 
 mod api;
 mod body;
+mod citations;
 mod ctx;
 mod escape;
 mod feeds;
@@ -33,7 +34,6 @@ mod note;
 pub mod output;
 mod search;
 mod sitemap;
-mod sources;
 mod support;
 mod theme;
 mod urls;

@@ -1,7 +1,7 @@
 //! Research note and guide pages.
 
 use super::body::BodyView;
-use super::sources::{source_view_with, SourceView};
+use super::citations::{source_view_with, SourceView};
 use super::views::{Ctx, DateView, LinkView, NoteCard};
 use crate::index::doc_id;
 use crate::index::routes::Page;

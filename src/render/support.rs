@@ -1,7 +1,7 @@
 //! Client and capability pages: profiles, and support cells with their evidence.
 
 use super::body::BodyView;
-use super::sources::{source_view_with, SourceView};
+use super::citations::{source_view_with, SourceView};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };

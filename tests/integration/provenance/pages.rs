@@ -2,7 +2,7 @@
 //! (`build --sources REPORT.json`) a source holds, moved (to where), changed, is gone, is
 //! broken, or could not be checked; with `build --excerpts` its pin is verified, broken or
 //! could not be checked; a source that could not be checked never looks checked. (Links at
-//! the full hash once it resolved: `render::sources`' unit tests, for forges it links into.)
+//! the full hash once it resolved: `render::citations`' unit tests, for forges it links into.)
 
 use super::widget::WIDGET;
 use super::{fixture, mapped, run};

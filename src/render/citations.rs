@@ -1,4 +1,5 @@
-//! Sources as links pinned to a commit and line ranges (`…/blob/<commit>/<file>#L3-L5`).
+//! Cited sources (a note's or a support cell's `sources`) as links pinned to a commit and line
+//! ranges (`…/blob/<commit>/<file>#L3-L5`).
 
 use super::highlight;
 use super::views::safe_href;
