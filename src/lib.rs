@@ -15,12 +15,12 @@
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
-//!    ([`sources::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
-//!    REPORT.json`, each source's status read from a drift report ([`sources::status`]).
+//!    ([`provenance::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
+//!    REPORT.json`, each source's status read from a drift report ([`provenance::status`]).
 //! 6. **write** (`write::StagedDir`): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
-//! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
+//! and writes nothing when it finds errors. [`provenance`] checks pinned sources against their
 //! git repositories (`fieldnotes sources verify|drift|queue|bump`), outside the pipeline: it
 //! needs a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
@@ -34,7 +34,7 @@
 //!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
 //!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
 //!   people, control characters escaped).
-//! - Around the pipeline: [`sources`] (pinned sources against their repositories),
+//! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
 //!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
@@ -67,11 +67,11 @@ pub mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod model;
 pub mod parse;
+pub mod provenance;
 pub mod render;
 pub mod scaffold;
 pub(crate) mod schema;
 pub mod serve;
-pub mod sources;
 mod terminal;
 pub mod text_file;
 pub(crate) mod write;
@@ -108,7 +108,7 @@ pub struct BuildOptions {
     pub today: chrono::NaiveDate,
     /// Read each source's pinned lines from these repositories, for note pages
     /// (`build --excerpts`), and verify each pin there; `None`: no excerpts.
-    pub excerpts: Option<sources::cache::CacheConfig>,
+    pub excerpts: Option<provenance::cache::CacheConfig>,
     /// A drift report (`sources drift --format json`) that says whether each source holds,
     /// for note pages (`build --sources REPORT.json`); `None`: none.
     pub sources_report: Option<PathBuf>,
@@ -153,7 +153,7 @@ pub struct BuildReport {
     pub written: bool,
     /// The pinned lines of each source, read before render when `excerpts` was asked for
     /// (and lint found no errors).
-    pub excerpts: Option<sources::excerpt::Excerpts>,
+    pub excerpts: Option<provenance::excerpt::Excerpts>,
 }
 
 /// Builds the site: lint, then render and write unless lint found errors. An output folder
@@ -178,14 +178,14 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     };
     if !has_errors {
         report.excerpts = options.excerpts.as_ref().map(|config| {
-            let mut cache = sources::cache::Cache::new(config.clone());
-            let mut excerpts = sources::excerpt::excerpts(&index, &mut cache);
-            let verification = sources::verify::verify(&index, &mut cache);
-            excerpts.statuses = Some(sources::status::Statuses::of_verification(&verification));
+            let mut cache = provenance::cache::Cache::new(config.clone());
+            let mut excerpts = provenance::excerpt::excerpts(&index, &mut cache);
+            let verification = provenance::verify::verify(&index, &mut cache);
+            excerpts.statuses = Some(provenance::status::Statuses::of_verification(&verification));
             excerpts
         });
         if let Some(path) = &options.sources_report {
-            let statuses = sources::status::Statuses::of_report(&index, path)?;
+            let statuses = provenance::status::Statuses::of_report(&index, path)?;
             report
                 .excerpts
                 .get_or_insert_with(Default::default)

@@ -27,8 +27,8 @@ pub(crate) mod walk;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
-use crate::sources::verify::{Problem, Verification};
-use crate::sources::Pinned;
+use crate::provenance::verify::{Problem, Verification};
+use crate::provenance::Pinned;
 use crate::text_file::{FileId, Span};
 use chrono::NaiveDate;
 pub use incremental::{lint_notes, Scope};
@@ -100,7 +100,7 @@ pub struct Context<'a> {
 pub struct SourcesContext<'a> {
     pub index: &'a SiteIndex,
     pub verification: &'a Verification<'a>,
-    pub drift: Option<&'a crate::sources::verdict::DriftReport<'a>>,
+    pub drift: Option<&'a crate::provenance::verdict::DriftReport<'a>>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -284,12 +284,12 @@ pub fn lint_sources(
 /// (FN956–FN958).
 pub fn lint_drift(
     index: &SiteIndex,
-    drift: &crate::sources::verdict::DriftReport<'_>,
+    drift: &crate::provenance::verdict::DriftReport<'_>,
 ) -> crate::error::Result<Vec<Diagnostic>> {
     // What verification would have found, read off drift: each broken or unchecked source's
     // problem.
     let sources = (drift.sources.iter())
-        .map(|d| crate::sources::verify::Checked {
+        .map(|d| crate::provenance::verify::Checked {
             pinned: d.pinned.clone(),
             problems: d.problem.iter().cloned().collect(),
             commit: d.commit.clone(),
@@ -322,14 +322,14 @@ pub(crate) fn report_drift(
     cx: &SourcesContext<'_>,
     sink: &mut Sink<'_>,
     rule: &RuleMeta,
-    state: crate::sources::verdict::State,
+    state: crate::provenance::verdict::State,
     help: impl Fn() -> String,
 ) {
     let Some(report) = cx.drift else {
         return;
     };
     for drift in report.sources.iter().filter(|d| d.state == state) {
-        let (span, message) = crate::sources::report::drift_finding(drift);
+        let (span, message) = crate::provenance::report::drift_finding(drift);
         sink.report(rule, span, message, Some(help()));
     }
 }

@@ -4,8 +4,8 @@
 use super::highlight;
 use super::views::safe_href;
 use crate::model::{text, LineRange, SourceRef};
-use crate::sources::excerpt::{Excerpt, Excerpts};
-use crate::sources::status::StatusState;
+use crate::provenance::excerpt::{Excerpt, Excerpts};
+use crate::provenance::status::StatusState;
 use serde::Serialize;
 
 /// A source as templates see it.
@@ -390,7 +390,7 @@ mod tests {
 
     #[test]
     fn a_resolved_commit_links_by_its_full_hash_and_the_status_shows() {
-        use crate::sources::status::{Status, Statuses};
+        use crate::provenance::status::{Status, Statuses};
         let full = "9dcf7714b2b5b9e2e8f3a1c6d4e5f60718293a4b";
         let s = source("https://github.com/o/r", "9dcf771", "a/b.py:3-5");
         let mut statuses = Statuses::default();

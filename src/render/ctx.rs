@@ -9,7 +9,7 @@ use crate::index::links::{self, LinkTarget};
 use crate::index::routes::{output_stem, page_href, Page};
 use crate::index::{Matrix, ResolvedLink, SiteIndex};
 use crate::model::{Capability, Client, Document, Guide, Note, SupportCell};
-use crate::sources::excerpt::Excerpts;
+use crate::provenance::excerpt::Excerpts;
 use crate::text_file::Section;
 use chrono::NaiveDate;
 use std::cell::RefCell;

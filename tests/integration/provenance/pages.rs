@@ -7,9 +7,9 @@
 use super::widget::WIDGET;
 use super::{fixture, mapped, run};
 use crate::support::today;
-use fieldnotes::sources::cache::CacheConfig;
-use fieldnotes::sources::drift::drift;
-use fieldnotes::sources::report::drift_json;
+use fieldnotes::provenance::cache::CacheConfig;
+use fieldnotes::provenance::drift::drift;
+use fieldnotes::provenance::report::drift_json;
 use std::fs;
 
 /// The `<span class="source-status …">` of the page's sources, as (state, checked, label).
