@@ -6,7 +6,7 @@
 //! `support`, `listing`) from what a context (`ctx`) hands out, one per page, which records
 //! every input it hands out ([`Input`]). `theme` finds and compiles the templates, `escape`
 //! escapes what they print for each output format, `markdown` turns bodies into HTML
-//! (`highlight` colours their code), `sources` pins source links to commits and lines.
+//! (`highlight` colours their code), `citations` pins cited sources' links to commits and lines.
 //! Beside the pages: Atom feeds (`feeds`), `sitemap.xml` and `robots.txt`
 //! (`sitemap`), the JSON data API (`api`) and the search index (`search`).
 //!
@@ -43,9 +43,9 @@ use crate::error::Result;
 use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
+use crate::provenance::excerpt::Excerpts;
 use crate::render::output::Output;
 use crate::render::output::Shared;
-use crate::sources::excerpt::Excerpts;
 use crate::text_file::Section;
 use chrono::NaiveDate;
 use ctx::{site_pages, Cached, Site};
