@@ -32,7 +32,7 @@
 //! - Foundation, read by every step and importing no step: [`config`] (`site.yaml`), `model`
 //!   (typed front matter), [`text_file`] (a file's text and positions in it), `diagnostic`
 //!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
-//!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
+//!   from), `field_table` (which fields each kind of document takes), `terminal` (text printed for
 //!   people, control characters escaped).
 //! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
 //!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
@@ -59,6 +59,7 @@ pub mod config;
 pub(crate) mod dates;
 pub(crate) mod diagnostic;
 pub(crate) mod error;
+pub(crate) mod field_table;
 pub mod index;
 pub mod json_schema;
 pub mod lint;
@@ -70,7 +71,6 @@ pub mod parse;
 pub mod provenance;
 pub mod render;
 pub mod scaffold;
-pub(crate) mod schema;
 pub mod serve;
 mod terminal;
 pub mod text_file;

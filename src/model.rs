@@ -2,7 +2,7 @@
 //!
 //! Values keep the span they were read from, so every later stage can point at them. Fields are
 //! `Option` or empty when the author left them out: the linter, not the parser, decides what
-//! is required (see [`crate::schema`]).
+//! is required (see [`crate::field_table`]).
 
 use crate::text_file::{FileId, Section, Span};
 use serde::Serialize;
@@ -68,7 +68,7 @@ pub enum FrontMatterError {
     },
 }
 
-/// Which object a key belongs to, for the schema tables in [`crate::schema`].
+/// Which object a key belongs to, for the schema tables in [`crate::field_table`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjectKind {
     Note,

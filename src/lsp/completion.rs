@@ -130,7 +130,7 @@ fn keys(object: ObjectKind, section: Section, text: &str) -> Vec<Candidate> {
                 .lines()
                 .any(|l| l.strip_prefix(name).is_some_and(|r| r.starts_with(':')))
     };
-    crate::schema::fields(object)
+    crate::field_table::fields(object)
         .iter()
         .filter(|f| !present(f.name))
         .map(|f| {

@@ -103,7 +103,7 @@ pub fn parse_file(
         kind: yaml::NodeKind::Null,
     });
     let mut reader = Reader::new(object, map, String::new(), &source.text, &mut collected);
-    doc.extra = reader.unknown(|key| crate::schema::find(object, key).is_some());
+    doc.extra = reader.unknown(|key| crate::field_table::find(object, key).is_some());
     match section {
         Section::Research => {
             doc.body.restated = restated::find(&source.text, file, &doc.body);

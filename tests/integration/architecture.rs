@@ -24,7 +24,7 @@ const FOUNDATION: [&str; 10] = [
     "config",
     "files",
     "model",
-    "schema",
+    "field_table",
     "diagnostic",
     "dates",
     "today",
