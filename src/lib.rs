@@ -35,7 +35,8 @@
 //!   from), `field_table` (which fields each kind of document takes), `terminal` (text printed for
 //!   people, control characters escaped).
 //! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
-//!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
+//!   [`front_matter_schema`] (JSON Schemas of front matter, for editors), [`scaffold`]
+//!   (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP).
@@ -60,8 +61,8 @@ pub(crate) mod dates;
 pub(crate) mod diagnostic;
 pub(crate) mod error;
 pub(crate) mod field_table;
+pub mod front_matter_schema;
 pub mod index;
-pub mod json_schema;
 pub mod lint;
 pub mod load;
 pub mod lsp;
