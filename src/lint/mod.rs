@@ -11,7 +11,8 @@
 //! plain lint skips them, and their tests build git repositories
 //! (`tests/integration/provenance.rs`). Rules that check a
 //! value against a list of known ids use [`vocab::check`]; walks that several rules make (every
-//! source, every date, every link) live in `walk`.
+//! source, every date, every link) live in `walk`; whether a URL is an http(s) one, in
+//! `web_url`.
 //!
 //! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
@@ -24,6 +25,7 @@ pub mod rules;
 pub(crate) mod suggest;
 pub(crate) mod vocab;
 pub(crate) mod walk;
+pub(crate) mod web_url;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;

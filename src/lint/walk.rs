@@ -47,16 +47,6 @@ pub fn source_lists(content: &Content) -> impl Iterator<Item = SourceList<'_>> {
     notes.chain(cells)
 }
 
-/// What is wrong with a URL that must be an absolute http or https one (a source's, a
-/// client's homepage): "uses the `javascript:` scheme", "is not an absolute URL", or `None`.
-pub fn web_url_problem(url: &str) -> Option<String> {
-    match crate::index::links::scheme(url.trim()) {
-        Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => None,
-        Some(s) => Some(format!("uses the `{s}:` scheme")),
-        None => Some("is not an absolute URL".to_string()),
-    }
-}
-
 /// Every source of the site, notes' and support cells'.
 pub fn sources(content: &Content) -> impl Iterator<Item = &SourceRef> {
     source_lists(content).flat_map(|list| list.sources.iter())
