@@ -1,7 +1,7 @@
 //! Findings as data: code, severity, file, span, message, help. One printer per output
 //! format reads them (see [`crate::lint::format`]).
 
-use crate::text_file::{LineCol, SourceFile, Span};
+use crate::text_file::{LineCol, Span, TextFile};
 use serde::Serialize;
 
 /// The file id of a finding's span when the finding is about no text file
@@ -60,7 +60,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A finding at `span` of `source`, lines and columns computed from the span.
     pub fn at(
-        source: &SourceFile,
+        source: &TextFile,
         span: Span,
         code: &'static str,
         name: &'static str,

@@ -144,7 +144,7 @@ impl BuildOptions {
 pub struct BuildReport {
     pub diagnostics: Vec<Diagnostic>,
     /// The site's files, for printing code frames.
-    pub files: Vec<text_file::SourceFile>,
+    pub files: Vec<text_file::TextFile>,
     /// Pages rendered (each as HTML and Markdown).
     pub pages: usize,
     /// Files written, including feeds, data and static files.
