@@ -9,9 +9,8 @@ use super::support::{some, texts};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;
 use crate::error::Result;
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::{text, SourceRef};
+use crate::model::{doc_id, text, SourceRef};
 use crate::render::output::Shared;
 use crate::text_file::Section;
 use rayon::prelude::*;
@@ -247,7 +246,7 @@ fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
     let id = doc_id(&n.id, &n.doc);
     ApiNote {
         id,
-        title: some(&n.title).unwrap_or(id),
+        title: n.display_title(),
         url: ctx.canonical_url(Page::Note(i)),
         markdown_url: ctx.md_canonical_url(Page::Note(i)),
         kind: text(&n.kind),
@@ -302,7 +301,7 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
             let id = client_id(ctx, i);
             ApiClient {
                 id,
-                title: some(&c.title).unwrap_or(id),
+                title: c.display_title(),
                 vendor: some(&c.vendor),
                 homepage: some(&c.homepage),
                 repository: some(&c.repository),
@@ -342,7 +341,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
             let id = capability_id(ctx, i);
             ApiCapability {
                 id,
-                title: some(&c.title).unwrap_or(id),
+                title: c.display_title(),
                 group: text(&c.group),
                 url: ctx.canonical_url(Page::Capability(i)),
                 spec_url: some(&c.spec_url),
@@ -358,7 +357,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .iter()
         .map(|&i| ApiMatrixClient {
             id: client_id(ctx, i),
-            title: some(&ctx.client(i).title).unwrap_or(client_id(ctx, i)),
+            title: ctx.client(i).display_title(),
             url: ctx.canonical_url(Page::Client(i)),
             tally: tally(matrix.tallies.get(i)),
         })

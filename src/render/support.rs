@@ -5,9 +5,8 @@ use super::citations::{source_view_with, SourceView};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::{text, Spanned};
+use crate::model::{doc_id, text, Spanned};
 use crate::text_file::Section;
 use serde::Serialize;
 
@@ -166,10 +165,7 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
     }
     ClientView {
         id: doc_id(&client.id, &client.doc),
-        title: match text(&client.title) {
-            "" => doc_id(&client.id, &client.doc),
-            t => t,
-        },
+        title: client.display_title(),
         vendor: some(&client.vendor),
         homepage: some(&client.homepage).and_then(safe_href),
         repository: some(&client.repository).and_then(safe_href),
@@ -212,10 +208,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
     let (researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
     CapabilityView {
         id: doc_id(&cap.id, &cap.doc),
-        title: match text(&cap.title) {
-            "" => doc_id(&cap.id, &cap.doc),
-            t => t,
-        },
+        title: cap.display_title(),
         group: ctx
             .config()
             .group(text(&cap.group))
