@@ -5,7 +5,7 @@
 use super::citations::{source_view, RangeLink};
 use super::inputs::Inputs;
 use super::memo::Kept;
-use super::support::{some, texts};
+use super::support::{client_profile, some, texts, ClientProfile};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;
 use crate::error::Result;
@@ -297,19 +297,28 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
         .clients
         .iter()
         .map(|&i| {
-            let c = ctx.client(i);
-            let id = client_id(ctx, i);
+            // Data as written: a URL no page may link to is left out of pages, not here.
+            let ClientProfile {
+                id,
+                title,
+                vendor,
+                homepage,
+                repository,
+                client_info_names,
+                platforms,
+                tally,
+            } = client_profile(ctx, i);
             ApiClient {
                 id,
-                title: c.display_title(),
-                vendor: some(&c.vendor),
-                homepage: some(&c.homepage),
-                repository: some(&c.repository),
-                client_info_names: texts(&c.client_info_names),
-                platforms: texts(&c.platforms),
+                title,
+                vendor,
+                homepage,
+                repository,
+                client_info_names,
+                platforms,
                 url: ctx.canonical_url(Page::Client(i)),
                 markdown_url: ctx.md_canonical_url(Page::Client(i)),
-                tally: tally(matrix.tallies.get(i)),
+                tally,
                 support: matrix_capabilities(ctx)
                     .map(|cap| (capability_id(ctx, cap), ctx.status(i, cap)))
                     .collect(),
