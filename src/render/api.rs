@@ -5,7 +5,7 @@
 use super::citations::{source_view, RangeLink};
 use super::inputs::Inputs;
 use super::memo::Kept;
-use super::support::{client_profile, some, texts, ClientProfile};
+use super::support::{client_profile, some, texts};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;
 use crate::error::Result;
@@ -89,6 +89,9 @@ pub struct ClientsDoc<'a> {
     pub clients: Vec<ApiClient<'a>>,
 }
 
+/// A client in `/api/clients.json`: its profile (`support::ClientProfile`, which a page
+/// flattens under snake_case names) under the camelCase names of the API's schema, its URLs
+/// and its support.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiClient<'a> {
@@ -298,27 +301,18 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
         .iter()
         .map(|&i| {
             // Data as written: a URL no page may link to is left out of pages, not here.
-            let ClientProfile {
-                id,
-                title,
-                vendor,
-                homepage,
-                repository,
-                client_info_names,
-                platforms,
-                tally,
-            } = client_profile(ctx, i);
+            let profile = client_profile(ctx, i);
             ApiClient {
-                id,
-                title,
-                vendor,
-                homepage,
-                repository,
-                client_info_names,
-                platforms,
+                id: profile.id,
+                title: profile.title,
+                vendor: profile.vendor,
+                homepage: profile.homepage,
+                repository: profile.repository,
+                client_info_names: profile.client_info_names,
+                platforms: profile.platforms,
                 url: ctx.canonical_url(Page::Client(i)),
                 markdown_url: ctx.md_canonical_url(Page::Client(i)),
-                tally,
+                tally: profile.tally,
                 support: matrix_capabilities(ctx)
                     .map(|cap| (capability_id(ctx, cap), ctx.status(i, cap)))
                     .collect(),
