@@ -10,10 +10,10 @@ pub(crate) mod routes;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, Unreadable};
-use crate::model::{Content, Document};
+use crate::model::{doc_id, Content, Document};
 use crate::parse::ParsedSite;
 use crate::text_file::{Section, TextFile};
-pub use ids::{doc_id, AliasClash, CaseClash, Ids};
+pub use ids::{AliasClash, CaseClash, Ids};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};
 use rayon::prelude::*;

@@ -178,7 +178,7 @@ impl Workspace {
     fn note_id(&self, relative: &Path) -> Option<String> {
         let file = self.file_id(relative)?;
         let note = (self.index.content.notes.iter()).find(|n| n.doc.file == file)?;
-        Some(crate::index::doc_id(&note.id, &note.doc).to_string())
+        Some(crate::model::doc_id(&note.id, &note.doc).to_string())
     }
 
     /// Loads the site from disk again, lays the open documents over it, and lints it all.

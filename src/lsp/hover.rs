@@ -57,7 +57,7 @@ pub fn describe(index: &SiteIndex, vocab: Vocab, id: &str) -> Option<String> {
         let mut out = describe_page(index, page)?;
         if let (Vocab::Capabilities, Some((at, true))) = (vocab, index.ids.capability(id)) {
             let capability = &index.content.capabilities[at];
-            let canonical = crate::index::doc_id(&capability.id, &capability.doc);
+            let canonical = crate::model::doc_id(&capability.id, &capability.doc);
             out.push_str(&format!("\n\n`{id}` is an alias of `{canonical}`."));
         }
         return Some(out);
@@ -65,7 +65,7 @@ pub fn describe(index: &SiteIndex, vocab: Vocab, id: &str) -> Option<String> {
     let config = &index.config;
     match vocab {
         Vocab::Kinds => config.kind(id).map(|kind| {
-            let title = kind.title.as_deref().unwrap_or(id);
+            let title = kind.display_title();
             join(
                 &format!("**{title}** (kind `{id}`)"),
                 kind.description.as_deref(),
@@ -86,7 +86,7 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
     Some(match page {
         Page::Note(i) => {
             let note = &c.notes[i];
-            let id = crate::index::doc_id(&note.id, &note.doc);
+            let id = crate::model::doc_id(&note.id, &note.doc);
             let mut out = heading(text(&note.title), "research note", id);
             if let Some(status) = &note.status {
                 out.push_str(&format!(", {}", status.value));
@@ -95,7 +95,7 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         }
         Page::Client(i) => {
             let client = &c.clients[i];
-            let id = crate::index::doc_id(&client.id, &client.doc);
+            let id = crate::model::doc_id(&client.id, &client.doc);
             let mut out = heading(text(&client.title), "client", id);
             if let Some(vendor) = &client.vendor {
                 out.push_str(&format!(" by {}", vendor.value));
@@ -104,7 +104,7 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         }
         Page::Capability(i) => {
             let cap = &c.capabilities[i];
-            let id = crate::index::doc_id(&cap.id, &cap.doc);
+            let id = crate::model::doc_id(&cap.id, &cap.doc);
             let out = heading(text(&cap.title), "capability", id);
             join(&out, first_paragraph(index, &cap.doc).as_deref())
         }

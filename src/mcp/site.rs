@@ -5,7 +5,8 @@
 //! index), so an agent reads the same facts, in the same words, as a person on the site.
 
 use crate::error::{Error, Result};
-use crate::index::{doc_id, SiteIndex};
+use crate::index::SiteIndex;
+use crate::model::doc_id;
 use crate::render::output::MemoryOutput;
 use crate::text_file::Section;
 use chrono::NaiveDate;

@@ -43,8 +43,8 @@ pub(crate) mod trace;
 pub mod verdict;
 pub mod verify;
 
-use crate::index::{doc_id, SiteIndex};
-use crate::model::{text, SourcePathError, SourceRef, Spanned};
+use crate::index::SiteIndex;
+use crate::model::{doc_id, text, SourcePathError, SourceRef, Spanned};
 use crate::text_file::LineCol;
 use pin::{repository_url, LineRange};
 

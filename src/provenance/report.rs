@@ -5,8 +5,8 @@
 use super::verdict::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
 use crate::dates::parse_date;
-use crate::index::{doc_id, SiteIndex};
-use crate::model::text;
+use crate::index::SiteIndex;
+use crate::model::{doc_id, text};
 use crate::terminal;
 use crate::text_file::Span;
 use chrono::NaiveDate;

@@ -243,7 +243,7 @@ fn render_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>, page: Page) -> Result<PageF
         }
         Page::Client(i) => {
             let view = support::client_view(ctx, i);
-            let about = Cow::Owned(support::client_description(view.title));
+            let about = Cow::Owned(support::client_description(view.profile.title));
             pages.render(ctx, page, "client", &view, about)
         }
         Page::Capability(i) => {

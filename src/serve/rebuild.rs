@@ -491,7 +491,7 @@ pub fn replace_document(index: &mut SiteIndex, file: TextFile) -> Option<(usize,
 fn note_id(index: &SiteIndex, relative: &Path) -> Option<String> {
     let file = index.files.iter().position(|f| f.path == relative)?;
     let note = index.content.notes.iter().find(|n| n.doc.file == file)?;
-    Some(crate::index::doc_id(&note.id, &note.doc).to_string())
+    Some(crate::model::doc_id(&note.id, &note.doc).to_string())
 }
 
 /// The section a content path belongs to (`content/research/x.md` → research).
