@@ -87,7 +87,7 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         Page::Note(i) => {
             let note = &c.notes[i];
             let id = crate::model::doc_id(&note.id, &note.doc);
-            let mut out = heading(text(&note.title), "research note", id);
+            let mut out = heading(note.display_title(), "research note", id);
             if let Some(status) = &note.status {
                 out.push_str(&format!(", {}", status.value));
             }
@@ -96,7 +96,7 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         Page::Client(i) => {
             let client = &c.clients[i];
             let id = crate::model::doc_id(&client.id, &client.doc);
-            let mut out = heading(text(&client.title), "client", id);
+            let mut out = heading(client.display_title(), "client", id);
             if let Some(vendor) = &client.vendor {
                 out.push_str(&format!(" by {}", vendor.value));
             }
@@ -105,12 +105,12 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         Page::Capability(i) => {
             let cap = &c.capabilities[i];
             let id = crate::model::doc_id(&cap.id, &cap.doc);
-            let out = heading(text(&cap.title), "capability", id);
+            let out = heading(cap.display_title(), "capability", id);
             join(&out, first_paragraph(index, &cap.doc).as_deref())
         }
         Page::Guide(i) => {
             let guide = &c.guides[i];
-            let out = heading(text(&guide.title), "guide", &guide.doc.stem);
+            let out = heading(guide.display_title(), "guide", &guide.doc.stem);
             join(&out, Some(text(&guide.summary)).filter(|s| !s.is_empty()))
         }
         Page::Spec(i) => {
