@@ -4,7 +4,7 @@
 //! checks that both give the same findings. `RAYON_NUM_THREADS=1` measures one core.
 use fieldnotes::index::SiteIndex;
 use fieldnotes::lint::{lint, lint_notes};
-use fieldnotes::source::{FileId, Section, SourceFile};
+use fieldnotes::text_file::{FileId, Section, TextFile};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -31,7 +31,7 @@ fn main() {
             .text
             .replacen("title: ", "title: Edited, ", 1)
             .replacen("clients:\n", "clients:\n  - no-such-client\n", 1);
-        loaded.files[file] = SourceFile::new(source.path.clone(), text);
+        loaded.files[file] = TextFile::new(source.path.clone(), text);
         edited = Some(file);
     });
     let edited = [edited.expect("a note to edit")];

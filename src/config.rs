@@ -153,6 +153,13 @@ pub struct Kind {
     pub description: Option<String>,
 }
 
+impl Kind {
+    /// The title the kind goes by on pages and in hovers: its `title`, else its id.
+    pub fn display_title(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.id)
+    }
+}
+
 /// The `lint` section of `site.yaml`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

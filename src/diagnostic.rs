@@ -1,12 +1,12 @@
 //! Findings as data: code, severity, file, span, message, help. One printer per output
 //! format reads them (see [`crate::lint::format`]).
 
-use crate::source::{LineCol, SourceFile, Span};
+use crate::text_file::{LineCol, Span, TextFile};
 use serde::Serialize;
 
 /// The file id of a finding's span when the finding is about no text file
 /// ([`Diagnostic::on_path`]).
-const NO_TEXT: crate::source::FileId = crate::source::FileId::MAX;
+const NO_TEXT: crate::text_file::FileId = crate::text_file::FileId::MAX;
 
 /// How bad a finding is. Ordered from least to most severe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -60,7 +60,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A finding at `span` of `source`, lines and columns computed from the span.
     pub fn at(
-        source: &SourceFile,
+        source: &TextFile,
         span: Span,
         code: &'static str,
         name: &'static str,

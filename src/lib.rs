@@ -15,12 +15,12 @@
 //! 4. **lint** ([`lint::lint`]): every rule over the index, findings as [`Diagnostic`]s.
 //! 5. **render** ([`render::render`]): tera templates over view structs, HTML and Markdown;
 //!    with `--excerpts`, each source's pinned lines read from its repository
-//!    ([`sources::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
-//!    REPORT.json`, each source's status read from a drift report ([`sources::status`]).
+//!    ([`provenance::excerpt::excerpts`]) and its pin verified beforehand; with `--sources
+//!    REPORT.json`, each source's status read from a drift report ([`provenance::status`]).
 //! 6. **write** (`write::StagedDir`): into a staging folder, swapped into place at the end.
 //!
 //! `lint` and `render` both read the index and never each other. [`build`] runs lint first
-//! and writes nothing when it finds errors. [`sources`] checks pinned sources against their
+//! and writes nothing when it finds errors. [`provenance`] checks pinned sources against their
 //! git repositories (`fieldnotes sources verify|drift|queue|bump`), outside the pipeline: it
 //! needs a cache of clones that plain `lint` and `build` do without. [`serve`] runs the same steps
 //! in memory and again after every save, re-reading, re-parsing and re-rendering only what the
@@ -30,12 +30,13 @@
 //! ## Beside the pipeline
 //!
 //! - Foundation, read by every step and importing no step: [`config`] (`site.yaml`), `model`
-//!   (typed front matter), [`source`] (a file's text and positions in it), `diagnostic`
+//!   (typed front matter), [`text_file`] (a file's text and positions in it), `diagnostic`
 //!   (findings as data), `error`, `dates` (the `YYYY-MM-DD` shape and the day lint measures
-//!   from), `schema` (which fields each kind of document takes), `terminal` (text printed for
+//!   from), `field_table` (which fields each kind of document takes), `terminal` (text printed for
 //!   people, control characters escaped).
-//! - Around the pipeline: [`sources`] (pinned sources against their repositories),
-//!   [`json_schema`] (front matter schemas for editors), [`scaffold`] (`fieldnotes new`).
+//! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
+//!   [`front_matter_schema`] (JSON Schemas of front matter, for editors), [`scaffold`]
+//!   (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP).
@@ -59,21 +60,21 @@ pub mod config;
 pub(crate) mod dates;
 pub(crate) mod diagnostic;
 pub(crate) mod error;
+pub(crate) mod field_table;
+pub mod front_matter_schema;
 pub mod index;
-pub mod json_schema;
 pub mod lint;
 pub mod load;
 pub mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod model;
 pub mod parse;
+pub mod provenance;
 pub mod render;
 pub mod scaffold;
-pub(crate) mod schema;
 pub mod serve;
-pub mod source;
-pub mod sources;
 mod terminal;
+pub mod text_file;
 pub(crate) mod write;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};
@@ -108,7 +109,7 @@ pub struct BuildOptions {
     pub today: chrono::NaiveDate,
     /// Read each source's pinned lines from these repositories, for note pages
     /// (`build --excerpts`), and verify each pin there; `None`: no excerpts.
-    pub excerpts: Option<sources::cache::CacheConfig>,
+    pub excerpts: Option<provenance::cache::CacheConfig>,
     /// A drift report (`sources drift --format json`) that says whether each source holds,
     /// for note pages (`build --sources REPORT.json`); `None`: none.
     pub sources_report: Option<PathBuf>,
@@ -143,7 +144,7 @@ impl BuildOptions {
 pub struct BuildReport {
     pub diagnostics: Vec<Diagnostic>,
     /// The site's files, for printing code frames.
-    pub files: Vec<source::SourceFile>,
+    pub files: Vec<text_file::TextFile>,
     /// Pages rendered (each as HTML and Markdown).
     pub pages: usize,
     /// Files written, including feeds, data and static files.
@@ -153,7 +154,7 @@ pub struct BuildReport {
     pub written: bool,
     /// The pinned lines of each source, read before render when `excerpts` was asked for
     /// (and lint found no errors).
-    pub excerpts: Option<sources::excerpt::Excerpts>,
+    pub excerpts: Option<provenance::excerpt::Excerpts>,
 }
 
 /// Builds the site: lint, then render and write unless lint found errors. An output folder
@@ -178,14 +179,14 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     };
     if !has_errors {
         report.excerpts = options.excerpts.as_ref().map(|config| {
-            let mut cache = sources::cache::Cache::new(config.clone());
-            let mut excerpts = sources::excerpt::excerpts(&index, &mut cache);
-            let verification = sources::verify::verify(&index, &mut cache);
-            excerpts.statuses = Some(sources::status::Statuses::of_verification(&verification));
+            let mut cache = provenance::cache::Cache::new(config.clone());
+            let mut excerpts = provenance::excerpt::excerpts(&index, &mut cache);
+            let verification = provenance::verify::verify(&index, &mut cache);
+            excerpts.statuses = Some(provenance::status::Statuses::of_verification(&verification));
             excerpts
         });
         if let Some(path) = &options.sources_report {
-            let statuses = sources::status::Statuses::of_report(&index, path)?;
+            let statuses = provenance::status::Statuses::of_report(&index, path)?;
             report
                 .excerpts
                 .get_or_insert_with(Default::default)

@@ -2,9 +2,9 @@
 //!
 //! Values keep the span they were read from, so every later stage can point at them. Fields are
 //! `Option` or empty when the author left them out: the linter, not the parser, decides what
-//! is required (see [`crate::schema`]).
+//! is required (see [`crate::field_table`]).
 
-use crate::source::{FileId, Section, Span};
+use crate::text_file::{FileId, Section, Span};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -68,7 +68,7 @@ pub enum FrontMatterError {
     },
 }
 
-/// Which object a key belongs to, for the schema tables in [`crate::schema`].
+/// Which object a key belongs to, for the schema tables in [`crate::field_table`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ObjectKind {
     Note,
@@ -437,6 +437,51 @@ impl Content {
 /// The value of an optional spanned string, or "" when absent.
 pub fn text(value: &Option<Spanned<String>>) -> &str {
     value.as_ref().map_or("", |v| v.value.as_str())
+}
+
+/// The id a document goes by: its `id` field, else its file name.
+pub fn doc_id<'a>(id: &'a Option<Spanned<String>>, doc: &'a Document) -> &'a str {
+    match text(id) {
+        "" => &doc.stem,
+        id => id,
+    }
+}
+
+/// `title` when written and not empty, else `fallback`.
+fn title_or<'a>(title: &'a Option<Spanned<String>>, fallback: &'a str) -> &'a str {
+    match text(title) {
+        "" => fallback,
+        title => title,
+    }
+}
+
+impl Note {
+    /// The title the note goes by on pages, in links and in the data API: its `title`, else
+    /// its id.
+    pub fn display_title(&self) -> &str {
+        title_or(&self.title, doc_id(&self.id, &self.doc))
+    }
+}
+
+impl Client {
+    /// The title the client goes by: its `title`, else its id.
+    pub fn display_title(&self) -> &str {
+        title_or(&self.title, doc_id(&self.id, &self.doc))
+    }
+}
+
+impl Capability {
+    /// The title the capability goes by: its `title`, else its id.
+    pub fn display_title(&self) -> &str {
+        title_or(&self.title, doc_id(&self.id, &self.doc))
+    }
+}
+
+impl Guide {
+    /// The title the guide goes by: its `title`, else its file name (a guide has no id).
+    pub fn display_title(&self) -> &str {
+        title_or(&self.title, &self.doc.stem)
+    }
 }
 
 /// The marker a new file carries where the author must still write something: `new` writes

@@ -3,7 +3,7 @@
 
 use crate::config::SiteConfig;
 use crate::error::{Error, Result};
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use std::fs::OpenOptions;
 use std::io::Write;

@@ -3,7 +3,7 @@
 
 use fieldnotes::config::SiteConfig;
 use fieldnotes::index::SiteIndex;
-use fieldnotes::source::Section;
+use fieldnotes::text_file::Section;
 use std::path::{Path, PathBuf};
 
 const SITE_YAML: &str = "title: Fuzz\nbaseUrl: https://example.org\nspecVersions:\n  - id: 2025-03-26\ncapabilityGroups:\n  - id: transports\n    title: Transports\nkinds:\n  - id: idiosyncrasy\n";

@@ -5,12 +5,12 @@
 mod common;
 
 use fieldnotes::parse::{frontmatter, parse_file, yaml};
-use fieldnotes::source::SourceFile;
+use fieldnotes::text_file::TextFile;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let (section, rest) = common::pick_section(data);
-    let source = SourceFile::new("content/x.md", String::from_utf8_lossy(rest).into_owned());
+    let source = TextFile::new("content/x.md", String::from_utf8_lossy(rest).into_owned());
     if let frontmatter::Split::Found { yaml, .. } = frontmatter::split(&source.text) {
         if let Ok(node) = yaml::parse(&source, 0, yaml.start, yaml.end) {
             let _ = node.to_value();

@@ -5,7 +5,7 @@
 
 mod common;
 
-use fieldnotes::source::Section;
+use fieldnotes::text_file::Section;
 use fieldnotes::render::output::MemoryOutput;
 use libfuzzer_sys::fuzz_target;
 

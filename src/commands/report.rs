@@ -8,7 +8,7 @@ use crate::cli::{Format, ReportFile};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
 use crate::error::{Error, Result};
 use crate::lint::format::{self, Options, PathBase, PathStyle, Report};
-use crate::source::SourceFile;
+use crate::text_file::TextFile;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -29,7 +29,7 @@ pub(super) fn print_findings(
     run: &Invocation,
     root: &Path,
     diagnostics: &[Diagnostic],
-    files: &[SourceFile],
+    files: &[TextFile],
     printing: &Printing<'_>,
 ) -> Result<u8> {
     let summary = Summary::of(diagnostics, files.len());
@@ -62,7 +62,7 @@ pub(super) fn render_findings(
     run: &Invocation,
     root: &Path,
     diagnostics: &[Diagnostic],
-    files: &[SourceFile],
+    files: &[TextFile],
     format: Format,
 ) -> String {
     let bases = Bases::of(run, root);
@@ -73,7 +73,7 @@ fn render(
     run: &Invocation,
     bases: &Bases,
     diagnostics: &[Diagnostic],
-    files: &[SourceFile],
+    files: &[TextFile],
     format: Format,
     color: bool,
     limit: Option<usize>,

@@ -2,7 +2,7 @@
 
 use crate::cli::{SchemaArgs, SchemaKind};
 use crate::error::{Error, Result};
-use crate::json_schema::{self, DOCUMENTS};
+use crate::front_matter_schema::{self, DOCUMENTS};
 use crate::model::ObjectKind;
 use serde_json::{Map, Value};
 use std::io::Write;
@@ -29,15 +29,16 @@ pub fn schema(run: &Invocation, args: SchemaArgs) -> Result<u8> {
             };
             std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, "create", e))?;
             for (kind, stem) in chosen {
-                let path = dir.join(json_schema::file_name(stem));
-                let text = json_schema::to_text(&json_schema::schema(&index, *kind));
+                let path = dir.join(front_matter_schema::file_name(stem));
+                let text =
+                    front_matter_schema::to_text(&front_matter_schema::schema(&index, *kind));
                 std::fs::write(&path, text).map_err(|e| Error::io(&path, "write", e))?;
                 run.say(&format!("wrote {}", path.display()));
             }
         }
         None => {
             let mut schemas: Vec<(&str, Value)> = chosen
-                .map(|(kind, stem)| (*stem, json_schema::schema(&index, *kind)))
+                .map(|(kind, stem)| (*stem, front_matter_schema::schema(&index, *kind)))
                 .collect();
             let value = if schemas.len() == 1 {
                 schemas.remove(0).1
@@ -48,7 +49,7 @@ pub fn schema(run: &Invocation, args: SchemaArgs) -> Result<u8> {
                     .collect();
                 Value::Object(map)
             };
-            let _ = std::io::stdout().write_all(json_schema::to_text(&value).as_bytes());
+            let _ = std::io::stdout().write_all(front_matter_schema::to_text(&value).as_bytes());
         }
     }
     Ok(0)

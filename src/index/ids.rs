@@ -3,8 +3,8 @@
 
 use super::routes::Page;
 use crate::config::SiteConfig;
-use crate::model::{text, Content, Document, Spanned};
-use crate::source::Section;
+use crate::model::{doc_id, Content};
+use crate::text_file::Section;
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, HashMap};
 
@@ -77,14 +77,6 @@ impl Ids {
             Section::Capabilities => self.capability(id).map(|(i, _)| Page::Capability(i)),
             Section::Guides => self.guides.get(id).map(|&i| Page::Guide(i)),
         }
-    }
-}
-
-/// The id a document goes by: its `id` field, else its file name.
-pub fn doc_id<'a>(id: &'a Option<Spanned<String>>, doc: &'a Document) -> &'a str {
-    match text(id) {
-        "" => &doc.stem,
-        id => id,
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::routes::{Page, SPEC_DIR};
 use super::Ids;
-use crate::source::Section;
+use crate::text_file::Section;
 
 /// What a body link points at.
 #[derive(Debug, Clone, PartialEq, Eq)]

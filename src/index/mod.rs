@@ -10,10 +10,10 @@ pub(crate) mod routes;
 
 use crate::config::SiteConfig;
 use crate::load::{Assets, Unreadable};
-use crate::model::{Content, Document};
+use crate::model::{doc_id, Content, Document};
 use crate::parse::ParsedSite;
-use crate::source::{Section, SourceFile};
-pub use ids::{doc_id, AliasClash, CaseClash, Ids};
+use crate::text_file::{Section, TextFile};
+pub use ids::{AliasClash, CaseClash, Ids};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};
 use rayon::prelude::*;
@@ -36,7 +36,7 @@ pub struct ResolvedLink {
 pub struct SiteIndex {
     pub root: PathBuf,
     pub config: SiteConfig,
-    pub files: Vec<SourceFile>,
+    pub files: Vec<TextFile>,
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
     /// The templates and static files, and those that may not be read.

@@ -5,7 +5,7 @@
 
 use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
-use crate::source::Section;
+use crate::text_file::Section;
 use std::collections::BTreeSet;
 
 /// The files beside the pages, at the top of the output.

@@ -2,7 +2,7 @@
 //! and `<route>.md`.
 
 use crate::config::UrlStyle;
-use crate::source::Section;
+use crate::text_file::Section;
 
 /// A page of the built site.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

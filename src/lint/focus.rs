@@ -8,9 +8,9 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::load::CONTENT_DIR;
-use crate::source::display_path;
-use crate::sources::git::{Git, NO_PATHS};
+use crate::provenance::git::{Git, NO_PATHS};
 use crate::terminal;
+use crate::text_file::display_path;
 use std::collections::BTreeSet;
 use std::path::{Component, Path};
 

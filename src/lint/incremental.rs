@@ -15,7 +15,7 @@ use crate::diagnostic::Diagnostic;
 use crate::index::SiteIndex;
 use crate::model::{Content, Note};
 use crate::parse::ParsedSite;
-use crate::source::{FileId, SourceFile};
+use crate::text_file::{FileId, TextFile};
 use chrono::NaiveDate;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -188,8 +188,8 @@ impl EditedSite {
 /// The site's files with the text of those `content` holds, and an empty file with no path in
 /// place of each other one, so that every file id keeps its meaning (what `content` holds
 /// cannot read the others: a rule reading them is not note-local).
-fn sparse_files(site: &SiteIndex, content: &Content) -> Vec<SourceFile> {
-    let mut files = vec![SourceFile::new(PathBuf::new(), String::new()); site.files.len()];
+fn sparse_files(site: &SiteIndex, content: &Content) -> Vec<TextFile> {
+    let mut files = vec![TextFile::new(PathBuf::new(), String::new()); site.files.len()];
     for doc in content.documents() {
         if let (Some(to), Some(from)) = (files.get_mut(doc.file), site.files.get(doc.file)) {
             *to = from.clone();

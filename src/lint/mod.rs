@@ -11,7 +11,8 @@
 //! plain lint skips them, and their tests build git repositories
 //! (`tests/integration/provenance.rs`). Rules that check a
 //! value against a list of known ids use [`vocab::check`]; walks that several rules make (every
-//! source, every date, every link) live in `walk`.
+//! source, every date, every link) live in `walk`; whether a URL is an http(s) one, in
+//! `web_url`.
 //!
 //! Rules run in parallel, each with its own [`Sink`]; the findings are sorted at the end, so
 //! the output does not depend on the order they ran in. [`focus`] narrows what is reported in a
@@ -25,12 +26,13 @@ pub mod rules;
 pub(crate) mod suggest;
 pub(crate) mod vocab;
 pub(crate) mod walk;
+pub(crate) mod web_url;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::index::SiteIndex;
-use crate::source::{FileId, Span};
-use crate::sources::verify::{Problem, Verification};
-use crate::sources::Pinned;
+use crate::provenance::verify::{Problem, Verification};
+use crate::provenance::Pinned;
+use crate::text_file::{FileId, Span};
 use chrono::NaiveDate;
 pub use incremental::{lint_note_bodies, lint_notes, Scope};
 use rayon::prelude::*;
@@ -101,7 +103,7 @@ pub struct Context<'a> {
 pub struct SourcesContext<'a> {
     pub index: &'a SiteIndex,
     pub verification: &'a Verification<'a>,
-    pub drift: Option<&'a crate::sources::verdict::DriftReport<'a>>,
+    pub drift: Option<&'a crate::provenance::verdict::DriftReport<'a>>,
 }
 
 /// Severity overrides from `site.yaml`: rule code to a severity, or `None` for off.
@@ -285,12 +287,12 @@ pub fn lint_sources(
 /// (FN956–FN958).
 pub fn lint_drift(
     index: &SiteIndex,
-    drift: &crate::sources::verdict::DriftReport<'_>,
+    drift: &crate::provenance::verdict::DriftReport<'_>,
 ) -> crate::error::Result<Vec<Diagnostic>> {
     // What verification would have found, read off drift: each broken or unchecked source's
     // problem.
     let sources = (drift.sources.iter())
-        .map(|d| crate::sources::verify::Checked {
+        .map(|d| crate::provenance::verify::Checked {
             pinned: d.pinned.clone(),
             problems: d.problem.iter().cloned().collect(),
             commit: d.commit.clone(),
@@ -323,14 +325,14 @@ pub(crate) fn report_drift(
     cx: &SourcesContext<'_>,
     sink: &mut Sink<'_>,
     rule: &RuleMeta,
-    state: crate::sources::verdict::State,
+    state: crate::provenance::verdict::State,
     help: impl Fn() -> String,
 ) {
     let Some(report) = cx.drift else {
         return;
     };
     for drift in report.sources.iter().filter(|d| d.state == state) {
-        let (span, message) = crate::sources::report::drift_finding(drift);
+        let (span, message) = crate::provenance::report::drift_finding(drift);
         sink.report(rule, span, message, Some(help()));
     }
 }

@@ -6,7 +6,7 @@ use crate::index::links::LinkTarget;
 use crate::index::SiteIndex;
 use crate::lint::{RuleMeta, Sink};
 use crate::model::{text, BodyLink, Content, Document, SourceRef, Spanned};
-use crate::source::Span;
+use crate::text_file::Span;
 
 /// A list of sources and what holds it: a research note, or one cell of a client's support map.
 pub struct SourceList<'a> {
@@ -45,16 +45,6 @@ pub fn source_lists(content: &Content) -> impl Iterator<Item = SourceList<'_>> {
         })
     });
     notes.chain(cells)
-}
-
-/// What is wrong with a URL that must be an absolute http or https one (a source's, a
-/// client's homepage): "uses the `javascript:` scheme", "is not an absolute URL", or `None`.
-pub fn web_url_problem(url: &str) -> Option<String> {
-    match crate::index::links::scheme(url.trim()) {
-        Some(s) if s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https") => None,
-        Some(s) => Some(format!("uses the `{s}:` scheme")),
-        None => Some("is not an absolute URL".to_string()),
-    }
 }
 
 /// Every source of the site, notes' and support cells'.

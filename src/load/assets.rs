@@ -5,7 +5,7 @@
 
 use super::fence::{is_git_entry, special_kind, walk_problem, Fence};
 use super::Problem;
-use crate::source::display_path;
+use crate::text_file::display_path;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 

@@ -13,7 +13,7 @@ pub(crate) mod fence;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
-use crate::source::{FileId, Section, SourceFile};
+use crate::text_file::{FileId, Section, TextFile};
 pub use assets::Assets;
 use fence::{io_problem, is_git_entry, special_kind, walk_problem, Fence};
 use rayon::prelude::*;
@@ -31,7 +31,7 @@ pub struct LoadedSite {
     pub root: PathBuf,
     pub config: SiteConfig,
     /// Every content file, and every entry that could not be read (with empty text).
-    pub files: Vec<SourceFile>,
+    pub files: Vec<TextFile>,
     /// For each content file to parse, its section (files that could not be read at all have
     /// none).
     pub sections: Vec<(FileId, Section)>,
@@ -133,11 +133,11 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
     let found = walk(root, &site, config.limits.max_files);
     let assets = assets::scan(root, &site, &config.theme);
     let limits = config.limits.clone();
-    let read: Vec<(SourceFile, Option<Problem>)> = found
+    let read: Vec<(TextFile, Option<Problem>)> = found
         .par_iter()
         .map(|entry| match &entry.problem {
             Some(problem) => (
-                SourceFile::new(relative(root, &entry.path), String::new()),
+                TextFile::new(relative(root, &entry.path), String::new()),
                 Some(problem.clone()),
             ),
             None => read_file(root, &entry.path, &limits),
@@ -180,7 +180,7 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
             let problem = Problem::TooMany {
                 limit: limits.max_files,
             };
-            site.add(SourceFile::new(path, String::new()), section, Some(problem));
+            site.add(TextFile::new(path, String::new()), section, Some(problem));
             break;
         }
         let (file, problem) = if bytes.len() as u64 > limits.max_file_bytes {
@@ -188,7 +188,7 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
                 bytes: bytes.len() as u64,
                 limit: limits.max_file_bytes,
             };
-            (SourceFile::new(path, String::new()), Some(problem))
+            (TextFile::new(path, String::new()), Some(problem))
         } else {
             decode(path, bytes)
         };
@@ -200,7 +200,7 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
 /// Reads one content file again (`fieldnotes serve`, after an edit): `relative` is its path
 /// under the site root. The same caps and checks as [`load`] apply, but for the walk's (the
 /// caller makes sure the file is a regular Markdown file of a section).
-pub fn read_one(root: &Path, relative: &Path, limits: &Limits) -> (SourceFile, Option<Problem>) {
+pub fn read_one(root: &Path, relative: &Path, limits: &Limits) -> (TextFile, Option<Problem>) {
     read_file(root, &root.join(relative), limits)
 }
 
@@ -217,7 +217,7 @@ impl LoadedSite {
     }
 
     /// Adds a file; it is parsed unless it could not be read at all.
-    fn add(&mut self, file: SourceFile, section: Section, problem: Option<Problem>) {
+    fn add(&mut self, file: TextFile, section: Section, problem: Option<Problem>) {
         let id = self.files.len();
         self.files.push(file);
         // A file read with replacement characters is still parsed; one not read is not.
@@ -316,11 +316,11 @@ fn relative(root: &Path, path: &Path) -> PathBuf {
 
 /// Reads one file as text, at most `limits.max_file_bytes` of it; a file that is not UTF-8,
 /// too large or cannot be read comes back with its problem.
-fn read_file(root: &Path, path: &Path, limits: &Limits) -> (SourceFile, Option<Problem>) {
+fn read_file(root: &Path, path: &Path, limits: &Limits) -> (TextFile, Option<Problem>) {
     let relative = relative(root, path);
     let failed = |problem| {
         (
-            SourceFile::new(relative.clone(), String::new()),
+            TextFile::new(relative.clone(), String::new()),
             Some(problem),
         )
     };
@@ -331,16 +331,13 @@ fn read_file(root: &Path, path: &Path, limits: &Limits) -> (SourceFile, Option<P
 }
 
 /// A file's bytes as text; bytes that are not UTF-8 are replaced, and that is a problem.
-fn decode(path: PathBuf, bytes: Vec<u8>) -> (SourceFile, Option<Problem>) {
+fn decode(path: PathBuf, bytes: Vec<u8>) -> (TextFile, Option<Problem>) {
     match String::from_utf8(bytes) {
-        Ok(text) => (SourceFile::new(path, text), None),
+        Ok(text) => (TextFile::new(path, text), None),
         Err(e) => {
             let offset = e.utf8_error().valid_up_to();
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            (
-                SourceFile::new(path, text),
-                Some(Problem::NotUtf8 { offset }),
-            )
+            (TextFile::new(path, text), Some(Problem::NotUtf8 { offset }))
         }
     }
 }

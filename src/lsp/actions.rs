@@ -5,7 +5,7 @@ use super::diagnostics::to_lsp;
 use super::text::{uri_of, LineIndex};
 use crate::diagnostic::Diagnostic;
 use crate::index::SiteIndex;
-use crate::source::FileId;
+use crate::text_file::FileId;
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, Range, TextEdit, WorkspaceEdit};
 use std::collections::HashMap;
 

@@ -9,7 +9,7 @@ use crate::index::routes::{self, Page};
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::{text, ObjectKind};
-use crate::source::Section;
+use crate::text_file::Section;
 use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation, TextEdit,
 };
@@ -113,7 +113,7 @@ fn values(index: &SiteIndex, vocab: Vocab) -> Vec<Candidate> {
         aliases.sort();
         for (alias, &at) in aliases {
             let capability = &c.capabilities[at];
-            let canonical = crate::index::doc_id(&capability.id, &capability.doc);
+            let canonical = crate::model::doc_id(&capability.id, &capability.doc);
             let detail = format!("alias of {canonical}");
             out.push(Candidate::new(alias, value, Some(detail)));
         }
@@ -130,7 +130,7 @@ fn keys(object: ObjectKind, section: Section, text: &str) -> Vec<Candidate> {
                 .lines()
                 .any(|l| l.strip_prefix(name).is_some_and(|r| r.starts_with(':')))
     };
-    crate::schema::fields(object)
+    crate::field_table::fields(object)
         .iter()
         .filter(|f| !present(f.name))
         .map(|f| {
@@ -176,14 +176,14 @@ fn link_targets(index: &SiteIndex, section: Section, dest: &str) -> Vec<Candidat
     for client in &c.clients {
         add(
             "clients",
-            crate::index::doc_id(&client.id, &client.doc),
+            crate::model::doc_id(&client.id, &client.doc),
             text(&client.title),
         );
     }
     for cap in &c.capabilities {
         add(
             "capabilities",
-            crate::index::doc_id(&cap.id, &cap.doc),
+            crate::model::doc_id(&cap.id, &cap.doc),
             text(&cap.title),
         );
     }
@@ -200,7 +200,7 @@ fn link_targets(index: &SiteIndex, section: Section, dest: &str) -> Vec<Candidat
     for note in &c.notes {
         add(
             "research",
-            crate::index::doc_id(&note.id, &note.doc),
+            crate::model::doc_id(&note.id, &note.doc),
             text(&note.title),
         );
     }

@@ -5,7 +5,7 @@
 
 use crate::lint::vocab::Vocab;
 use crate::model::ObjectKind;
-use crate::source::Section;
+use crate::text_file::Section;
 
 /// A word of the text: its byte range and what it says.
 #[derive(Debug, Clone, PartialEq, Eq)]

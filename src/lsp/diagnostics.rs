@@ -82,7 +82,7 @@ pub fn to_lsp(lines: &LineIndex<'_>, finding: &Diagnostic) -> lsp_types::Diagnos
 /// The range of a finding: its byte span, converted; the start of the file for a finding
 /// about no text (a folder, a template).
 pub fn range_of(lines: &LineIndex<'_>, finding: &Diagnostic) -> Range {
-    if finding.span.file == crate::source::FileId::MAX {
+    if finding.span.file == crate::text_file::FileId::MAX {
         return Range::default();
     }
     lines.range(finding.span.start, finding.span.end)

@@ -6,7 +6,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::Result;
 use crate::index::routes::Page;
 use crate::index::SiteIndex;
-use crate::source::{FileId, SourceFile};
+use crate::text_file::{FileId, TextFile};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -161,7 +161,7 @@ impl Workspace {
     /// Parses `text` in place of the document at `relative` and indexes again.
     fn replace(&mut self, relative: &Path, text: String) -> Option<(FileId, Page)> {
         let id_before = self.note_id(relative);
-        let file = SourceFile::new(relative, text);
+        let file = TextFile::new(relative, text);
         let (file, page) = crate::serve::rebuild::replace_document(&mut self.index, file)?;
         let same_ids = id_before.is_some() && id_before == self.note_id(relative);
         let placeholder = empty_index(&self.index);
@@ -178,7 +178,7 @@ impl Workspace {
     fn note_id(&self, relative: &Path) -> Option<String> {
         let file = self.file_id(relative)?;
         let note = (self.index.content.notes.iter()).find(|n| n.doc.file == file)?;
-        Some(crate::index::doc_id(&note.id, &note.doc).to_string())
+        Some(crate::model::doc_id(&note.id, &note.doc).to_string())
     }
 
     /// Loads the site from disk again, lays the open documents over it, and lints it all.

@@ -7,7 +7,7 @@ use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::{text, Document};
-use crate::source::Section;
+use crate::text_file::Section;
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 
 /// The hover for position `offset` of `text`, a document of `section`.
@@ -57,7 +57,7 @@ pub fn describe(index: &SiteIndex, vocab: Vocab, id: &str) -> Option<String> {
         let mut out = describe_page(index, page)?;
         if let (Vocab::Capabilities, Some((at, true))) = (vocab, index.ids.capability(id)) {
             let capability = &index.content.capabilities[at];
-            let canonical = crate::index::doc_id(&capability.id, &capability.doc);
+            let canonical = crate::model::doc_id(&capability.id, &capability.doc);
             out.push_str(&format!("\n\n`{id}` is an alias of `{canonical}`."));
         }
         return Some(out);
@@ -65,7 +65,7 @@ pub fn describe(index: &SiteIndex, vocab: Vocab, id: &str) -> Option<String> {
     let config = &index.config;
     match vocab {
         Vocab::Kinds => config.kind(id).map(|kind| {
-            let title = kind.title.as_deref().unwrap_or(id);
+            let title = kind.display_title();
             join(
                 &format!("**{title}** (kind `{id}`)"),
                 kind.description.as_deref(),
@@ -86,8 +86,8 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
     Some(match page {
         Page::Note(i) => {
             let note = &c.notes[i];
-            let id = crate::index::doc_id(&note.id, &note.doc);
-            let mut out = heading(text(&note.title), "research note", id);
+            let id = crate::model::doc_id(&note.id, &note.doc);
+            let mut out = heading(note.display_title(), "research note", id);
             if let Some(status) = &note.status {
                 out.push_str(&format!(", {}", status.value));
             }
@@ -95,8 +95,8 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         }
         Page::Client(i) => {
             let client = &c.clients[i];
-            let id = crate::index::doc_id(&client.id, &client.doc);
-            let mut out = heading(text(&client.title), "client", id);
+            let id = crate::model::doc_id(&client.id, &client.doc);
+            let mut out = heading(client.display_title(), "client", id);
             if let Some(vendor) = &client.vendor {
                 out.push_str(&format!(" by {}", vendor.value));
             }
@@ -104,13 +104,13 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
         }
         Page::Capability(i) => {
             let cap = &c.capabilities[i];
-            let id = crate::index::doc_id(&cap.id, &cap.doc);
-            let out = heading(text(&cap.title), "capability", id);
+            let id = crate::model::doc_id(&cap.id, &cap.doc);
+            let out = heading(cap.display_title(), "capability", id);
             join(&out, first_paragraph(index, &cap.doc).as_deref())
         }
         Page::Guide(i) => {
             let guide = &c.guides[i];
-            let out = heading(text(&guide.title), "guide", &guide.doc.stem);
+            let out = heading(guide.display_title(), "guide", &guide.doc.stem);
             join(&out, Some(text(&guide.summary)).filter(|s| !s.is_empty()))
         }
         Page::Spec(i) => {

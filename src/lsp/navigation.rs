@@ -10,7 +10,7 @@ use crate::index::routes::Page;
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::Spanned;
-use crate::source::{FileId, Section};
+use crate::text_file::{FileId, Section};
 use lsp_types::{
     DocumentChangeOperation, DocumentChanges, Location, OneOf,
     OptionalVersionedTextDocumentIdentifier, Range, RenameFile, ResourceOp, TextDocumentEdit,
@@ -111,7 +111,7 @@ struct Mention {
 fn mentions(index: &SiteIndex, n: usize) -> Vec<Mention> {
     let c = &index.content;
     let note = &c.notes[n];
-    let id = crate::index::doc_id(&note.id, &note.doc);
+    let id = crate::model::doc_id(&note.id, &note.doc);
     let mut out = Vec::new();
     let mut value = |value: &Spanned<String>| {
         if value.value == id {
@@ -247,7 +247,7 @@ pub fn rename(
 ) -> Result<WorkspaceEdit, String> {
     let n = note_at(index, file, section, offset).ok_or("not on a research note's id")?;
     let note = &index.content.notes[n];
-    let old_id = crate::index::doc_id(&note.id, &note.doc);
+    let old_id = crate::model::doc_id(&note.id, &note.doc);
     if new_id.is_empty() || new_id.contains(|c: char| c.is_whitespace() || "/#?:\"'[]".contains(c))
     {
         return Err(format!(

@@ -7,7 +7,7 @@ use super::documents::Workspace;
 use super::navigation::section_of;
 use super::text::{path_of, LineIndex};
 use crate::error::{Error, Result};
-use crate::source::{FileId, Section};
+use crate::text_file::{FileId, Section};
 use chrono::NaiveDate;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{

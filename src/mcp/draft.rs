@@ -3,7 +3,7 @@
 
 use super::site::Snapshot;
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::Section;
+use crate::text_file::Section;
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -60,7 +60,7 @@ pub fn lint(site: &Snapshot, text: &str, path: Option<&str>) -> Result<LintAnswe
     let loaded = crate::load::from_memory(&site.index.root, site.index.config.clone(), files);
     let index = crate::index::index(crate::parse::parse(loaded));
     let findings = crate::lint::lint(&index, site.today).map_err(|e| format!("error: {e}"))?;
-    let file = crate::source::display_path(&relative);
+    let file = crate::text_file::display_path(&relative);
     let findings: Vec<Finding> = findings
         .into_iter()
         .filter(|d| d.file == file)

@@ -106,9 +106,12 @@ pub fn cell(site: &Snapshot, client: usize, capability: usize) -> Cell {
     let last_verified = text("lastVerified");
     Cell {
         client: client_id.to_string(),
-        client_title: crate::model::text(&site.index.content.clients[client].title).to_string(),
+        client_title: site.index.content.clients[client]
+            .display_title()
+            .to_string(),
         capability: capability_id.to_string(),
-        capability_title: crate::model::text(&site.index.content.capabilities[capability].title)
+        capability_title: site.index.content.capabilities[capability]
+            .display_title()
             .to_string(),
         status: text("status").unwrap_or_else(|| "unknown".to_string()),
         notes: text("notes"),

@@ -3,7 +3,7 @@
 //! (`<baseUrl>/research/<id>.md`), with one URI template per kind.
 
 use super::site::Snapshot;
-use crate::source::Section;
+use crate::text_file::Section;
 use rmcp::model::{Resource, ResourceContents, ResourceTemplate};
 
 /// The MIME type of every resource.

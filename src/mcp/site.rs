@@ -5,9 +5,10 @@
 //! index), so an agent reads the same facts, in the same words, as a person on the site.
 
 use crate::error::{Error, Result};
-use crate::index::{doc_id, SiteIndex};
+use crate::index::SiteIndex;
+use crate::model::doc_id;
 use crate::render::output::MemoryOutput;
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -160,22 +161,19 @@ impl Snapshot {
     /// `.md` rendition), for notes, clients, capabilities and guides, in section order.
     pub fn pages(&self) -> Vec<Page<'_>> {
         let content = &self.index.content;
-        let notes = content.notes.iter().map(|n| {
-            let title = crate::model::text(&n.title);
-            (Section::Research, doc_id(&n.id, &n.doc), title)
+        let notes = (content.notes.iter())
+            .map(|n| (Section::Research, doc_id(&n.id, &n.doc), n.display_title()));
+        let clients = (content.clients.iter())
+            .map(|c| (Section::Clients, doc_id(&c.id, &c.doc), c.display_title()));
+        let capabilities = (content.capabilities.iter()).map(|c| {
+            (
+                Section::Capabilities,
+                doc_id(&c.id, &c.doc),
+                c.display_title(),
+            )
         });
-        let clients = content.clients.iter().map(|c| {
-            let title = crate::model::text(&c.title);
-            (Section::Clients, doc_id(&c.id, &c.doc), title)
-        });
-        let capabilities = content.capabilities.iter().map(|c| {
-            let title = crate::model::text(&c.title);
-            (Section::Capabilities, doc_id(&c.id, &c.doc), title)
-        });
-        let guides = content.guides.iter().map(|g| {
-            let title = crate::model::text(&g.title);
-            (Section::Guides, g.doc.stem.as_str(), title)
-        });
+        let guides = (content.guides.iter())
+            .map(|g| (Section::Guides, g.doc.stem.as_str(), g.display_title()));
         notes
             .chain(clients)
             .chain(capabilities)

@@ -5,7 +5,7 @@ use super::source_path::source_path;
 use super::url_pin::url_pin;
 use super::yaml::{Node, NodeKind};
 use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
-use crate::source::Span;
+use crate::text_file::Span;
 use std::borrow::Cow;
 
 /// What reading front matter collects besides the values: keys and type errors.
@@ -221,7 +221,7 @@ impl<'a> Reader<'a> {
 /// A key's name, borrowed from the schema table when it names a known field.
 fn key_name(kind: ObjectKind, key: &Node) -> Cow<'static, str> {
     let name = key.scalar().unwrap_or("<complex key>");
-    match crate::schema::find(kind, name) {
+    match crate::field_table::find(kind, name) {
         Some(field) => Cow::Borrowed(field.name),
         None => Cow::Owned(name.to_string()),
     }

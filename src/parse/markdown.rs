@@ -2,7 +2,7 @@
 //! raw HTML, and whether it opens with an H1.
 
 use crate::model::{Body, BodyLink, Heading};
-use crate::source::{FileId, Span};
+use crate::text_file::{FileId, Span};
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::collections::HashMap;
 use std::ops::Range;

@@ -17,7 +17,7 @@ use crate::load::{Assets, LoadedSite, Unreadable};
 use crate::model::{
     Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
 };
-use crate::source::{FileId, Section, SourceFile, Span};
+use crate::text_file::{FileId, Section, Span, TextFile};
 use fields::{Collected, Reader};
 use frontmatter::Split;
 use rayon::prelude::*;
@@ -29,7 +29,7 @@ use yaml::Node;
 pub struct ParsedSite {
     pub root: PathBuf,
     pub config: SiteConfig,
-    pub files: Vec<SourceFile>,
+    pub files: Vec<TextFile>,
     pub content: Content,
     pub unreadable: Vec<Unreadable>,
     pub assets: Assets,
@@ -75,7 +75,7 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
 /// Parses one file, as content of the section its folder names. Front matter larger than
 /// `max_front_matter` bytes is not parsed (and is a finding).
 pub fn parse_file(
-    source: &SourceFile,
+    source: &TextFile,
     file: FileId,
     section: Section,
     max_front_matter: usize,
@@ -103,7 +103,7 @@ pub fn parse_file(
         kind: yaml::NodeKind::Null,
     });
     let mut reader = Reader::new(object, map, String::new(), &source.text, &mut collected);
-    doc.extra = reader.unknown(|key| crate::schema::find(object, key).is_some());
+    doc.extra = reader.unknown(|key| crate::field_table::find(object, key).is_some());
     match section {
         Section::Research => {
             doc.body.restated = restated::find(&source.text, file, &doc.body);
@@ -153,7 +153,7 @@ struct FrontMatter {
 }
 
 fn front_matter(
-    source: &SourceFile,
+    source: &TextFile,
     file: FileId,
     limit: usize,
 ) -> (FrontMatter, std::ops::Range<usize>) {

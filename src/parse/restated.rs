@@ -5,7 +5,7 @@
 
 use crate::model::{Body, MetadataField, Restated, RestatedBlock, RestatedSection, Spanned};
 use crate::parse::markdown::options;
-use crate::source::{FileId, Span};
+use crate::text_file::{FileId, Span};
 use pulldown_cmark::{Event, Parser, Tag, TagEnd};
 
 /// The keys a metadata line may hold, as the seed writes them (matched case-insensitively).

@@ -10,7 +10,7 @@
 //! the fix); each range runs forwards and starts after the one before it ends.
 
 use crate::model::{LineRange, PathProblem, SourcePath, SourcePathError, Spanned};
-use crate::source::Span;
+use crate::text_file::Span;
 use std::fmt;
 use std::ops::Range;
 

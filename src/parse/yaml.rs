@@ -9,7 +9,7 @@
 
 mod schema;
 
-use crate::source::{FileId, SourceFile, Span};
+use crate::text_file::{FileId, Span, TextFile};
 use saphyr_parser::{Event, Marker, Parser, Tag};
 use schema::{core_tag, plain, resolve_scalar, CORE_TAG_PREFIX, SCALAR_TAGS};
 use serde_yaml::Value;
@@ -140,12 +140,7 @@ pub struct YamlError {
 
 /// Parses the YAML at `start..end` of `source` into a tree of spanned nodes.
 /// An empty block gives a null node.
-pub fn parse(
-    source: &SourceFile,
-    file: FileId,
-    start: usize,
-    end: usize,
-) -> Result<Node, YamlError> {
+pub fn parse(source: &TextFile, file: FileId, start: usize, end: usize) -> Result<Node, YamlError> {
     let first_line = source.line_col(start).line;
     // Markers count characters: in ASCII text (nearly all front matter) that is the byte
     // offset; otherwise go through the marker's line and column.
@@ -242,7 +237,7 @@ enum OpenKind {
 
 impl Builder<'_> {
     /// The innermost open collection when it is a flow one (`[…]` or `{…}`).
-    fn open_flow(&self, source: &SourceFile) -> Option<&Open> {
+    fn open_flow(&self, source: &TextFile) -> Option<&Open> {
         let open = self.stack.last()?;
         let first = source.text.as_bytes().get(open.span.start)?;
         matches!(first, b'[' | b'{').then_some(open)
@@ -461,7 +456,7 @@ mod tests {
     use super::*;
 
     fn parse_str(text: &str) -> Result<Node, YamlError> {
-        let source = SourceFile::new("a.md", text.to_string());
+        let source = TextFile::new("a.md", text.to_string());
         parse(&source, 0, 0, text.len())
     }
 

@@ -2,18 +2,17 @@
 //! whole matrix with its evidence), each beside the JSON Schema that describes it
 //! (`/api/<name>.schema.json`, kept in `schemas/api/`).
 
+use super::citations::{source_view, RangeLink};
 use super::inputs::Inputs;
 use super::memo::Kept;
-use super::sources::{source_view, RangeLink};
-use super::support::{some, texts};
+use super::support::{client_profile, some, texts};
 use super::views::{tally, Ctx, TallyView};
 use crate::config::SpecVersion;
 use crate::error::Result;
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::{text, SourceRef};
+use crate::model::{doc_id, text, SourceRef};
 use crate::render::output::Shared;
-use crate::source::Section;
+use crate::text_file::Section;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -90,6 +89,9 @@ pub struct ClientsDoc<'a> {
     pub clients: Vec<ApiClient<'a>>,
 }
 
+/// A client in `/api/clients.json`: its profile (`support::ClientProfile`, which a page
+/// flattens under snake_case names) under the camelCase names of the API's schema, its URLs
+/// and its support.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiClient<'a> {
@@ -247,7 +249,7 @@ fn api_note<'a>(ctx: &Ctx<'a>, i: usize) -> ApiNote<'a> {
     let id = doc_id(&n.id, &n.doc);
     ApiNote {
         id,
-        title: some(&n.title).unwrap_or(id),
+        title: n.display_title(),
         url: ctx.canonical_url(Page::Note(i)),
         markdown_url: ctx.md_canonical_url(Page::Note(i)),
         kind: text(&n.kind),
@@ -298,19 +300,19 @@ pub fn clients_doc<'a>(ctx: &Ctx<'a>) -> ClientsDoc<'a> {
         .clients
         .iter()
         .map(|&i| {
-            let c = ctx.client(i);
-            let id = client_id(ctx, i);
+            // Data as written: a URL no page may link to is left out of pages, not here.
+            let profile = client_profile(ctx, i);
             ApiClient {
-                id,
-                title: some(&c.title).unwrap_or(id),
-                vendor: some(&c.vendor),
-                homepage: some(&c.homepage),
-                repository: some(&c.repository),
-                client_info_names: texts(&c.client_info_names),
-                platforms: texts(&c.platforms),
+                id: profile.id,
+                title: profile.title,
+                vendor: profile.vendor,
+                homepage: profile.homepage,
+                repository: profile.repository,
+                client_info_names: profile.client_info_names,
+                platforms: profile.platforms,
                 url: ctx.canonical_url(Page::Client(i)),
                 markdown_url: ctx.md_canonical_url(Page::Client(i)),
-                tally: tally(matrix.tallies.get(i)),
+                tally: profile.tally,
                 support: matrix_capabilities(ctx)
                     .map(|cap| (capability_id(ctx, cap), ctx.status(i, cap)))
                     .collect(),
@@ -342,7 +344,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
             let id = capability_id(ctx, i);
             ApiCapability {
                 id,
-                title: some(&c.title).unwrap_or(id),
+                title: c.display_title(),
                 group: text(&c.group),
                 url: ctx.canonical_url(Page::Capability(i)),
                 spec_url: some(&c.spec_url),
@@ -358,7 +360,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         .iter()
         .map(|&i| ApiMatrixClient {
             id: client_id(ctx, i),
-            title: some(&ctx.client(i).title).unwrap_or(client_id(ctx, i)),
+            title: ctx.client(i).display_title(),
             url: ctx.canonical_url(Page::Client(i)),
             tally: tally(matrix.tallies.get(i)),
         })

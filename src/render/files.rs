@@ -8,7 +8,7 @@ use super::{api, feeds, listing, sitemap, Ctx, PageView, Pages};
 use crate::error::Result;
 use crate::index::routes::Page;
 use crate::render::output::Shared;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::sync::{Arc, Mutex};

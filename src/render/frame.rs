@@ -8,7 +8,7 @@ use super::markdown;
 use super::search::{SEARCH_DIR, SEARCH_PAGE};
 use super::views::{relative_root, safe_href, Ctx, StalenessView};
 use crate::index::routes::Page;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::BTreeMap;

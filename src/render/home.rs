@@ -3,7 +3,7 @@
 use super::matrix::{matrix_view, MatrixView};
 use super::views::{status, Ctx, StatusView};
 use crate::model::SUPPORT_STATUSES;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 
 /// The home page.

@@ -3,7 +3,7 @@
 //! while every input it read is unchanged ([`Inputs`] says what each is now).
 
 use crate::index::routes::Page;
-use crate::source::Section;
+use crate::text_file::Section;
 
 /// One thing an output is made from. Every read of the index by a view goes through an
 /// accessor of the page's context, which records the input it hands out; an output is the

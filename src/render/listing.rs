@@ -3,9 +3,10 @@
 
 use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
+use crate::config::Kind;
 use crate::index::routes::Page;
 use crate::model::text;
-use crate::source::Section;
+use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
 
@@ -167,7 +168,7 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         }
         let config_kind = kind.and_then(|k| config.kind(k));
         groups.push(ListGroup {
-            title: Some(config_kind.map_or("Other", |k| k.title.as_deref().unwrap_or(&k.id))),
+            title: Some(config_kind.map_or("Other", Kind::display_title)),
             id: kind,
             description: config_kind.and_then(|k| k.description.as_deref()),
             items,
@@ -215,7 +216,7 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 .iter()
                 .map(|&i| {
                     let cap = ctx.capability(i);
-                    let mut meta = vec![crate::index::doc_id(&cap.id, &cap.doc).to_string()];
+                    let mut meta = vec![crate::model::doc_id(&cap.id, &cap.doc).to_string()];
                     for (label, value) in [
                         ("introduced", &cap.introduced),
                         ("deprecated", &cap.deprecated),

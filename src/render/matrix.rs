@@ -4,9 +4,8 @@
 
 use super::support::{row_anchor, support_row, SupportRow};
 use super::views::{status, Ctx, LinkView, StatusView, TallyView};
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::text;
+use crate::model::{doc_id, text};
 use serde::Serialize;
 use std::borrow::Cow;
 

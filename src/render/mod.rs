@@ -6,7 +6,7 @@
 //! `support`, `listing`) from what a context (`ctx`) hands out, one per page, which records
 //! every input it hands out ([`Input`]). `theme` finds and compiles the templates, `escape`
 //! escapes what they print for each output format, `markdown` turns bodies into HTML
-//! (`highlight` colours their code), `sources` pins source links to commits and lines.
+//! (`highlight` colours their code), `citations` pins cited sources' links to commits and lines.
 //! Beside the pages: Atom feeds (`feeds`), `sitemap.xml` and `robots.txt`
 //! (`sitemap`), the JSON data API (`api`) and the search index (`search`).
 //!
@@ -17,6 +17,7 @@
 
 mod api;
 mod body;
+mod citations;
 mod ctx;
 mod escape;
 mod feeds;
@@ -33,7 +34,6 @@ mod note;
 pub mod output;
 mod search;
 mod sitemap;
-mod sources;
 mod support;
 mod theme;
 mod urls;
@@ -43,10 +43,10 @@ use crate::error::Result;
 use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
+use crate::provenance::excerpt::Excerpts;
 use crate::render::output::Output;
 use crate::render::output::Shared;
-use crate::source::Section;
-use crate::sources::excerpt::Excerpts;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use ctx::{site_pages, Cached, Site};
 use frame::PageView;
@@ -243,7 +243,7 @@ fn render_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>, page: Page) -> Result<PageF
         }
         Page::Client(i) => {
             let view = support::client_view(ctx, i);
-            let about = Cow::Owned(support::client_description(view.title));
+            let about = Cow::Owned(support::client_description(view.profile.title));
             pages.render(ctx, page, "client", &view, about)
         }
         Page::Capability(i) => {

@@ -1,12 +1,11 @@
 //! Research note and guide pages.
 
 use super::body::BodyView;
-use super::sources::{source_view_with, SourceView};
+use super::citations::{source_view_with, SourceView};
 use super::views::{Ctx, DateView, LinkView, NoteCard};
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::text;
-use crate::source::Section;
+use crate::model::{doc_id, text};
+use crate::text_file::Section;
 use serde::Serialize;
 
 /// A research note page.
@@ -72,10 +71,7 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
     }
     NoteView {
         id,
-        title: match text(&note.title) {
-            "" => id,
-            t => t,
-        },
+        title: note.display_title(),
         summary,
         summary_html: ctx.inline(summary, Section::Research, page),
         kind: ctx.kind_title(text(&note.kind)),
@@ -130,10 +126,7 @@ pub fn guide_view<'a>(ctx: &Ctx<'a>, i: usize) -> GuideView<'a> {
         false => vec![["backlinks", "Linked from"]],
     };
     GuideView {
-        title: match text(&guide.title) {
-            "" => &guide.doc.stem,
-            t => t,
-        },
+        title: guide.display_title(),
         summary,
         summary_html: ctx.inline(summary, Section::Guides, page),
         updated: ctx.maybe_date(&guide.last_updated),

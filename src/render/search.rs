@@ -20,7 +20,7 @@ use super::views::Ctx;
 use crate::error::{Error, Result};
 use crate::index::routes::Page;
 use crate::model::text;
-use crate::source::Section;
+use crate::text_file::Section;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;

@@ -5,7 +5,7 @@ use super::feeds::note_day;
 use super::views::{parse_day, Ctx};
 use crate::index::routes::Page;
 use crate::model::text;
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use serde::Serialize;
 

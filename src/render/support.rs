@@ -1,14 +1,13 @@
 //! Client and capability pages: profiles, and support cells with their evidence.
 
 use super::body::BodyView;
-use super::sources::{source_view_with, SourceView};
+use super::citations::{source_view_with, SourceView};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };
-use crate::index::doc_id;
 use crate::index::routes::Page;
-use crate::model::{text, Spanned};
-use crate::source::Section;
+use crate::model::{doc_id, text, Spanned};
+use crate::text_file::Section;
 use serde::Serialize;
 
 /// One support cell: a client × a capability, with its evidence.
@@ -39,19 +38,55 @@ pub struct SupportGroup<'a> {
     pub rows: Vec<SupportRow<'a>>,
 }
 
-/// A client page.
+/// What a client's page and the data API both say of the client, read once
+/// ([`client_profile`]). URLs are as written; a page keeps only those it may link to
+/// ([`ClientProfile::linkable`]).
 #[derive(Debug, Serialize)]
-pub struct ClientView<'a> {
+pub struct ClientProfile<'a> {
     pub id: &'a str,
     pub title: &'a str,
     pub vendor: Option<&'a str>,
-    /// `None` when absent or not a URL a page may link to (see [`safe_href`]).
     pub homepage: Option<&'a str>,
-    /// `None` when absent or not a URL a page may link to.
     pub repository: Option<&'a str>,
     pub client_info_names: Vec<&'a str>,
     pub platforms: Vec<&'a str>,
     pub tally: TallyView,
+}
+
+/// Client `i`'s profile.
+pub(super) fn client_profile<'a>(ctx: &Ctx<'a>, i: usize) -> ClientProfile<'a> {
+    let client = ctx.client(i);
+    ClientProfile {
+        id: doc_id(&client.id, &client.doc),
+        title: client.display_title(),
+        vendor: some(&client.vendor),
+        homepage: some(&client.homepage),
+        repository: some(&client.repository),
+        client_info_names: texts(&client.client_info_names),
+        platforms: texts(&client.platforms),
+        tally: tally(ctx.matrix().tallies.get(i)),
+    }
+}
+
+impl<'a> ClientProfile<'a> {
+    /// The profile as a page shows it: a homepage or repository that is not a URL a page may
+    /// link to (see [`safe_href`]) left out.
+    fn linkable(self) -> ClientProfile<'a> {
+        ClientProfile {
+            homepage: self.homepage.and_then(safe_href),
+            repository: self.repository.and_then(safe_href),
+            ..self
+        }
+    }
+}
+
+/// A client page.
+#[derive(Debug, Serialize)]
+pub struct ClientView<'a> {
+    /// Its fields stand at the top level of the view (`client.title`, `client.homepage`), the
+    /// homepage and repository only when a page may link to them.
+    #[serde(flatten)]
+    pub profile: ClientProfile<'a>,
     /// The cells that are not unknown, by group (groups without one left out): the page's
     /// one support table.
     pub researched: Vec<SupportGroup<'a>>,
@@ -147,7 +182,6 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
 }
 
 pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
-    let client = ctx.client(i);
     let page = Page::Client(i);
     let mut researched = Vec::new();
     let mut unresearched = Vec::new();
@@ -165,17 +199,7 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         }
     }
     ClientView {
-        id: doc_id(&client.id, &client.doc),
-        title: match text(&client.title) {
-            "" => doc_id(&client.id, &client.doc),
-            t => t,
-        },
-        vendor: some(&client.vendor),
-        homepage: some(&client.homepage).and_then(safe_href),
-        repository: some(&client.repository).and_then(safe_href),
-        client_info_names: texts(&client.client_info_names),
-        platforms: texts(&client.platforms),
-        tally: tally(ctx.matrix().tallies.get(i)),
+        profile: client_profile(ctx, i).linkable(),
         researched,
         unresearched,
         notes: ctx
@@ -212,10 +236,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
     let (researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
     CapabilityView {
         id: doc_id(&cap.id, &cap.doc),
-        title: match text(&cap.title) {
-            "" => doc_id(&cap.id, &cap.doc),
-            t => t,
-        },
+        title: cap.display_title(),
         group: ctx
             .config()
             .group(text(&cap.group))

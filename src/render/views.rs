@@ -4,13 +4,11 @@
 pub use super::ctx::Ctx;
 use super::markdown;
 pub use super::urls::{is_allowed_external, safe_href};
-use crate::config::CapabilityGroup;
-use crate::config::UrlStyle;
-use crate::index::doc_id;
+use crate::config::{CapabilityGroup, Kind, UrlStyle};
 use crate::index::links::LinkTarget;
 use crate::index::routes::{html_file, output_stem, Page};
-use crate::model::{text, Tally};
-use crate::source::Section;
+use crate::model::{doc_id, text, Tally};
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -127,8 +125,6 @@ impl<'a> Ctx<'a> {
 
     /// The title a page goes by in links and lists.
     pub fn title(&self, page: Page) -> Cow<'a, str> {
-        let pick =
-            |title: &'a str, id: &'a str| Cow::Borrowed(if title.is_empty() { id } else { title });
         match page {
             Page::Home => Cow::Borrowed(self.config().title.as_str()),
             Page::Index(Section::Research) => Cow::Borrowed("Research notes"),
@@ -136,22 +132,10 @@ impl<'a> Ctx<'a> {
             Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
             Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
             Page::SpecIndex => Cow::Borrowed("Spec revisions"),
-            Page::Note(i) => {
-                let note = self.note(i);
-                pick(text(&note.title), doc_id(&note.id, &note.doc))
-            }
-            Page::Client(i) => {
-                let client = self.client(i);
-                pick(text(&client.title), doc_id(&client.id, &client.doc))
-            }
-            Page::Capability(i) => {
-                let cap = self.capability(i);
-                pick(text(&cap.title), doc_id(&cap.id, &cap.doc))
-            }
-            Page::Guide(i) => {
-                let guide = self.guide(i);
-                pick(text(&guide.title), &guide.doc.stem)
-            }
+            Page::Note(i) => Cow::Borrowed(self.note(i).display_title()),
+            Page::Client(i) => Cow::Borrowed(self.client(i).display_title()),
+            Page::Capability(i) => Cow::Borrowed(self.capability(i).display_title()),
+            Page::Guide(i) => Cow::Borrowed(self.guide(i).display_title()),
             Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }
@@ -203,10 +187,7 @@ impl<'a> Ctx<'a> {
         };
         NoteCard {
             id: doc_id(&note.id, &note.doc),
-            title: match text(&note.title) {
-                "" => doc_id(&note.id, &note.doc),
-                t => t,
-            },
+            title: note.display_title(),
             url: self.href(Page::Note(n)),
             md_url: self.md_href(Page::Note(n)),
             summary,
@@ -219,10 +200,7 @@ impl<'a> Ctx<'a> {
 
     /// A kind's title from `site.yaml`, or its id.
     pub fn kind_title(&self, kind: &'a str) -> &'a str {
-        self.config()
-            .kind(kind)
-            .and_then(|k| k.title.as_deref())
-            .unwrap_or(kind)
+        self.config().kind(kind).map_or(kind, Kind::display_title)
     }
 
     pub fn backlinks(&self, page: Page) -> Vec<LinkView<'a>> {

@@ -5,8 +5,8 @@
 
 use crate::diagnostic::{Diagnostic, Summary};
 use crate::lint::format::{self, Format, Options, Report};
-use crate::source::SourceFile;
 use crate::terminal;
+use crate::text_file::TextFile;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -26,7 +26,7 @@ impl Findings {
     pub fn report(
         &mut self,
         diagnostics: &[Diagnostic],
-        files: &[SourceFile],
+        files: &[TextFile],
         color: bool,
     ) -> String {
         let mut now: HashMap<Key, usize> = HashMap::new();
@@ -88,12 +88,7 @@ fn key(d: &Diagnostic) -> Key {
 }
 
 /// After the first build: the first findings and the counts by rule.
-fn first(
-    diagnostics: &[Diagnostic],
-    files: &[SourceFile],
-    summary: Summary,
-    color: bool,
-) -> String {
+fn first(diagnostics: &[Diagnostic], files: &[TextFile], summary: Summary, color: bool) -> String {
     if diagnostics.is_empty() {
         return String::new();
     }
@@ -114,7 +109,7 @@ fn first(
 mod tests {
     use super::*;
     use crate::diagnostic::Severity;
-    use crate::source::Span;
+    use crate::text_file::Span;
 
     fn finding(file: &str, line: usize, message: &str) -> Diagnostic {
         Diagnostic {

@@ -10,10 +10,10 @@
 
 use crate::index::links::LinkTarget;
 use crate::index::routes::Page;
-use crate::index::{doc_id, SiteIndex};
-use crate::model::{Document, Spanned};
+use crate::index::SiteIndex;
+use crate::model::{doc_id, Document, Spanned};
 use crate::render::{fold, Input, Inputs};
-use crate::source::Section;
+use crate::text_file::Section;
 use chrono::NaiveDate;
 use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;

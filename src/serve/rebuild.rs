@@ -22,7 +22,7 @@ use crate::load::{self, CONTENT_DIR};
 use crate::parse::{self, Parsed};
 use crate::render::output::SharedOutput;
 use crate::render::{self, Incremental, Memo, RenderOptions};
-use crate::source::{Section, SourceFile};
+use crate::text_file::{Section, TextFile};
 use chrono::NaiveDate;
 use std::path::{Component, Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -170,7 +170,7 @@ impl Rebuilder {
     }
 
     /// The site's content files as last read, for printing code frames.
-    pub fn files(&self) -> &[SourceFile] {
+    pub fn files(&self) -> &[TextFile] {
         self.index.as_ref().map_or(&[], |i| &i.files)
     }
 
@@ -476,7 +476,7 @@ fn edit_in_place(root: &Path, index: &mut SiteIndex, relative: &Path) -> Option<
 /// document of the same path in `index`: the file's id and page, or `None` when `index` holds
 /// no parsed document at that path. The index's lookups are not updated: index it again
 /// ([`crate::index::reindex`], after [`SiteIndex::into_parts`]).
-pub fn replace_document(index: &mut SiteIndex, file: SourceFile) -> Option<(usize, Page)> {
+pub fn replace_document(index: &mut SiteIndex, file: TextFile) -> Option<(usize, Page)> {
     let id = index.files.iter().position(|f| f.path == file.path)?;
     let section = section_of(&file.path)?;
     let limit = index.config.limits.max_front_matter_bytes;
@@ -500,7 +500,7 @@ pub fn replace_document(index: &mut SiteIndex, file: SourceFile) -> Option<(usiz
 fn note_id(index: &SiteIndex, relative: &Path) -> Option<String> {
     let file = index.files.iter().position(|f| f.path == relative)?;
     let note = index.content.notes.iter().find(|n| n.doc.file == file)?;
-    Some(crate::index::doc_id(&note.id, &note.doc).to_string())
+    Some(crate::model::doc_id(&note.id, &note.doc).to_string())
 }
 
 /// The section a content path belongs to (`content/research/x.md` → research).

@@ -76,11 +76,13 @@ impl Problem {
             crate::Error::Config {
                 path, line, column, ..
             } => (
-                Some(crate::source::display_path(path)),
+                Some(crate::text_file::display_path(path)),
                 Some(*line),
                 Some(*column),
             ),
-            crate::Error::Io { path, .. } => (Some(crate::source::display_path(path)), None, None),
+            crate::Error::Io { path, .. } => {
+                (Some(crate::text_file::display_path(path)), None, None)
+            }
             crate::Error::Template { name, .. } => (Some(format!("template {name}")), None, None),
             _ => (None, None, None),
         };

@@ -18,18 +18,16 @@ type ModulePath = Vec<String>;
 const STEPS: [&str; 6] = ["load", "parse", "index", "lint", "render", "write"];
 
 /// Modules every step may read: facts with no step of their own (errors, settings, the model,
-/// positions, findings, dates, terminal text).
-const FOUNDATION: [&str; 10] = [
+/// its field table, loaded files and positions in them, findings, dates, terminal text).
+const FOUNDATION: [&str; 8] = [
     "error",
     "config",
-    "files",
     "model",
-    "schema",
+    "field_table",
+    "text_file",
     "diagnostic",
     "dates",
-    "today",
     "terminal",
-    "source",
 ];
 
 /// The command layer: it drives the steps, and no step or foundation module imports it.

@@ -306,11 +306,12 @@ fn changed_since_reports_links_to_a_deleted_note() {
 fn schemas_in_the_repository_are_current() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let index = fieldnotes::open(root).expect("the bundled site opens");
-    for (kind, stem) in fieldnotes::json_schema::DOCUMENTS {
-        let name = fieldnotes::json_schema::file_name(stem);
+    for (kind, stem) in fieldnotes::front_matter_schema::DOCUMENTS {
+        let name = fieldnotes::front_matter_schema::file_name(stem);
         let kept = std::fs::read_to_string(root.join("schemas").join(&name)).unwrap_or_default();
-        let fresh =
-            fieldnotes::json_schema::to_text(&fieldnotes::json_schema::schema(&index, kind));
+        let fresh = fieldnotes::front_matter_schema::to_text(
+            &fieldnotes::front_matter_schema::schema(&index, kind),
+        );
         assert!(
             kept == fresh,
             "schemas/{name} is stale: run `cargo run -- schema --out schemas` and commit it"

@@ -9,7 +9,7 @@ use crate::support::{copy_dir, fixtures, today, TestSite};
 use fieldnotes::index::SiteIndex;
 use fieldnotes::lint::{lint, lint_bodies, lint_note_bodies, lint_notes};
 use fieldnotes::parse::frontmatter::{split, Split};
-use fieldnotes::source::FileId;
+use fieldnotes::text_file::FileId;
 use std::fs;
 use std::path::Path;
 
@@ -71,7 +71,7 @@ fn files_of(dir: &Path) -> Vec<String> {
         .into_iter()
         .map(|e| e.expect("walk fixture"))
         .filter(|e| e.file_type().is_file())
-        .map(|e| fieldnotes::source::display_path(e.path().strip_prefix(dir).expect("under")))
+        .map(|e| fieldnotes::text_file::display_path(e.path().strip_prefix(dir).expect("under")))
         .collect()
 }
 

@@ -406,6 +406,32 @@ fn hovers_name_clients_capabilities_notes_and_revisions() {
 }
 
 #[test]
+fn a_note_without_a_title_is_hovered_by_its_id() {
+    let site = two_notes();
+    let untitled = note_text(&site).replace(
+        "title: Cline picks the transport by the entry's type key\n",
+        "",
+    );
+    site.write(NOTE, &untitled);
+    let text = OTHER_TEXT;
+    let mut editor = Editor::start(site);
+    editor.open(OTHER, text);
+    let result = editor.at(
+        "textDocument/hover",
+        OTHER,
+        text,
+        "  - cline-reads",
+        json!({}),
+    );
+    let note = result["contents"]["value"].as_str().unwrap_or("");
+    assert!(
+        note.starts_with("**cline-reads-the-type-key** (research note"),
+        "{note}"
+    );
+    editor.stop();
+}
+
+#[test]
 fn definitions_references_and_rename_of_a_note() {
     let site = two_notes();
     let mut editor = Editor::start(site);

@@ -5,7 +5,7 @@
 
 use fieldnotes::cli::Format;
 use fieldnotes::lint::format::{render_with, Options, Report};
-use fieldnotes::source::{SourceFile, Span};
+use fieldnotes::text_file::{Span, TextFile};
 use fieldnotes::{Diagnostic, Severity, Summary};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -36,20 +36,20 @@ static COUNTING: Counting = Counting;
 
 /// `n` findings: nine in ten spread over `n / 10` small files, one in ten in a file of `n`
 /// lines.
-fn corpus(n: usize) -> (Vec<SourceFile>, Vec<Diagnostic>) {
+fn corpus(n: usize) -> (Vec<TextFile>, Vec<Diagnostic>) {
     let small = n / 10;
-    let mut files: Vec<SourceFile> = (0..small)
+    let mut files: Vec<TextFile> = (0..small)
         .map(|f| {
             let text: String = (0..30)
                 .map(|l| format!("key{l}: value {f} {l}\n"))
                 .collect();
-            SourceFile::new(format!("content/research/note-{f}.md"), text)
+            TextFile::new(format!("content/research/note-{f}.md"), text)
         })
         .collect();
     let long: String = (0..n)
         .map(|l| format!("line {l}: some text here\n"))
         .collect();
-    files.push(SourceFile::new("content/research/long.md", long));
+    files.push(TextFile::new("content/research/long.md", long));
     let mut diagnostics = Vec::new();
     for i in 0..n {
         let (id, file) = match i % 10 {

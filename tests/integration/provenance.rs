@@ -7,13 +7,13 @@
 use crate::lint_rules::compact;
 use crate::support::{today, TestSite};
 use fieldnotes::lint::rules;
-use fieldnotes::sources::cache::{Cache, CacheConfig};
-use fieldnotes::sources::drift::{drift, DriftReport, State};
-use fieldnotes::sources::excerpt::excerpts;
-use fieldnotes::sources::pin::LineRange;
-use fieldnotes::sources::report::{drift_json, queue, queue_table};
-use fieldnotes::sources::verify::verify;
-use fieldnotes::sources::Holder;
+use fieldnotes::provenance::cache::{Cache, CacheConfig};
+use fieldnotes::provenance::drift::{drift, DriftReport, State};
+use fieldnotes::provenance::excerpt::excerpts;
+use fieldnotes::provenance::pin::LineRange;
+use fieldnotes::provenance::report::{drift_json, queue, queue_table};
+use fieldnotes::provenance::verify::verify;
+use fieldnotes::provenance::Holder;
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -158,7 +158,7 @@ fn drift_of<'a>(
     report: &'a DriftReport<'_>,
     index: &fieldnotes::index::SiteIndex,
     id: &str,
-) -> Vec<&'a fieldnotes::sources::drift::Drift<'a>> {
+) -> Vec<&'a fieldnotes::provenance::drift::Drift<'a>> {
     let note = index.ids.note(id).expect("note");
     report
         .sources

@@ -115,7 +115,7 @@ pub fn files_under(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
         .map(|e| {
             let path = e.path().strip_prefix(dir).expect("under dir");
             let bytes = fs::read(e.path()).expect("read output");
-            (fieldnotes::source::display_path(path), bytes)
+            (fieldnotes::text_file::display_path(path), bytes)
         })
         .collect()
 }

@@ -8,8 +8,8 @@
 
 use super::{overview, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity, Summary};
-use crate::source::SourceFile;
 use crate::terminal;
+use crate::text_file::TextFile;
 use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -20,7 +20,7 @@ pub fn render(report: &Printed<'_>, options: &Options) -> String {
     } else {
         Renderer::plain()
     };
-    let files: HashMap<String, &SourceFile> =
+    let files: HashMap<String, &TextFile> =
         report.files.iter().map(|f| (f.display_path(), f)).collect();
     let mut out = String::new();
     let shown = overview::shown(report, options.limit);
@@ -36,7 +36,7 @@ pub fn render(report: &Printed<'_>, options: &Options) -> String {
 
 fn frame(
     d: &Diagnostic,
-    file: Option<&SourceFile>,
+    file: Option<&TextFile>,
     options: &Options,
     renderer: &Renderer,
 ) -> String {
@@ -110,7 +110,7 @@ struct Excerpt<'a> {
 
 impl<'a> Excerpt<'a> {
     /// `None` when the file is empty (nothing to frame).
-    fn around(file: &'a SourceFile, d: &Diagnostic) -> Option<Excerpt<'a>> {
+    fn around(file: &'a TextFile, d: &Diagnostic) -> Option<Excerpt<'a>> {
         let text = file.text.as_str();
         if text.is_empty() {
             return None;

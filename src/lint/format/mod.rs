@@ -17,7 +17,7 @@ mod rdjson;
 mod sarif;
 
 use crate::diagnostic::{Diagnostic, Summary};
-use crate::source::SourceFile;
+use crate::text_file::TextFile;
 pub use paths::PathStyle;
 use std::cmp::Reverse;
 
@@ -47,14 +47,14 @@ pub enum Format {
 /// Everything a printer needs: the findings, the files they point into, the counts.
 pub struct Report<'a> {
     pub diagnostics: &'a [Diagnostic],
-    pub files: &'a [SourceFile],
+    pub files: &'a [TextFile],
     pub summary: Summary,
 }
 
 /// A [`Report`] with its findings in print order: what every printer reads.
 struct Printed<'a> {
     diagnostics: &'a [&'a Diagnostic],
-    files: &'a [SourceFile],
+    files: &'a [TextFile],
     summary: Summary,
 }
 

@@ -4,12 +4,12 @@
 
 use super::{help, message_and_help, Options, Printed};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::source::SourceFile;
+use crate::text_file::TextFile;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 
 pub fn render(report: &Printed<'_>, options: &Options) -> String {
-    let files: HashMap<String, &SourceFile> =
+    let files: HashMap<String, &TextFile> =
         report.files.iter().map(|f| (f.display_path(), f)).collect();
     let diagnostics: Vec<Value> = report
         .diagnostics
@@ -25,7 +25,7 @@ pub fn render(report: &Printed<'_>, options: &Options) -> String {
     text
 }
 
-fn diagnostic(d: &Diagnostic, file: Option<&SourceFile>, options: &Options) -> Value {
+fn diagnostic(d: &Diagnostic, file: Option<&TextFile>, options: &Options) -> Value {
     let (start, end) = match file {
         Some(file) => (
             byte_column(file, d.line, d.span.start),
@@ -50,7 +50,7 @@ fn diagnostic(d: &Diagnostic, file: Option<&SourceFile>, options: &Options) -> V
 
 /// The 1-based UTF-8 byte column of `offset`, which is on line `line` of `file` (a BOM on
 /// the first line takes no column, as in the other formats).
-fn byte_column(file: &SourceFile, line: usize, offset: usize) -> usize {
+fn byte_column(file: &TextFile, line: usize, offset: usize) -> usize {
     let mut start = file.line_start(line);
     if line == 1 && file.text.starts_with('\u{feff}') {
         start += '\u{feff}'.len_utf8();

@@ -5,7 +5,7 @@ use crate::diagnostic::Severity;
 use crate::index::links::{LinkTarget, MissingKind};
 use crate::lint::vocab::Vocab;
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
-use crate::source::Section;
+use crate::text_file::Section;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN601",

@@ -1,8 +1,8 @@
 //! FN206 capability-alias: a capability named by one of its aliases instead of its id.
 
 use crate::diagnostic::Severity;
-use crate::index::doc_id;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+use crate::model::doc_id;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN206",

@@ -2,10 +2,10 @@
 //! or a capability alias that another capability answers to as well.
 
 use crate::diagnostic::Severity;
-use crate::index::{doc_id, AliasClash, CaseClash};
+use crate::index::{AliasClash, CaseClash};
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
-use crate::model::Content;
-use crate::source::{Section, Span};
+use crate::model::{doc_id, Content};
+use crate::text_file::{Section, Span};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN103",

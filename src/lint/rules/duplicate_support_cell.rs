@@ -2,9 +2,8 @@
 //! and an alias, or two aliases).
 
 use crate::diagnostic::Severity;
-use crate::index::doc_id;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::model::Client;
+use crate::model::{doc_id, Client};
 use std::collections::BTreeMap;
 
 pub const META: RuleMeta = RuleMeta {

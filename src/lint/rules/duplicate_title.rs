@@ -3,7 +3,7 @@
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::source::Span;
+use crate::text_file::Span;
 use std::collections::HashMap;
 
 pub const META: RuleMeta = RuleMeta {

@@ -5,7 +5,7 @@
 use crate::diagnostic::Severity;
 use crate::lint::walk::{self, Common};
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::source::Section;
+use crate::text_file::Section;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN101",

@@ -1,11 +1,11 @@
 //! FN007 missing-field: a required front matter field is absent or empty.
 
 use crate::diagnostic::Severity;
+use crate::field_table;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{Document, KeyRef, ObjectKind};
 use crate::parse::object_kind;
-use crate::schema;
-use crate::source::Span;
+use crate::text_file::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN007",
@@ -44,9 +44,9 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             continue;
         }
         for (object, span, present) in objects(doc) {
-            for field in schema::fields(object).iter().filter(|f| f.required) {
+            for field in field_table::fields(object).iter().filter(|f| f.required) {
                 let key = present.iter().find(|k| k.key == field.name);
-                let object_name = schema::object_name(object);
+                let object_name = field_table::object_name(object);
                 let (at, message) = match key.map(|k| (k, written(cx, k))) {
                     None | Some((_, Written::Nothing)) => (
                         span,

@@ -2,7 +2,7 @@
 //! that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
+use crate::lint::{web_url, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::Spanned;
 
 pub const META: RuleMeta = RuleMeta {
@@ -46,7 +46,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(Spanned { value, span }) = url else {
             continue;
         };
-        if let Some(problem) = walk::web_url_problem(value) {
+        if let Some(problem) = web_url::problem(value) {
             sink.report(
                 &META,
                 *span,

@@ -4,7 +4,7 @@
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::PLACEHOLDER;
-use crate::source::Span;
+use crate::text_file::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN705",

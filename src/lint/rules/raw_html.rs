@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
-use crate::source::Span;
+use crate::text_file::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN604",

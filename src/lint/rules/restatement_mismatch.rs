@@ -6,7 +6,7 @@ use crate::index::SiteIndex;
 use crate::lint::inline::{inline_items, links, plain};
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{MetadataField, Note, RestatedSection, SourceRef, Spanned};
-use crate::source::Span;
+use crate::text_file::Span;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN706",

@@ -1,8 +1,8 @@
 //! FN502 self-related: a note that lists itself in `related`.
 
 use crate::diagnostic::Severity;
-use crate::index::doc_id;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+use crate::model::doc_id;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN502",

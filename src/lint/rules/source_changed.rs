@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{report_drift, Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::verdict::State;
+use crate::provenance::verdict::State;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN957",

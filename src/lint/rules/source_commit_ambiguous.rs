@@ -3,7 +3,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::verify::Problem;
+use crate::provenance::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN952",

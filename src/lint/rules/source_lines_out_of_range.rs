@@ -3,8 +3,8 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{Reads, RuleMeta, Scope, Sink, SourcesContext};
-use crate::sources::short;
-use crate::sources::verify::Problem;
+use crate::provenance::short;
+use crate::provenance::verify::Problem;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN954",

@@ -4,7 +4,7 @@
 use crate::diagnostic::Severity;
 use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{text, SourceRef};
-use crate::sources::pin::format_path;
+use crate::provenance::pin::format_path;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN405",

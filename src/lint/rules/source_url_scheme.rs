@@ -1,7 +1,7 @@
 //! FN401 source-url-scheme: a source `url` that is not an http or https URL.
 
 use crate::diagnostic::Severity;
-use crate::lint::{walk, Context, Reads, RuleMeta, Scope, Sink};
+use crate::lint::{walk, web_url, Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN401",
@@ -35,7 +35,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(url) = &source.url else {
             continue;
         };
-        let Some(problem) = walk::web_url_problem(&url.value) else {
+        let Some(problem) = web_url::problem(&url.value) else {
             continue;
         };
         sink.report(

@@ -46,7 +46,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         let Some(clash) = outputs.clash(&file.name) else {
             continue;
         };
-        let path = crate::source::display_path(&file.path);
+        let path = crate::text_file::display_path(&file.path);
         let what = match clash {
             Clash::Replaces(generated) => {
                 format!("would replace {generated}, which the build generates")

@@ -1,8 +1,8 @@
 //! FN006 unknown-field: a front matter key that the object does not take.
 
 use crate::diagnostic::Severity;
+use crate::field_table;
 use crate::lint::{suggest, Context, Reads, RuleMeta, Scope, Sink};
-use crate::schema;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN006",
@@ -37,15 +37,15 @@ Write `lastVerified`. `fieldnotes schema` lists every field."#,
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for doc in cx.index.content.documents() {
         for key in &doc.keys {
-            if schema::find(key.object, &key.key).is_some() {
+            if field_table::find(key.object, &key.key).is_some() {
                 continue;
             }
-            let fields = schema::fields(key.object);
+            let fields = field_table::fields(key.object);
             let help = suggest::did_you_mean(&key.key, fields.iter().map(|f| f.name), || {
                 let names: Vec<&str> = fields.iter().map(|f| f.name).collect();
                 format!(
                     "remove it; a {} takes {}",
-                    schema::object_name(key.object),
+                    field_table::object_name(key.object),
                     names.join(", ")
                 )
             });
@@ -55,7 +55,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 format!(
                     "unknown field `{}` in {}",
                     key.key,
-                    schema::object_name(key.object)
+                    field_table::object_name(key.object)
                 ),
                 Some(help),
             );

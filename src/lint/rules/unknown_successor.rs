@@ -2,9 +2,9 @@
 //! to the note (itself, or through other notes' `supersededBy`).
 
 use crate::diagnostic::Severity;
-use crate::index::doc_id;
 use crate::lint::vocab::{self, Vocab};
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+use crate::model::doc_id;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN208",

@@ -1,8 +1,8 @@
 //! FN504 unreciprocated-related: A lists B as related, but B does not list A.
 
 use crate::diagnostic::Severity;
-use crate::index::doc_id;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+use crate::model::doc_id;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN504",

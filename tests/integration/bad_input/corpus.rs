@@ -234,7 +234,7 @@ fn no_leftovers(site: &TestSite) -> Result<(), String> {
 /// they printed, all formats one after another.
 fn print_every_format(
     diagnostics: &[Diagnostic],
-    files: &[fieldnotes::source::SourceFile],
+    files: &[fieldnotes::text_file::TextFile],
 ) -> String {
     let report = Report {
         diagnostics,

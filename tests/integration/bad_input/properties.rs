@@ -2,7 +2,7 @@
 //! lint without a panic, and every finding they give points inside the file.
 
 use fieldnotes::config::SiteConfig;
-use fieldnotes::source::Section;
+use fieldnotes::text_file::Section;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 

@@ -7,8 +7,8 @@
 
 use super::widget::Repo;
 use super::{run_with, TestSite};
-use fieldnotes::sources::cache::{Cache, CacheConfig};
-use fieldnotes::sources::drift::{drift, Drift};
+use fieldnotes::provenance::cache::{Cache, CacheConfig};
+use fieldnotes::provenance::drift::{drift, Drift};
 use std::fmt::Write as _;
 use std::path::Path;
 

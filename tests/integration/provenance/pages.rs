@@ -2,14 +2,14 @@
 //! (`build --sources REPORT.json`) a source holds, moved (to where), changed, is gone, is
 //! broken, or could not be checked; with `build --excerpts` its pin is verified, broken or
 //! could not be checked; a source that could not be checked never looks checked. (Links at
-//! the full hash once it resolved: `render::sources`' unit tests, for forges it links into.)
+//! the full hash once it resolved: `render::citations`' unit tests, for forges it links into.)
 
 use super::widget::WIDGET;
 use super::{fixture, mapped, run};
 use crate::support::today;
-use fieldnotes::sources::cache::CacheConfig;
-use fieldnotes::sources::drift::drift;
-use fieldnotes::sources::report::drift_json;
+use fieldnotes::provenance::cache::CacheConfig;
+use fieldnotes::provenance::drift::drift;
+use fieldnotes::provenance::report::drift_json;
 use std::fs;
 
 /// The `<span class="source-status …">` of the page's sources, as (state, checked, label).

@@ -4,7 +4,7 @@
 
 use super::widget::{Widget, WIDGET};
 use super::{fixture, json_codes, run_with, BROKEN};
-use fieldnotes::sources::cache::CacheConfig;
+use fieldnotes::provenance::cache::CacheConfig;
 use std::process::Command;
 
 /// git configuration (by environment) that makes the widget's URL a `file://` URL of the

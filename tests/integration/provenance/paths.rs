@@ -5,9 +5,9 @@
 
 use super::widget::Widget;
 use super::{mapped, TestSite};
-use fieldnotes::sources::drift::{drift, State};
-use fieldnotes::sources::verify::{verify, Problem};
-use fieldnotes::sources::Holder;
+use fieldnotes::provenance::drift::{drift, State};
+use fieldnotes::provenance::verify::{verify, Problem};
+use fieldnotes::provenance::Holder;
 
 /// Paths the parse step refuses, then paths it reads (file and lines), each as written.
 const REFUSED: [&str; 8] = [

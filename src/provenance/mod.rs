@@ -43,9 +43,9 @@ pub(crate) mod trace;
 pub mod verdict;
 pub mod verify;
 
-use crate::index::{doc_id, SiteIndex};
-use crate::model::{text, SourcePathError, SourceRef, Spanned};
-use crate::source::LineCol;
+use crate::index::SiteIndex;
+use crate::model::{doc_id, text, SourcePathError, SourceRef, Spanned};
+use crate::text_file::LineCol;
 use pin::{repository_url, LineRange};
 
 /// What holds a source: a research note, or one cell of a client's support map.

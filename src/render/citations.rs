@@ -1,10 +1,11 @@
-//! Sources as links pinned to a commit and line ranges (`…/blob/<commit>/<file>#L3-L5`).
+//! Cited sources (a note's or a support cell's `sources`) as links pinned to a commit and line
+//! ranges (`…/blob/<commit>/<file>#L3-L5`).
 
 use super::highlight;
 use super::views::safe_href;
 use crate::model::{text, LineRange, SourceRef};
-use crate::sources::excerpt::{Excerpt, Excerpts};
-use crate::sources::status::StatusState;
+use crate::provenance::excerpt::{Excerpt, Excerpts};
+use crate::provenance::status::StatusState;
 use serde::Serialize;
 
 /// A source as templates see it.
@@ -289,7 +290,7 @@ fn encode_path(path: &str) -> String {
 mod tests {
     use super::*;
     use crate::model::Spanned;
-    use crate::source::Span;
+    use crate::text_file::Span;
 
     fn source(url: &str, commit: &str, path: &str) -> SourceRef {
         let s =
@@ -389,7 +390,7 @@ mod tests {
 
     #[test]
     fn a_resolved_commit_links_by_its_full_hash_and_the_status_shows() {
-        use crate::sources::status::{Status, Statuses};
+        use crate::provenance::status::{Status, Statuses};
         let full = "9dcf7714b2b5b9e2e8f3a1c6d4e5f60718293a4b";
         let s = source("https://github.com/o/r", "9dcf771", "a/b.py:3-5");
         let mut statuses = Statuses::default();

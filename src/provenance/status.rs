@@ -8,7 +8,7 @@ use super::verify::{Problem, Verification};
 use super::{pinned, short};
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
-use crate::source::Span;
+use crate::text_file::Span;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::HashMap;

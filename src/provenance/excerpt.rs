@@ -13,7 +13,7 @@ use super::status::{Status, Statuses};
 use super::verify::{out_of_range, resolve};
 use crate::index::SiteIndex;
 use crate::model::SourceRef;
-use crate::source::Span;
+use crate::text_file::Span;
 use serde::Serialize;
 use std::collections::HashMap;
 

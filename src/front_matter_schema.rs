@@ -1,14 +1,15 @@
-//! JSON Schema (draft-07) for front matter, built from [`crate::schema`]'s field tables with the
-//! site's vocabularies (kinds, statuses, client and capability ids, spec revisions, groups) as
-//! enums, so that editors can complete and check notes as they are written. Capability enums
-//! take the aliases too, after the ids: lint accepts them (FN206 asks for the id). Each schema's
-//! `$id` is where the site would publish it: `<baseUrl>/schemas/<kind>.schema.json`
-//! (`fieldnotes schema --out static/schemas` puts it there).
+//! JSON Schema (draft-07) for front matter, built from [`crate::field_table`]'s field tables
+//! with the site's vocabularies (kinds, statuses, client and capability ids, spec revisions,
+//! groups) as enums, so that editors can complete and check notes as they are written.
+//! Capability enums take the aliases too, after the ids: lint accepts them (FN206 asks for the
+//! id). Each schema's `$id` is where the site would publish it:
+//! `<baseUrl>/schemas/<kind>.schema.json` (`fieldnotes schema --out static/schemas` puts it
+//! there).
 
+use crate::field_table::{self, Field, FieldType};
 use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::ObjectKind;
-use crate::schema::{self, Field, FieldType};
 use serde_json::{json, Map, Value};
 
 /// The front matter kinds there are schemas for, with the stem of each schema's file name.
@@ -57,13 +58,13 @@ pub fn schema(index: &SiteIndex, kind: ObjectKind) -> Value {
     root.insert("$id".into(), id(&index.config.base_url, stem).into());
     root.insert(
         "title".into(),
-        format!("{} front matter", schema::object_name(kind)).into(),
+        format!("{} front matter", field_table::object_name(kind)).into(),
     );
     root.insert(
         "description".into(),
         format!(
             "Front matter of a {} of {} ({}), made by `fieldnotes schema`.",
-            schema::object_name(kind),
+            field_table::object_name(kind),
             index.config.title,
             index.config.base_url
         )
@@ -135,7 +136,7 @@ struct Builder<'a> {
 impl Builder<'_> {
     /// An object schema: its fields as properties, required ones listed, nothing else allowed.
     fn object(&self, kind: ObjectKind) -> Map<String, Value> {
-        let fields = schema::fields(kind);
+        let fields = field_table::fields(kind);
         let properties: Map<String, Value> = fields
             .iter()
             .map(|f| (f.name.to_string(), self.field(kind, f)))

@@ -1,4 +1,5 @@
-//! Source files as loaded from disk, and byte spans mapped to 1-based lines and columns.
+//! The site's text files (`site.yaml` and the content) as loaded from disk, and byte spans
+//! mapped to 1-based lines and columns.
 
 use std::path::{Path, PathBuf};
 
@@ -41,7 +42,7 @@ pub type FileId = usize;
 
 /// One file's text and where its lines start, so byte offsets become lines and columns.
 #[derive(Debug, Clone)]
-pub struct SourceFile {
+pub struct TextFile {
     /// Path relative to the site root, with `/` separators (what diagnostics print).
     pub path: PathBuf,
     /// The file's text exactly as on disk (a BOM, if any, included).
@@ -80,12 +81,12 @@ pub struct LineCol {
     pub column: usize,
 }
 
-impl SourceFile {
-    pub fn new(path: impl Into<PathBuf>, text: String) -> SourceFile {
+impl TextFile {
+    pub fn new(path: impl Into<PathBuf>, text: String) -> TextFile {
         let bom_len = if text.starts_with('\u{feff}') { 3 } else { 0 };
         let mut line_starts = vec![0];
         line_starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        SourceFile {
+        TextFile {
             path: path.into(),
             text,
             line_starts,
@@ -181,7 +182,7 @@ mod tests {
 
     #[test]
     fn lines_and_columns_ignore_bom_and_cr() {
-        let file = SourceFile::new("a.md", "\u{feff}ab\r\ncdé\r\nx".to_string());
+        let file = TextFile::new("a.md", "\u{feff}ab\r\ncdé\r\nx".to_string());
         assert_eq!(file.line_col(3), LineCol { line: 1, column: 1 });
         assert_eq!(file.line_col(4), LineCol { line: 1, column: 2 });
         let c = file.text.find('c').unwrap();

@@ -12,8 +12,8 @@ use crate::error::Error;
 use crate::index::SiteIndex;
 use crate::parse::source_path;
 use crate::parse::yaml::{self, NodeKind, ScalarType};
-use crate::source::{SourceFile, Span};
 use crate::terminal;
+use crate::text_file::{Span, TextFile};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -148,7 +148,7 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Stri
 
 /// Writing `value` in place of the scalar at `span` of `file`: the scalar itself (a quoted
 /// one's span may run on past its closing quote, over spaces and a comment), in its style.
-fn edit(file: &SourceFile, span: Span, value: &str) -> Result<Edit, String> {
+fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, String> {
     let written = file.text.get(span.start..span.end).unwrap_or_default();
     let span = Span::new(span.file, span.start, span.start + scalar_len(written));
     Ok(Edit {
@@ -197,7 +197,7 @@ fn one_file(drift: &Drift<'_>) -> Result<Option<String>, String> {
 
 /// `value` written as the scalar at `span` of `file` is written: plain, single- or
 /// double-quoted (a plain scalar that YAML would read as something else is single-quoted).
-fn scalar(file: &SourceFile, span: Span, value: &str) -> Result<String, String> {
+fn scalar(file: &TextFile, span: Span, value: &str) -> Result<String, String> {
     let written = file.text.get(span.start..span.end).unwrap_or_default();
     if written.contains('\n') || value.chars().any(char::is_control) {
         return Err(format!(
@@ -222,7 +222,7 @@ fn scalar(file: &SourceFile, span: Span, value: &str) -> Result<String, String> 
 /// Whether `text` after `key: ` reads as the string `value`.
 fn reads_back(text: &str, value: &str) -> bool {
     let yaml = format!("key: {text}\n");
-    let source = SourceFile::new("bump", yaml);
+    let source = TextFile::new("bump", yaml);
     let Ok(node) = yaml::parse(&source, 0, 0, source.text.len()) else {
         return false;
     };
@@ -314,7 +314,7 @@ mod tests {
     use super::*;
 
     fn written_as(written: &str, value: &str) -> Result<String, String> {
-        let file = SourceFile::new("x.md", format!("commit: {written}\n"));
+        let file = TextFile::new("x.md", format!("commit: {written}\n"));
         scalar(&file, Span::new(0, 8, 8 + written.len()), value)
     }
 

@@ -364,7 +364,7 @@ mod tests {
     #[test]
     fn git_is_started_only_here() {
         let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-        let here = src.join("sources").join("git.rs");
+        let here = src.join("provenance").join("git.rs");
         let mut folders = vec![src];
         let mut starters = Vec::new();
         while let Some(folder) = folders.pop() {

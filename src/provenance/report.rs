@@ -5,10 +5,10 @@
 use super::verdict::{Closest, Drift, DriftReport, State};
 use super::{short, Holder};
 use crate::dates::parse_date;
-use crate::index::{doc_id, SiteIndex};
-use crate::model::text;
-use crate::source::Span;
+use crate::index::SiteIndex;
+use crate::model::{doc_id, text};
 use crate::terminal;
+use crate::text_file::Span;
 use chrono::NaiveDate;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -305,7 +305,7 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
             let (kind, id, capability, span) = match holder {
                 Holder::Note(n) => {
                     let note = &content.notes[n];
-                    let start = crate::source::Span::file_start(note.doc.file);
+                    let start = crate::text_file::Span::file_start(note.doc.file);
                     ("note", doc_id(&note.id, &note.doc), None, start)
                 }
                 Holder::Cell { client, cell } => {
