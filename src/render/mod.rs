@@ -148,7 +148,8 @@ pub fn render_with(
         // After the pages, not beside them: both use every core, and the index's postings
         // would add to the pages' peak memory.
         if !options.skip_search {
-            for (path, bytes) in search::index_files(pages.site())? {
+            let never = || false;
+            for (path, bytes) in search::index_files(pages.site(), &never)?.unwrap_or_default() {
                 r.put(&path, &bytes)?;
             }
         }
@@ -180,8 +181,17 @@ pub fn page_count(index: &SiteIndex) -> usize {
 /// The search index alone, as (path, contents): what [`RenderOptions::skip_search`] leaves
 /// out.
 pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
+    Ok(search_files_unless(index, &|| false)?.unwrap_or_default())
+}
+
+/// [`search_files`], or `None` as soon as `stop` says to give up (it is asked between
+/// chunks of pages).
+pub fn search_files_unless(
+    index: &SiteIndex,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Vec<(String, Vec<u8>)>>> {
     let reference = reference_day(index)?;
-    search::index_files(&Site::new(index, reference, None, false))
+    search::index_files(&Site::new(index, reference, None, false), stop)
 }
 
 /// The site's reference day, and whether it came from `SOURCE_DATE_EPOCH`: what a feed with

@@ -96,14 +96,22 @@ impl Postings {
     }
 }
 
-/// The index files, as (path under the output root, contents), in a fixed order.
+/// The index files, as (path under the output root, contents), in a fixed order; `None` when
+/// `stop` says to give up (it is asked before each chunk of pages: `fieldnotes serve` gives
+/// way to the next save).
 ///
 /// Pages are read [`DOC_CHUNK`] at a time in parallel and their terms folded into the
 /// postings before the next chunk, so no more than one chunk's words are held at once.
-pub fn index_files(site: &Site<'_>) -> Result<Vec<(String, Vec<u8>)>> {
+pub fn index_files(
+    site: &Site<'_>,
+    stop: &dyn Fn() -> bool,
+) -> Result<Option<Vec<(String, Vec<u8>)>>> {
     let records = records(&site.ctx());
     let mut postings = Postings::default();
     for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
+        if stop() {
+            return Ok(None);
+        }
         let terms: Vec<Vec<(String, u32)>> = chunk
             .par_iter()
             .map(|r| page_terms(&site.ctx(), r))
@@ -131,7 +139,7 @@ pub fn index_files(site: &Site<'_>) -> Result<Vec<(String, Vec<u8>)>> {
             .collect();
         files.push((format!("{SEARCH_DIR}/docs/{n}.json"), json(&docs)?));
     }
-    Ok(files)
+    Ok(Some(files))
 }
 
 /// A page's distinct terms with their weights: occurrences in its fields and body, plus

@@ -74,10 +74,13 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         options,
         builds: 0,
         findings: findings::Findings::default(),
+        search_stale: false,
+        failing: false,
     };
     let started = Instant::now();
     let first = rebuilder.build();
     server_side.publish(&mut rebuilder, first, started);
+    server_side.search(&rebuilder, &|| false);
     let hosts = Arc::new(http::Hosts::new(&options.bind, port));
     let accept_state = state.clone();
     std::thread::spawn(move || {
@@ -90,19 +93,18 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
         open_browser(&url);
     }
     let mut watch = watch;
-    while let Ok(mut changed) = watch.changes.recv() {
-        // Changes that came in meanwhile go into the same rebuild.
-        while let Ok(more) = watch.changes.try_recv() {
-            changed.extend(more);
-        }
+    // Changes that came in meanwhile go into the same rebuild.
+    while let Some(changed) = watch.next() {
         watch.refresh(&options.root);
-        if !rebuilder.affects(&changed) {
-            continue;
+        if rebuilder.affects(&changed) {
+            let started = Instant::now();
+            let result = rebuilder.update(&changed);
+            server_side.publish(&mut rebuilder, result, started);
+            server_side.catch_up(&mut rebuilder, started);
         }
-        let started = Instant::now();
-        let result = rebuilder.update(&changed);
-        server_side.publish(&mut rebuilder, result, started);
-        server_side.catch_up(&mut rebuilder, started);
+        // Last, and given up when another save comes in: that save is served first, then
+        // the search index of both.
+        server_side.search(&rebuilder, &|| watch.waiting());
     }
     Ok(())
 }
@@ -114,6 +116,11 @@ struct Serving<'o> {
     builds: u64,
     /// The last rebuild's findings, to print only what changed.
     findings: findings::Findings,
+    /// Whether the served search index is older than the served pages.
+    search_stale: bool,
+    /// Whether the last rebuild failed or found errors (the last good build is served, and
+    /// its search index is not made from the broken one).
+    failing: bool,
 }
 
 impl Serving<'_> {
@@ -135,13 +142,15 @@ impl Serving<'_> {
         self.state
             .set_status(Status::of(build, &rebuilt.diagnostics));
         let Some(site) = rebuilt.site else {
+            self.failing = true;
             self.print_findings(rebuilder, &rebuilt.diagnostics);
             eprintln!("error: the site has errors; still serving the last good build");
             self.state.hub.send("status", &build.to_string());
             return;
         };
         let pending = rebuilt.pending.len();
-        let files = self.swap(site.files, rebuilt.pending.into_iter().collect());
+        self.swap(site.files, rebuilt.pending.into_iter().collect());
+        self.failing = false;
         // A save that changed no page (an editor writing the same file twice, the second
         // event of one save) reloads nothing; the status still goes out for the overlay.
         let event = match rebuilt.rendered + pending {
@@ -161,9 +170,8 @@ impl Serving<'_> {
                 n => format!("; {n} listing files follow"),
             }
         ));
-        if pending == 0 {
-            self.search(rebuilder, &files);
-        }
+        // With listings pending, after them (see `catch_up`).
+        self.search_stale |= pending == 0;
     }
 
     /// Renders what the last rebuild left for later (pages listing notes, feeds, the data
@@ -175,12 +183,12 @@ impl Serving<'_> {
                 rendered,
                 ..
             })) => {
-                let files = self.swap(site.files, HashSet::new());
+                self.swap(site.files, HashSet::new());
                 self.status(&format!(
                     "  and {rendered} listing pages, feeds, sitemap and data API: all in {:.0?}",
                     started.elapsed()
                 ));
-                self.search(rebuilder, &files);
+                self.search_stale = true;
             }
             Ok(_) => {}
             Err(error) => {
@@ -191,7 +199,8 @@ impl Serving<'_> {
     }
 
     /// Reports a build that could not run: printed, and shown on open pages.
-    fn fail(&self, build: u64, error: &Error) {
+    fn fail(&mut self, build: u64, error: &Error) {
+        self.failing = true;
         eprintln!("{}", error.terminal_line());
         self.state.set_status(Status::failed(build, error));
         self.state.hub.send("status", &build.to_string());
@@ -199,7 +208,7 @@ impl Serving<'_> {
 
     /// Serves `files` (with the previous search index until the new one is made), `pending`
     /// of them out of date.
-    fn swap(&self, mut files: Files, pending: HashSet<String>) -> Arc<Files> {
+    fn swap(&self, mut files: Files, pending: HashSet<String>) {
         if let Some(previous) = self.state.site() {
             for (path, bytes) in previous.range(search_prefix()..) {
                 if !path.starts_with(&search_prefix()) {
@@ -208,23 +217,32 @@ impl Serving<'_> {
                 files.entry(path.clone()).or_insert_with(|| bytes.clone());
             }
         }
-        let files = Arc::new(files);
-        self.state.set_site(files.clone(), pending);
-        files
+        self.state.set_site(Arc::new(files), pending);
     }
 
-    /// Makes the search index of the last build and serves it beside `files`.
-    fn search(&self, rebuilder: &Rebuilder, files: &Files) {
-        match rebuilder.search() {
-            Ok(search) => {
-                let mut files = files.clone();
+    /// Makes the search index of the last build, when the one served is older, and serves it
+    /// beside the served files; gives up when `stop` says so (it stays stale, to be made after
+    /// the next rebuild).
+    fn search(&mut self, rebuilder: &Rebuilder, stop: &dyn Fn() -> bool) {
+        let wanted = self.search_stale && !self.failing;
+        let Some(served) = self.state.site().filter(|_| wanted) else {
+            return;
+        };
+        match rebuilder.search_unless(stop) {
+            Ok(None) => {}
+            Ok(Some(search)) => {
+                self.search_stale = false;
+                let mut files = (*served).clone();
                 files.retain(|path, _| !path.starts_with(&search_prefix()));
                 for (path, bytes) in search {
                     files.insert(path, Arc::from(bytes));
                 }
                 self.state.set_site(Arc::new(files), HashSet::new());
             }
-            Err(error) => eprintln!("warning: the search index was not rebuilt: {error}"),
+            Err(error) => {
+                self.search_stale = false;
+                eprintln!("warning: the search index was not rebuilt: {error}");
+            }
         }
     }
 

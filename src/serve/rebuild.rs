@@ -239,9 +239,14 @@ impl Rebuilder {
 
     /// The search index of the last build, as (path, contents).
     pub fn search(&self) -> Result<Vec<(String, Vec<u8>)>> {
+        Ok(self.search_unless(&|| false)?.unwrap_or_default())
+    }
+
+    /// [`Rebuilder::search`], or `None` as soon as `stop` says to give up.
+    pub fn search_unless(&self, stop: &dyn Fn() -> bool) -> Result<Option<Vec<(String, Vec<u8>)>>> {
         match &self.index {
-            Some(index) => render::search_files(index),
-            None => Ok(Vec::new()),
+            Some(index) => render::search_files_unless(index, stop),
+            None => Ok(Some(Vec::new())),
         }
     }
 

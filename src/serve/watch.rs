@@ -7,7 +7,9 @@ use crate::load::CONTENT_DIR;
 use notify_debouncer_full::notify::{EventKind, RecommendedWatcher, RecursiveMode};
 use notify_debouncer_full::{new_debouncer, DebounceEventResult, Debouncer, RecommendedCache};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long changes are gathered before a rebuild: an editor's save is often several writes.
@@ -20,9 +22,28 @@ pub struct Watch {
     watched: Vec<PathBuf>,
     /// Each batch of changed paths (absolute).
     pub changes: Receiver<Vec<PathBuf>>,
+    /// Batches sent and not yet taken by [`Watch::next`].
+    waiting: Arc<AtomicUsize>,
 }
 
 impl Watch {
+    /// The next batch of changed paths, with the batches that came in meanwhile; `None` once
+    /// the watch has stopped.
+    pub fn next(&self) -> Option<Vec<PathBuf>> {
+        let mut changed = self.changes.recv().ok()?;
+        self.waiting.fetch_sub(1, Ordering::SeqCst);
+        while let Ok(more) = self.changes.try_recv() {
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
+            changed.extend(more);
+        }
+        Some(changed)
+    }
+
+    /// Whether changes are waiting for [`Watch::next`] (work that can wait gives way to them).
+    pub fn waiting(&self) -> bool {
+        self.waiting.load(Ordering::SeqCst) > 0
+    }
+
     /// Watches the site's folders that appeared since the watch started (a first
     /// `templates/`, say); a folder that cannot be watched is reported and left out.
     pub fn refresh(&mut self, root: &Path) {
@@ -41,6 +62,8 @@ impl Watch {
 /// Starts watching the site in `root`.
 pub fn watch(root: &Path) -> Result<Watch> {
     let (tx, rx) = mpsc::channel();
+    let waiting = Arc::new(AtomicUsize::new(0));
+    let sent = waiting.clone();
     let mut debouncer = new_debouncer(DEBOUNCE, None, move |result: DebounceEventResult| {
         let paths: Vec<PathBuf> = match result {
             // Reads (a build opening every file) change nothing.
@@ -54,7 +77,11 @@ pub fn watch(root: &Path) -> Result<Watch> {
             Err(_) => vec![root_marker()],
         };
         if !paths.is_empty() {
-            let _ = tx.send(paths);
+            // Counted before it is sent, so the count never falls below what is waiting.
+            sent.fetch_add(1, Ordering::SeqCst);
+            if tx.send(paths).is_err() {
+                sent.fetch_sub(1, Ordering::SeqCst);
+            }
         }
     })
     .map_err(|e| watch_error(root, e))?;
@@ -76,6 +103,7 @@ pub fn watch(root: &Path) -> Result<Watch> {
         debouncer,
         watched,
         changes: rx,
+        waiting,
     })
 }
 

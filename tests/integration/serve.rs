@@ -587,3 +587,32 @@ fn quiet_serve_prints_no_rebuild_status() {
         "{printed:?}"
     );
 }
+
+/// The search index follows edits, saves that come faster than it is made included (the
+/// server gives up making it when another save comes in, and makes it after that save): once
+/// the saves stop, it is the search index of a full build of the last save.
+#[test]
+fn the_search_index_follows_a_burst_of_saves() {
+    let site = TestSite::fixture("basic");
+    let server = Server::start(&site);
+    let alpha = read(&site, ALPHA);
+    for n in 0..6 {
+        site.write(ALPHA, &format!("{alpha}\nSaved as quokka{n}.\n"));
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    server.poll("/search/terms/qu.json", |r| {
+        r.status == 200 && r.text().contains("\"quokka5\"")
+    });
+    let full = full_build(&site);
+    let search: Vec<&String> = (full.keys())
+        .filter(|path| path.starts_with("search/"))
+        .collect();
+    assert!(!search.is_empty());
+    for path in search {
+        let served = server.get(&format!("/{path}"));
+        assert!(
+            served.body == full[path],
+            "/{path} differs from a full build's"
+        );
+    }
+}
