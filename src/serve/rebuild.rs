@@ -132,6 +132,9 @@ pub struct Rebuilder {
     /// The day ages counted to in the last render, while it left pages for
     /// [`Rebuilder::catch_up`].
     deferred: Option<(Option<NaiveDate>, bool)>,
+    /// The day ages counted to in the last render: unchanged while edits leave every front
+    /// matter as it was (it is the newest date in them).
+    reference: Option<(Option<NaiveDate>, bool)>,
 }
 
 impl Rebuilder {
@@ -152,6 +155,7 @@ impl Rebuilder {
             relint: Relint::All,
             defer_listings: false,
             deferred: None,
+            reference: None,
         }
     }
 
@@ -386,7 +390,11 @@ impl Rebuilder {
             },
             || {
                 let started = Instant::now();
-                let rendered = render::reference_day(index).and_then(|reference| {
+                let reference = match (&self.relint, self.reference) {
+                    (Relint::Edited { fronts: false, .. }, Some(reference)) => Ok(reference),
+                    _ => render::reference_day(index),
+                };
+                let rendered = reference.and_then(|reference| {
                     let (hashes, settings) = (&self.hashes, self.settings);
                     let inputs = InputHashes::new(index, hashes, settings, self.theme, reference);
                     let defer = self.defer_listings;
@@ -397,6 +405,7 @@ impl Rebuilder {
             },
         );
         let ((diagnostics, lint), (rendered, render)) = (diagnostics, rendered);
+        self.reference = rendered.as_ref().ok().map(|(_, reference)| *reference);
         timings.lint = lint;
         timings.render = render;
         let diagnostics = diagnostics?;

@@ -410,3 +410,37 @@ fn random_edits_rebuild_like_a_full_build() {
         }
     }
 }
+
+/// The day feeds count ages to is the newest date in the front matter: a rebuild after a
+/// body edit reuses the last one, so an edit that moves it, then a body edit, must each
+/// rebuild like a full build (with the listings deferred and caught up, as `serve` does).
+#[test]
+fn the_reference_day_follows_front_matter_and_body_edits() {
+    let site = TestSite::fixture("basic");
+    // No note is about this capability: its feed has no dated entry, and is dated by the
+    // reference day.
+    site.write(
+        "content/capabilities/tools.list.md",
+        "---\nid: tools.list\ntitle: List tools\ngroup: tools\n---\n\nLists tools.\n",
+    );
+    let mut rebuilder = built(&site, true);
+    let alpha = read(&site, ALPHA);
+    let newer = with_last_verified(&alpha, "2026-11-29");
+    for text in [newer.clone(), format!("{newer}\nA body edit.\n"), alpha] {
+        site.write(ALPHA, &text);
+        let result = relinted(&mut rebuilder, ALPHA);
+        assert_eq!(result.errors(), 0, "{:#?}", result.diagnostics);
+        let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        let latest = rebuilder.catch_up().expect("catches up").unwrap_or(result);
+        let site_files = latest.site.expect("built").files;
+        files.extend(site_files.into_iter().map(|(p, b)| (p, b.to_vec())));
+        files.extend(rebuilder.search().expect("search index"));
+        assert_same(&files, &full_build(&site));
+    }
+}
+
+/// `text` with its `lastVerified` date set to `day`.
+fn with_last_verified(text: &str, day: &str) -> String {
+    let at = text.find("lastVerified: ").expect("a lastVerified") + "lastVerified: ".len();
+    format!("{}{day}{}", &text[..at], &text[at + 10..])
+}
