@@ -58,7 +58,8 @@ struct Grammar {
     /// Fence languages it answers to, lower case (syntect's names and extensions for it).
     names: &'static [&'static str],
     language: fn() -> Language,
-    /// Highlight queries, in precedence order (TypeScript's add to JavaScript's).
+    /// Highlight queries, joined in this order: TypeScript's add to JavaScript's, and only
+    /// after them do its parameters (`variable.parameter`) keep their colour.
     highlights: &'static [&'static str],
     locals: &'static str,
     /// Whether a `property` is a mapping key rather than a member access.
@@ -70,8 +71,8 @@ const GRAMMARS: [Grammar; 5] = [
         names: &["typescript", "ts", "mts", "cts"],
         language: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         highlights: &[
-            tree_sitter_typescript::HIGHLIGHTS_QUERY,
             tree_sitter_javascript::HIGHLIGHT_QUERY,
+            tree_sitter_typescript::HIGHLIGHTS_QUERY,
         ],
         locals: tree_sitter_javascript::LOCALS_QUERY,
         keys: false,
@@ -207,6 +208,10 @@ mod tests {
         );
         assert!(
             ts.contains("<span class=\"hl-support hl-type\">string</span>"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("<span class=\"hl-variable hl-parameter\">a</span>"),
             "{ts}"
         );
         let py = tokens(

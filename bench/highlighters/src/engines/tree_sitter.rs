@@ -66,8 +66,8 @@ impl TreeSitter {
     pub fn new() -> TreeSitter {
         let typescript = format!(
             "{}\n{}",
+            tree_sitter_javascript::HIGHLIGHT_QUERY,
             tree_sitter_typescript::HIGHLIGHTS_QUERY,
-            tree_sitter_javascript::HIGHLIGHT_QUERY
         );
         let typescript = grammar(
             tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
