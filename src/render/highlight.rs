@@ -1,44 +1,33 @@
-//! Code blocks highlighted at build time: syntect (Oniguruma regexes by default) with bat's
-//! grammars from `two-face` (TypeScript, TOML, Dockerfile, … beside syntect's own) marks tokens
-//! with `hl-` CSS classes, and the theme's stylesheet colours them for light and dark alike.
-//! Highlighted blocks are kept in memory and, when the command line asks, on disk across
-//! builds ([`cache`]).
+//! Code blocks highlighted at build time: tree-sitter for the languages MCP notes use most
+//! (TypeScript, Python, JSON, YAML, shell: [`tree_sitter`]), syntect with bat's grammars for
+//! every other language ([`syntect`]). Both mark tokens with the same `hl-` CSS classes, and
+//! the theme's stylesheet colours them for light and dark alike. Highlighted blocks are kept
+//! in memory and, when the command line asks, on disk across builds ([`cache`]).
 
 mod cache;
+mod syntect;
+#[cfg(feature = "highlight-tree-sitter")]
+mod tree_sitter;
 
 pub use cache::{default_dir, use_disk_cache, DiskCache};
 
 use super::escape;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
-use syntect::html::{ClassStyle, ClassedHTMLGenerator};
-use syntect::parsing::SyntaxSet;
-use syntect::util::LinesWithEndings;
 
-/// The regex engine syntect runs: its grammars can match differently under each.
-#[cfg(feature = "highlight-onig")]
-const ENGINE: &str = "onig";
-#[cfg(not(feature = "highlight-onig"))]
-const ENGINE: &str = "fancy";
-
-/// What decides a block's highlighted HTML besides its language and text: the grammars, the
-/// regex engine and the class style. Part of every disk cache key, so an entry made by another
-/// version or engine is never read.
+/// What decides a block's highlighted HTML besides its language and text: both engines'
+/// crates, grammars and regex engine, and the class style. Part of every disk cache key, so
+/// an entry made by another version or engine is never read.
 pub fn highlighter_id() -> String {
+    #[cfg(feature = "highlight-tree-sitter")]
+    let tree_sitter = format!("+{}", tree_sitter::ID);
+    #[cfg(not(feature = "highlight-tree-sitter"))]
+    let tree_sitter = "";
     format!(
-        "syntect-5.3.0+two-face-0.5.2/{ENGINE}/hl-classes/fieldnotes-{}",
+        "{}{tree_sitter}/hl-classes/fieldnotes-{}",
+        syntect::id(),
         env!("CARGO_PKG_VERSION")
     )
-}
-
-/// The class prefix of highlighted tokens (`hl-keyword`, `hl-string`, …).
-const CLASS_STYLE: ClassStyle = ClassStyle::SpacedPrefixed { prefix: "hl-" };
-
-/// syntect's grammars and bat's extra ones, loaded on the first code block that names a
-/// language.
-fn syntaxes() -> &'static SyntaxSet {
-    static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
-    SYNTAXES.get_or_init(two_face::syntax::extra_newlines)
 }
 
 /// The language of a fenced block's info string (`rust,ignore` → `rust`).
@@ -80,23 +69,37 @@ pub fn code_block(lang: &str, code: &str) -> String {
     wrap(lang, code, tokens.as_deref())
 }
 
+/// The engine that highlights a language.
+enum Engine {
+    #[cfg(feature = "highlight-tree-sitter")]
+    TreeSitter(tree_sitter::Known),
+    Syntect(&'static ::syntect::parsing::SyntaxReference),
+}
+
+/// The engine for `lang`: tree-sitter where it has the grammar, else syntect, else none.
+fn engine(lang: &str) -> Option<Engine> {
+    #[cfg(feature = "highlight-tree-sitter")]
+    if let Some(known) = tree_sitter::grammar(lang) {
+        return Some(Engine::TreeSitter(known));
+    }
+    syntect::grammar(lang).map(Engine::Syntect)
+}
+
 /// The highlighted tokens of a block, from the disk cache when it has them; `None` when no
 /// grammar knows `lang`.
 fn tokens(lang: &str, code: &str) -> Option<String> {
-    let syntax = (!lang.is_empty())
-        .then(|| syntaxes().find_syntax_by_token(lang))
-        .flatten()?;
+    let engine = engine(lang)?;
     let disk = cache::disk();
     if let Some(tokens) = disk.and_then(|d| d.get(lang, code)) {
         return Some(tokens);
     }
-    let mut generator = ClassedHTMLGenerator::new_with_class_style(syntax, syntaxes(), CLASS_STYLE);
-    for line in LinesWithEndings::from(code) {
-        generator
-            .parse_html_for_line_which_includes_newline(line)
-            .ok()?;
-    }
-    let tokens = generator.finalize();
+    let tokens = match engine {
+        // Should tree-sitter fail on a block, syntect (which knows all its languages) answers.
+        #[cfg(feature = "highlight-tree-sitter")]
+        Engine::TreeSitter(known) => tree_sitter::tokens(known, code)
+            .or_else(|| syntect::grammar(lang).and_then(|s| syntect::tokens(s, code)))?,
+        Engine::Syntect(syntax) => syntect::tokens(syntax, code)?,
+    };
     if let Some(disk) = disk {
         disk.put(lang, code, &tokens);
     }
@@ -156,6 +159,14 @@ mod tests {
             );
             assert!(html.contains("<span class=\"hl-"), "{lang}: {html}");
         }
+    }
+
+    #[test]
+    fn the_cache_key_names_both_engines() {
+        let id = highlighter_id();
+        assert!(id.starts_with("syntect-5.3.0+two-face-0.5.2/"), "{id}");
+        #[cfg(feature = "highlight-tree-sitter")]
+        assert!(id.contains("+tree-sitter-highlight-0.27.1["), "{id}");
     }
 
     #[test]

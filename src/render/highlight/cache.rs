@@ -123,7 +123,7 @@ fn fnv1a(seed: u64, parts: &[&str]) -> u64 {
     })
 }
 
-/// Whether `tokens` is `code` escaped as syntect escapes it, inside nothing but balanced
+/// Whether `tokens` is `code` escaped as both engines escape it, inside nothing but balanced
 /// `<span class="…">` and `</span>` tags: what the highlighter writes, and nothing a tampered
 /// or damaged entry could smuggle into a page.
 fn tokens_of(tokens: &str, code: &str) -> bool {

@@ -1,0 +1,253 @@
+//! Code blocks in TypeScript, Python, JSON, YAML and shell highlighted by tree-sitter: a real
+//! parser per language and each grammar crate's own highlight queries, 3–8× less CPU than
+//! syntect's regex grammars on the benchmark's blocks (BENCHMARKS.md, issue 17). Tokens get
+//! the `hl-` classes syntect would give the same token ([`CLASSES`]), so the theme's
+//! stylesheet colours both engines alike; every other language stays with syntect.
+
+use crate::render::escape;
+use std::cell::RefCell;
+use std::sync::OnceLock;
+use tree_sitter::Language;
+use tree_sitter_highlight::{HighlightConfiguration, HighlightEvent, Highlighter};
+
+/// The crates that decide this engine's output, for the disk cache key.
+pub const ID: &str = "tree-sitter-highlight-0.27.1[typescript-0.23.2+javascript-0.25.0,python-0.25.0,json-0.24.8,yaml-0.7.2,bash-0.25.1]";
+
+/// Capture names the queries use, each with the `hl-` classes of the TextMate scope syntect
+/// gives the same token (`keyword` → `hl-keyword`, `function` → `hl-entity hl-name
+/// hl-function`). A capture takes the longest listed prefix (`punctuation.bracket` →
+/// `punctuation`); an unlisted one is left unmarked.
+const CLASSES: [(&str, &str); 27] = [
+    ("attribute", "hl-entity hl-other hl-attribute-name"),
+    ("boolean", "hl-constant hl-language"),
+    ("comment", "hl-comment"),
+    ("constant", "hl-constant"),
+    ("constant.builtin", "hl-constant hl-language"),
+    ("constructor", "hl-entity hl-name hl-function"),
+    ("embedded", "hl-meta hl-embedded"),
+    ("escape", "hl-constant hl-character hl-escape"),
+    ("function", "hl-entity hl-name hl-function"),
+    ("function.builtin", "hl-support hl-function"),
+    ("keyword", "hl-keyword"),
+    ("label", "hl-entity hl-name hl-label"),
+    ("module", "hl-entity hl-name hl-namespace"),
+    ("number", "hl-constant hl-numeric"),
+    ("operator", "hl-keyword hl-operator"),
+    ("property", "hl-variable hl-other hl-property"),
+    ("punctuation", "hl-punctuation"),
+    (
+        "punctuation.special",
+        "hl-punctuation hl-section hl-embedded",
+    ),
+    ("string", "hl-string"),
+    ("string.special", "hl-string hl-regexp"),
+    ("string.special.key", "hl-entity hl-name hl-tag"),
+    ("tag", "hl-entity hl-name hl-tag"),
+    ("type", "hl-entity hl-name hl-type"),
+    ("type.builtin", "hl-support hl-type"),
+    ("variable", "hl-variable"),
+    ("variable.builtin", "hl-variable hl-language"),
+    ("variable.parameter", "hl-variable hl-parameter"),
+];
+
+/// A YAML mapping key is a `property`: coloured as syntect colours it (`entity.name.tag`).
+const KEY: &str = "hl-entity hl-name hl-tag";
+
+/// One language tree-sitter highlights.
+struct Grammar {
+    /// Fence languages it answers to, lower case (syntect's names and extensions for it).
+    names: &'static [&'static str],
+    language: fn() -> Language,
+    /// Highlight queries, joined in this order: TypeScript's add to JavaScript's, and only
+    /// after them do its parameters (`variable.parameter`) keep their colour.
+    highlights: &'static [&'static str],
+    locals: &'static str,
+    /// Whether a `property` is a mapping key rather than a member access.
+    keys: bool,
+}
+
+const GRAMMARS: [Grammar; 5] = [
+    Grammar {
+        names: &["typescript", "ts", "mts", "cts"],
+        language: || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        highlights: &[
+            tree_sitter_javascript::HIGHLIGHT_QUERY,
+            tree_sitter_typescript::HIGHLIGHTS_QUERY,
+        ],
+        locals: tree_sitter_javascript::LOCALS_QUERY,
+        keys: false,
+    },
+    Grammar {
+        names: &["python", "py", "py3", "python3"],
+        language: || tree_sitter_python::LANGUAGE.into(),
+        highlights: &[tree_sitter_python::HIGHLIGHTS_QUERY],
+        locals: "",
+        keys: false,
+    },
+    Grammar {
+        names: &["json"],
+        language: || tree_sitter_json::LANGUAGE.into(),
+        highlights: &[tree_sitter_json::HIGHLIGHTS_QUERY],
+        locals: "",
+        keys: true,
+    },
+    Grammar {
+        names: &["yaml", "yml"],
+        language: || tree_sitter_yaml::LANGUAGE.into(),
+        highlights: &[tree_sitter_yaml::HIGHLIGHTS_QUERY],
+        locals: "",
+        keys: true,
+    },
+    Grammar {
+        names: &["sh", "bash", "shell"],
+        language: || tree_sitter_bash::LANGUAGE.into(),
+        highlights: &[tree_sitter_bash::HIGHLIGHT_QUERY],
+        locals: "",
+        keys: false,
+    },
+];
+
+/// A grammar tree-sitter highlights `lang` (a fence's language) with.
+#[derive(Clone, Copy)]
+pub struct Known(usize);
+
+/// The tree-sitter grammar for `lang`, if there is one.
+pub fn grammar(lang: &str) -> Option<Known> {
+    let lang = lang.to_ascii_lowercase();
+    GRAMMARS
+        .iter()
+        .position(|g| g.names.contains(&lang.as_str()))
+        .map(Known)
+}
+
+/// Each grammar's compiled queries, made on its first block (`None`: they did not compile).
+fn configuration(known: Known) -> Option<&'static HighlightConfiguration> {
+    static CONFIGURATIONS: [OnceLock<Option<HighlightConfiguration>>; GRAMMARS.len()] =
+        [const { OnceLock::new() }; GRAMMARS.len()];
+    CONFIGURATIONS[known.0]
+        .get_or_init(|| {
+            let grammar = &GRAMMARS[known.0];
+            let highlights = grammar.highlights.join("\n");
+            let name = grammar.names[0];
+            let mut config = HighlightConfiguration::new(
+                (grammar.language)(),
+                name,
+                &highlights,
+                "",
+                grammar.locals,
+            )
+            .ok()?;
+            config.configure(&CLASSES.map(|(capture, _)| capture));
+            Some(config)
+        })
+        .as_ref()
+}
+
+/// The block's tokens in `hl-` spans around its escaped text, or `None` if tree-sitter could
+/// not highlight it (the caller then asks syntect).
+pub fn tokens(known: Known, code: &str) -> Option<String> {
+    thread_local! {
+        static HIGHLIGHTER: RefCell<Highlighter> = RefCell::new(Highlighter::new());
+    }
+    let config = configuration(known)?;
+    let keys = GRAMMARS[known.0].keys;
+    HIGHLIGHTER.with(|highlighter| {
+        let mut highlighter = highlighter.try_borrow_mut().ok()?;
+        let events = highlighter
+            .highlight(config, code.as_bytes(), None, None, |_| None)
+            .ok()?;
+        let mut html = String::with_capacity(code.len() * 3);
+        for event in events {
+            match event.ok()? {
+                HighlightEvent::Source { start, end } => {
+                    escape::html(code.get(start..end)?, &mut html)
+                }
+                HighlightEvent::HighlightStart(capture) => {
+                    let (name, class) = CLASSES[capture.0];
+                    let class = if keys && name == "property" {
+                        KEY
+                    } else {
+                        class
+                    };
+                    html.push_str("<span class=\"");
+                    html.push_str(class);
+                    html.push_str("\">");
+                }
+                HighlightEvent::HighlightEnd => html.push_str("</span>"),
+            }
+        }
+        Some(html)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_grammars_queries_compile() {
+        for (i, grammar) in GRAMMARS.iter().enumerate() {
+            assert!(configuration(Known(i)).is_some(), "{}", grammar.names[0]);
+        }
+    }
+
+    #[test]
+    fn tokens_get_the_classes_syntect_gives_them() {
+        let ts = tokens(
+            grammar("ts").unwrap(),
+            "export async function f(a: string) { return 1; }\n",
+        )
+        .unwrap();
+        assert!(
+            ts.contains("<span class=\"hl-keyword\">async</span>"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("<span class=\"hl-entity hl-name hl-function\">f</span>"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("<span class=\"hl-support hl-type\">string</span>"),
+            "{ts}"
+        );
+        assert!(
+            ts.contains("<span class=\"hl-variable hl-parameter\">a</span>"),
+            "{ts}"
+        );
+        let py = tokens(
+            grammar("Python").unwrap(),
+            "def f(x):\n    return \"a\" # b\n",
+        )
+        .unwrap();
+        assert!(py.contains("<span class=\"hl-keyword\">def</span>"), "{py}");
+        assert!(
+            py.contains("<span class=\"hl-string\">&quot;a&quot;</span>"),
+            "{py}"
+        );
+        assert!(py.contains("<span class=\"hl-comment\"># b</span>"), "{py}");
+        let yaml = tokens(grammar("yml").unwrap(), "a: 1\n").unwrap();
+        assert!(
+            yaml.contains("<span class=\"hl-entity hl-name hl-tag\">a</span>"),
+            "{yaml}"
+        );
+        assert!(grammar("toml").is_none() && grammar("rust").is_none());
+    }
+
+    #[test]
+    fn text_is_escaped_and_kept_whole() {
+        let code = "let s = '<script>' && \"</span>\"; // a < b\n\u{1}\n";
+        let html = tokens(grammar("typescript").unwrap(), code).unwrap();
+        assert!(
+            !html.contains("<script>") && !html.contains("\"</span>\""),
+            "{html}"
+        );
+        let mut escaped = String::new();
+        escape::html(code, &mut escaped);
+        let mut text = html.clone();
+        while let Some(open) = text.find("<span") {
+            let close = open + text[open..].find('>').unwrap();
+            text.replace_range(open..=close, "");
+        }
+        assert_eq!(text.replace("</span>", ""), escaped);
+    }
+}
