@@ -54,7 +54,7 @@ pub use inputs::{fold, Input, Inputs};
 pub use memo::{Incremental, Memo};
 use memo::{Outcome, PageFiles, Reuse};
 use rayon::prelude::*;
-pub use search::SEARCH_DIR;
+pub use search::{SearchFiles, SEARCH_DIR};
 use serde::Serialize;
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -180,7 +180,7 @@ pub fn page_count(index: &SiteIndex) -> usize {
 
 /// The search index alone, as (path, contents): what [`RenderOptions::skip_search`] leaves
 /// out.
-pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
+pub fn search_files(index: &SiteIndex) -> Result<search::SearchFiles> {
     Ok(search_files_unless(index, &|| false)?.unwrap_or_default())
 }
 
@@ -189,7 +189,7 @@ pub fn search_files(index: &SiteIndex) -> Result<Vec<(String, Vec<u8>)>> {
 pub fn search_files_unless(
     index: &SiteIndex,
     stop: &dyn Fn() -> bool,
-) -> Result<Option<Vec<(String, Vec<u8>)>>> {
+) -> Result<Option<search::SearchFiles>> {
     let reference = reference_day(index)?;
     search::index_files(&Site::new(index, reference, None, false), stop)
 }

@@ -32,6 +32,9 @@ pub const SEARCH_DIR: &str = "search";
 /// The route of the search page (`search.html`), where `?q=` lists every result, paged.
 pub const SEARCH_PAGE: &str = "/search";
 
+/// The search index's files: (path under the output root, contents), in a fixed order.
+pub type SearchFiles = Vec<(String, Vec<u8>)>;
+
 /// Page records per `docs/<n>.json` file.
 const DOC_CHUNK: usize = 256;
 
@@ -102,10 +105,7 @@ impl Postings {
 ///
 /// Pages are read [`DOC_CHUNK`] at a time in parallel and their terms folded into the
 /// postings before the next chunk, so no more than one chunk's words are held at once.
-pub fn index_files(
-    site: &Site<'_>,
-    stop: &dyn Fn() -> bool,
-) -> Result<Option<Vec<(String, Vec<u8>)>>> {
+pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<SearchFiles>> {
     let records = records(&site.ctx());
     let mut postings = Postings::default();
     for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {

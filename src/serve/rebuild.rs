@@ -21,6 +21,7 @@ use crate::index::SiteIndex;
 use crate::load::{self, CONTENT_DIR};
 use crate::parse::{self, Parsed};
 use crate::render::output::SharedOutput;
+use crate::render::SearchFiles;
 use crate::render::{self, Incremental, Memo, RenderOptions};
 use crate::text_file::{Section, TextFile};
 use chrono::NaiveDate;
@@ -242,12 +243,12 @@ impl Rebuilder {
     }
 
     /// The search index of the last build, as (path, contents).
-    pub fn search(&self) -> Result<Vec<(String, Vec<u8>)>> {
+    pub fn search(&self) -> Result<SearchFiles> {
         Ok(self.search_unless(&|| false)?.unwrap_or_default())
     }
 
     /// [`Rebuilder::search`], or `None` as soon as `stop` says to give up.
-    pub fn search_unless(&self, stop: &dyn Fn() -> bool) -> Result<Option<Vec<(String, Vec<u8>)>>> {
+    pub fn search_unless(&self, stop: &dyn Fn() -> bool) -> Result<Option<SearchFiles>> {
         match &self.index {
             Some(index) => render::search_files_unless(index, stop),
             None => Ok(Some(Vec::new())),
