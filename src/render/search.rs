@@ -143,9 +143,9 @@ pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<Se
     Ok(Some(files))
 }
 
-/// A page's distinct terms with their weights: occurrences in its fields and body, plus
-/// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term. Terms borrow from the page
-/// where they can: the postings copy each distinct term once, not once per page.
+/// A page's distinct terms with their weights, in no particular order: occurrences in its
+/// fields and body, plus [`TITLE_WEIGHT`] per occurrence in the title. Terms borrow from
+/// the page where they can: the postings copy each distinct term once, not once per page.
 fn page_terms<'r>(ctx: &Ctx<'r>, record: &'r Record) -> Vec<(Cow<'r, str>, u32)> {
     let body = match record.body {
         true => ctx.markdown(record.page),
@@ -155,16 +155,11 @@ fn page_terms<'r>(ctx: &Ctx<'r>, record: &'r Record) -> Vec<(Cow<'r, str>, u32)>
     let words = terms(&record.fields)
         .chain(without_link_targets(body).flat_map(terms))
         .map(|t| (t, 1));
-    let mut all: Vec<(Cow<'_, str>, u32)> = title.chain(words).collect();
-    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    all.dedup_by(|next, kept| {
-        let same = next.0 == kept.0;
-        if same {
-            kept.1 += next.1;
-        }
-        same
-    });
-    all
+    let mut weights: HashMap<Cow<'_, str>, u32> = HashMap::with_capacity(body.len() / 16);
+    for (term, weight) in title.chain(words) {
+        *weights.entry(term).or_default() += weight;
+    }
+    weights.into_iter().collect()
 }
 
 /// The Markdown of a body in pieces, without the targets of links and images
