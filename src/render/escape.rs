@@ -57,23 +57,31 @@ pub fn html(text: &str, out: &mut String) {
 }
 
 /// `text` escaped for HTML or XML, in pieces.
+///
+/// Scanned byte by byte: every character replaced is ASCII but U+FFFE and U+FFFF, whose
+/// UTF-8 (`EF BF BE`, `EF BF BF`) a lead byte `EF` starts; other bytes are copied in runs.
 fn markup_pieces(text: &str, mut push: impl FnMut(&str)) {
+    let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, c) in text.char_indices() {
-        let replacement = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' => "&quot;",
-            '\'' => "&#39;",
-            '\0'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}' => {
-                "\u{fffd}"
+    let mut i = 0;
+    while i < bytes.len() {
+        let (replacement, len) = match bytes[i] {
+            b'&' => ("&amp;", 1),
+            b'<' => ("&lt;", 1),
+            b'>' => ("&gt;", 1),
+            b'"' => ("&quot;", 1),
+            b'\'' => ("&#39;", 1),
+            0..=0x8 | 0xb | 0xc | 0xe..=0x1f => ("\u{fffd}", 1),
+            0xef if matches!(bytes.get(i + 1..i + 3), Some([0xbf, 0xbe | 0xbf])) => ("\u{fffd}", 3),
+            _ => {
+                i += 1;
+                continue;
             }
-            _ => continue,
         };
         push(&text[start..i]);
         push(replacement);
-        start = i + c.len_utf8();
+        i += len;
+        start = i;
     }
     push(&text[start..]);
 }
@@ -96,6 +104,11 @@ mod tests {
         assert_eq!(
             escaped("a\0b\u{1}c\td\ne\u{ffff}"),
             "a\u{fffd}b\u{fffd}c\td\ne\u{fffd}"
+        );
+        // U+FFFE goes; U+FFFD and other characters whose UTF-8 starts `EF` stay.
+        assert_eq!(
+            escaped("\r\u{fffe}\u{fffd}\u{f000}\u{feff}\u{7f}"),
+            "\r\u{fffd}\u{fffd}\u{f000}\u{feff}\u{7f}"
         );
         let mut bytes = Vec::new();
         markup("é <", &mut bytes).expect("writes");

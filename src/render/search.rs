@@ -74,13 +74,14 @@ struct Postings {
 }
 
 impl Postings {
-    fn add(&mut self, page: usize, terms: Vec<(String, u32)>) {
+    /// Adds a page's terms; a term is copied only the first time any page has it.
+    fn add(&mut self, page: usize, terms: Vec<(Cow<'_, str>, u32)>) {
         for (term, weight) in terms {
-            let id = match self.ids.get(&term) {
+            let id = match self.ids.get(term.as_ref()) {
                 Some(&id) => id,
                 None => {
                     self.lists.push(Vec::new());
-                    self.ids.insert(term, self.lists.len() - 1);
+                    self.ids.insert(term.into_owned(), self.lists.len() - 1);
                     self.lists.len() - 1
                 }
             };
@@ -112,7 +113,7 @@ pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<Se
         if stop() {
             return Ok(None);
         }
-        let terms: Vec<Vec<(String, u32)>> = chunk
+        let terms: Vec<Vec<(Cow<'_, str>, u32)>> = chunk
             .par_iter()
             .map(|r| page_terms(&site.ctx(), r))
             .collect();
@@ -142,9 +143,10 @@ pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<Se
     Ok(Some(files))
 }
 
-/// A page's distinct terms with their weights: occurrences in its fields and body, plus
-/// [`TITLE_WEIGHT`] per occurrence in the title; sorted by term.
-fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
+/// A page's distinct terms with their weights, in no particular order: occurrences in its
+/// fields and body, plus [`TITLE_WEIGHT`] per occurrence in the title. Terms borrow from
+/// the page where they can: the postings copy each distinct term once, not once per page.
+fn page_terms<'r>(ctx: &Ctx<'r>, record: &'r Record) -> Vec<(Cow<'r, str>, u32)> {
     let body = match record.body {
         true => ctx.markdown(record.page),
         false => "",
@@ -153,17 +155,11 @@ fn page_terms(ctx: &Ctx<'_>, record: &Record) -> Vec<(String, u32)> {
     let words = terms(&record.fields)
         .chain(without_link_targets(body).flat_map(terms))
         .map(|t| (t, 1));
-    let mut all: Vec<(Cow<'_, str>, u32)> = title.chain(words).collect();
-    all.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    let mut merged: Vec<(String, u32)> = Vec::with_capacity(all.len() / 4);
-    for (term, weight) in all {
-        match merged.last_mut() {
-            Some(last) if last.0 == term => last.1 += weight,
-            _ => merged.push((term.into_owned(), weight)),
-        }
+    let mut weights: HashMap<Cow<'_, str>, u32> = HashMap::with_capacity(body.len() / 16);
+    for (term, weight) in title.chain(words) {
+        *weights.entry(term).or_default() += weight;
     }
-    merged.shrink_to_fit();
-    merged
+    weights.into_iter().collect()
 }
 
 /// The Markdown of a body in pieces, without the targets of links and images

@@ -107,6 +107,13 @@ pub fn md_code(text: &str) -> String {
 /// controls, `( ) < > " \ | ` and backtick) is percent-encoded, so the link ends where the
 /// template ends it.
 pub fn md_url(url: &str) -> String {
+    // Most URLs are plain ASCII with nothing to encode: copied whole.
+    let plain = |b: &u8| {
+        b.is_ascii_graphic() && !matches!(b, b'(' | b')' | b'<' | b'>' | b'"' | b'\\' | b'|' | b'`')
+    };
+    if url.as_bytes().iter().all(plain) {
+        return url.to_owned();
+    }
     let mut out = String::with_capacity(url.len());
     for c in url.chars() {
         let encode = c.is_whitespace()
