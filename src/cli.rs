@@ -100,7 +100,8 @@ pub enum NewCommand {
 
 #[derive(Debug, clap::Args)]
 pub struct BuildArgs {
-    /// Where to write the site.
+    /// Where to write the site. A relative path is taken from the site's root (`--root`), not
+    /// from the current folder, as Hugo's `--destination` is taken from `--source`.
     #[arg(long, default_value = "public")]
     pub out: PathBuf,
     /// Use this base URL instead of site.yaml's `baseUrl`.
