@@ -156,24 +156,11 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
                 (None, Some(pin)) => (&pin.commit, Some(pin)),
                 (None, None) => continue,
             };
-            if let Some(pin) = url_pin {
-                out.push(Pinned {
-                    holder,
-                    position,
-                    source,
-                    repository: repository_url(text(&source.url)),
-                    commit,
-                    file: &pin.path.file,
-                    ranges: &pin.path.lines,
-                    path_error: None,
-                    by_url: true,
-                });
-                continue;
-            }
-            let (file, ranges, path_error) = match &source.location {
-                Some(Ok(path)) => (path.file.as_str(), &path.lines[..], None),
-                Some(Err(error)) => ("", &[][..], Some(error)),
-                None => ("", &[][..], None),
+            let (file, ranges, path_error) = match (url_pin, &source.location) {
+                (Some(pin), _) => (pin.path.file.as_str(), &pin.path.lines[..], None),
+                (None, Some(Ok(path))) => (path.file.as_str(), &path.lines[..], None),
+                (None, Some(Err(error))) => ("", &[][..], Some(error)),
+                (None, None) => ("", &[][..], None),
             };
             out.push(Pinned {
                 holder,
@@ -184,7 +171,7 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
                 file,
                 ranges,
                 path_error,
-                by_url: false,
+                by_url: url_pin.is_some(),
             });
         }
     }

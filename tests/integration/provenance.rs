@@ -36,14 +36,44 @@ fn fixture() -> (TestSite, Widget) {
     (TestSite::fixture("provenance"), Widget::build())
 }
 
-/// A cache in which the widget's URL is mapped to the built repository.
-fn mapped(widget: &Widget, cache_dir: &Path) -> Cache {
+/// A cache configuration in which the widget's URL is mapped to the built repository.
+fn mapped_config(widget: &Widget, cache_dir: &Path, offline: bool) -> CacheConfig {
     let mut config = CacheConfig::new(cache_dir.to_path_buf());
     config
         .map(&format!("{WIDGET}={}", widget.repo.path().display()))
         .expect("maps");
-    config.offline = true;
-    Cache::new(config)
+    config.offline = offline;
+    config
+}
+
+/// An offline cache in which the widget's URL is mapped to the built repository.
+fn mapped(widget: &Widget, cache_dir: &Path) -> Cache {
+    Cache::new(mapped_config(widget, cache_dir, true))
+}
+
+/// Options for a build of `site` that reads excerpts through a cache with the widget mapped.
+fn build_with_excerpts(
+    site: &TestSite,
+    widget: &Widget,
+    cache_dir: &Path,
+    offline: bool,
+) -> fieldnotes::BuildOptions {
+    let mut options = fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out());
+    options.today = today();
+    options.excerpts = Some(mapped_config(widget, cache_dir, offline));
+    options
+}
+
+/// Runs `fieldnotes sources <command>` on `site` with the widget's URL mapped to `widget`,
+/// offline, with a fresh cache.
+fn sources_offline(site: &TestSite, widget: &Widget, command: &[&str]) -> Output {
+    let cache = tempfile::tempdir().expect("temp dir");
+    let repo = format!("{WIDGET}={}", widget.repo.path().display());
+    let cache_arg = cache.path().to_string_lossy().into_owned();
+    let mut args = vec!["sources"];
+    args.extend(command);
+    args.extend(["--repo", &repo, "--cache", &cache_arg, "--offline"]);
+    run(site.root(), &args)
 }
 
 /// The findings `sources verify` makes with the widget mapped (the cache folder, which
@@ -343,13 +373,7 @@ fn excerpts_are_the_pinned_lines_at_the_commit() {
 fn build_with_excerpts_reads_them_before_render() {
     let (site, widget) = fixture();
     let cache_dir = tempfile::tempdir().expect("temp dir");
-    let mut options = fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out());
-    options.today = today();
-    let mut config = CacheConfig::new(cache_dir.path().to_path_buf());
-    config
-        .map(&format!("{WIDGET}={}", widget.repo.path().display()))
-        .expect("maps");
-    options.excerpts = Some(config);
+    let options = build_with_excerpts(&site, &widget, cache_dir.path(), false);
     let report = fieldnotes::build(&options).expect("builds");
     assert!(report.written);
     let read = report.excerpts.expect("excerpts were read");

@@ -2,21 +2,10 @@
 //! since a revision, print in every lint format, and fail on the drift states named; a short
 //! hash of a pull request's commit is found in `refs/pull/*`.
 
-use super::widget::{Widget, WIDGET};
-use super::{fixture, json_codes, run, run_with, TestSite};
+use super::widget::WIDGET;
+use super::{fixture, json_codes, run, run_with, sources_offline, TestSite};
 use std::fs;
 use std::process::Output;
-
-/// Runs `fieldnotes sources <command>` on `site` with the widget mapped, offline.
-fn sources(site: &TestSite, widget: &Widget, command: &[&str]) -> Output {
-    let cache = tempfile::tempdir().expect("temp dir");
-    let repo = format!("{WIDGET}={}", widget.repo.path().display());
-    let cache_arg = cache.path().to_string_lossy().into_owned();
-    let mut args = vec!["sources"];
-    args.extend(command);
-    args.extend(["--repo", &repo, "--cache", &cache_arg, "--offline"]);
-    run(site.root(), &args)
-}
 
 fn text(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
@@ -25,7 +14,7 @@ fn text(out: &Output) -> String {
 #[test]
 fn drift_prints_findings_in_lint_formats_and_fails_on_the_states_named() {
     let (site, widget) = fixture();
-    let github = sources(&site, &widget, &["drift", "--format", "github"]);
+    let github = sources_offline(&site, &widget, &["drift", "--format", "github"]);
     let annotations = text(&github);
     assert_eq!(github.status.code(), Some(0), "{annotations}");
     for (level, file, code) in [
@@ -46,7 +35,7 @@ fn drift_prints_findings_in_lint_formats_and_fails_on_the_states_named() {
         "{annotations}"
     );
 
-    let json = sources(&site, &widget, &["drift", "--format", "json"]);
+    let json = sources_offline(&site, &widget, &["drift", "--format", "json"]);
     let value: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
     assert_eq!(value["summary"]["changed"], 1);
     let codes: Vec<&str> = (value["diagnostics"].as_array().expect("diagnostics").iter())
@@ -56,20 +45,21 @@ fn drift_prints_findings_in_lint_formats_and_fails_on_the_states_named() {
         codes.contains(&"FN957") && codes.contains(&"FN952"),
         "{codes:?}"
     );
-    let sarif = sources(&site, &widget, &["drift", "--format", "sarif"]);
+    let sarif = sources_offline(&site, &widget, &["drift", "--format", "sarif"]);
     let sarif: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("sarif");
     assert_eq!(sarif["version"], "2.1.0");
     for format in ["human", "junit"] {
-        let out = sources(&site, &widget, &["drift", "--format", format]);
+        let out = sources_offline(&site, &widget, &["drift", "--format", format]);
         assert!(text(&out).contains("FN958"), "{format}: {}", text(&out));
     }
 
-    let fail =
-        |states: &str| (sources(&site, &widget, &["drift", "--fail-on", states]).status).code();
+    let fail = |states: &str| {
+        (sources_offline(&site, &widget, &["drift", "--fail-on", states]).status).code()
+    };
     assert_eq!(fail("changed,gone"), Some(1));
     assert_eq!(fail("broken"), Some(1));
     assert_eq!(fail("moved"), Some(1));
-    let out = sources(
+    let out = sources_offline(
         &site,
         &widget,
         &["drift", "--fail-on", "changed,gone", "--format", "json"],
@@ -101,7 +91,7 @@ fn verify_and_drift_look_only_at_the_files_changed() {
     let (site, widget) = fixture();
     committed(&site);
     // Nothing changed: nothing to check, which is no failure.
-    let out = sources(
+    let out = sources_offline(
         &site,
         &widget,
         &["verify", "--changed-since", "HEAD", "--format", "json"],
@@ -112,7 +102,7 @@ fn verify_and_drift_look_only_at_the_files_changed() {
     let note = "content/research/widget-broken-pins.md";
     let body = fs::read_to_string(site.root().join(note)).expect("note");
     site.write(note, &format!("{body}\nOne more line.\n"));
-    let out = sources(
+    let out = sources_offline(
         &site,
         &widget,
         &["verify", "--changed-since", "HEAD", "--format", "json"],
@@ -123,12 +113,12 @@ fn verify_and_drift_look_only_at_the_files_changed() {
     );
     let summary = String::from_utf8_lossy(&out.stderr);
     assert!(summary.starts_with("5 pinned sources"), "{summary}");
-    let out = sources(&site, &widget, &["drift", "--changed-since", "HEAD"]);
+    let out = sources_offline(&site, &widget, &["drift", "--changed-since", "HEAD"]);
     let table = text(&out);
     assert!(table.contains("5 pinned sources"), "{table}");
     assert!(!table.contains("widget-falls-back-on-rejection"), "{table}");
     // A revision that is not one is refused as lint refuses it.
-    let out = sources(&site, &widget, &["drift", "--changed-since", "nope"]);
+    let out = sources_offline(&site, &widget, &["drift", "--changed-since", "nope"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--changed-since nope"));
 }
@@ -277,7 +267,7 @@ fn the_example_drift_workflow_runs_commands_fieldnotes_takes() {
             // (`sources` runs offline with the widget mapped.)
             .filter(|w| *w != "--offline")
             .collect();
-        let out = sources(&site, &widget, &words[1..]);
+        let out = sources_offline(&site, &widget, &words[1..]);
         assert!(
             out.status.code().is_some_and(|c| c < 2),
             "{command}: {}",

@@ -1,29 +1,16 @@
 //! A hostile repository and hostile pins: file names made of terminal escape codes are printed
 //! escaped, and a pinned `commit` that git would read as an option never reaches git.
 
-use super::widget::Widget;
-use super::{run, WIDGET};
+use super::sources_offline;
 use crate::lint_formats::has_controls;
 use crate::support::TestSite;
 use std::fs;
-use std::process::Output;
 
 /// A file name that would retitle the terminal window and clear the screen.
 const HOSTILE_NAME: &str = "src/\x1b]0;pwned\x07\x1b[2J.py";
 
 /// The same name as printed.
 const HOSTILE_SHOWN: &str = "src/\\u{1b}]0;pwned\\u{7}\\u{1b}[2J.py";
-
-/// Runs `fieldnotes sources <command>` on `site` with the widget's URL mapped to `widget`.
-fn sources(site: &TestSite, widget: &Widget, command: &[&str]) -> Output {
-    let cache = tempfile::tempdir().expect("temp dir");
-    let repo = format!("{WIDGET}={}", widget.repo.path().display());
-    let cache_arg = cache.path().to_string_lossy().into_owned();
-    let mut args = vec!["sources"];
-    args.extend(command);
-    args.extend(["--repo", &repo, "--cache", &cache_arg, "--offline"]);
-    run(site.root(), &args)
-}
 
 /// Replaces `from` with `to` in the site's file `path`.
 fn edit(site: &TestSite, path: &str, from: &str, to: &str) {
@@ -52,7 +39,7 @@ fn drift_and_queue_show_file_names_from_a_repository_and_content_escaped() {
         "lastVerified: 2026-10-01",
         "lastVerified: \"\\e]0;pwned\\a\"",
     );
-    let drift = sources(&site, &widget, &["drift"]);
+    let drift = sources_offline(&site, &widget, &["drift"]);
     let table = String::from_utf8(drift.stdout).expect("utf-8");
     assert_eq!(drift.status.code(), Some(0), "{table}");
     assert!(!has_controls(&table), "{table:?}");
@@ -64,11 +51,11 @@ fn drift_and_queue_show_file_names_from_a_repository_and_content_escaped() {
         table.contains("docs/\\u{1b}[2J\\u{202e}old.md:3 @ "),
         "{table}"
     );
-    let verify = sources(&site, &widget, &["verify"]);
+    let verify = sources_offline(&site, &widget, &["verify"]);
     let findings = String::from_utf8(verify.stdout).expect("utf-8");
     assert!(findings.contains("FN953"), "{findings}");
     assert!(!has_controls(&findings), "{findings:?}");
-    let queue = sources(&site, &widget, &["queue", "--today", "2026-11-30"]);
+    let queue = sources_offline(&site, &widget, &["queue", "--today", "2026-11-30"]);
     let queue = String::from_utf8(queue.stdout).expect("utf-8");
     assert!(queue.starts_with("STATE "), "{queue}");
     assert!(!has_controls(&queue), "{queue:?}");
@@ -91,7 +78,7 @@ fn a_pinned_commit_git_would_read_as_an_option_never_reaches_git() {
             &["drift"],
             &["queue", "--today", "2026-11-30"],
         ] {
-            let out = sources(&site, &widget, command);
+            let out = sources_offline(&site, &widget, command);
             assert!(
                 out.status.code().is_some_and(|c| c < 2),
                 "{command:?}: {}",

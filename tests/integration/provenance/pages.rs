@@ -4,10 +4,8 @@
 //! could not be checked; a source that could not be checked never looks checked. (Links at
 //! the full hash once it resolved: `render::citations`' unit tests, for forges it links into.)
 
-use super::widget::WIDGET;
-use super::{fixture, mapped, run};
+use super::{build_with_excerpts, fixture, mapped, run};
 use crate::support::today;
-use fieldnotes::provenance::cache::CacheConfig;
 use fieldnotes::provenance::drift::drift;
 use fieldnotes::provenance::report::drift_json;
 use std::fs;
@@ -111,14 +109,7 @@ fn with_a_drift_report_each_source_says_where_its_lines_are() {
 fn build_with_excerpts_verifies_each_pin_and_marks_what_it_could_not_check() {
     let (site, widget) = fixture();
     let cache_dir = tempfile::tempdir().expect("temp dir");
-    let mut options = fieldnotes::BuildOptions::new(site.root().to_path_buf(), site.out());
-    options.today = today();
-    let mut config = CacheConfig::new(cache_dir.path().to_path_buf());
-    config
-        .map(&format!("{WIDGET}={}", widget.repo.path().display()))
-        .expect("maps");
-    config.offline = true;
-    options.excerpts = Some(config);
+    let options = build_with_excerpts(&site, &widget, cache_dir.path(), true);
     assert!(fieldnotes::build(&options).expect("builds").written);
     let picks = statuses(&site.output("research/widget-picks-streamable-http.html"));
     assert_eq!(
