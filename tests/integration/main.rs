@@ -13,6 +13,7 @@ mod lint_rules;
 mod lsp;
 mod mcp;
 mod printing;
+mod probe;
 mod provenance;
 mod render;
 mod self_contained;
