@@ -11,6 +11,8 @@
 
 use super::{Check, Rule};
 
+pub(crate) use id_not_kebab_case::kebab_id_problem;
+
 mod broken_link;
 mod canonical_mismatch;
 mod capability_alias;
