@@ -207,7 +207,8 @@ fn tokens_of(tokens: &str, code: &str) -> bool {
     let (html, code) = (tokens.as_bytes(), code.as_bytes());
     let (mut i, mut c, mut depth) = (0, 0, 0usize);
     while i < html.len() {
-        let rest = &tokens[i..];
+        // Inside a character of more than one byte: none of the tags or entities below.
+        let rest = tokens.get(i..).unwrap_or("");
         if rest.starts_with("</span>") {
             let Some(d) = depth.checked_sub(1) else {
                 return false;
@@ -248,6 +249,13 @@ mod tests {
     use super::*;
 
     const CODE: &str = "if x == \"<sse>\" & y:\n    return 'a'\n";
+
+    #[test]
+    fn tokens_of_code_with_characters_of_several_bytes() {
+        let code = "a → é\n";
+        assert!(tokens_of("<span class=\"hl-x\">a → é</span>\n", code));
+        assert!(!tokens_of("<span class=\"hl-x\">a → è</span>\n", code));
+    }
 
     fn cache() -> (tempfile::TempDir, DiskCache) {
         let dir = tempfile::tempdir().unwrap();
