@@ -89,7 +89,9 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
     for drift in &report.sources {
         let (file, line) = drift.pinned.place(index);
         let leave = |why: Why| {
-            let at = why.refused_at.map(|span| index.files[span.file].line_col(span.start));
+            let at = why
+                .refused_at
+                .map(|span| index.files[span.file].line_col(span.start));
             Left {
                 file: file.clone(),
                 line: at.map_or(line, |at| at.line),
@@ -155,9 +157,11 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Why>
     let head = drift.head.as_deref().ok_or_else(describe)?;
     let pinned = &drift.pinned;
     if pinned.by_url {
-        return Err("its `url` pins it (no `commit` and `path`): edit the URL, or add \
+        return Err(
+            "its `url` pins it (no `commit` and `path`): edit the URL, or add \
                     `commit` and `path`"
-            .into());
+                .into(),
+        );
     }
     let file = match pinned.ranges.is_empty() {
         true => drift.file_now.clone(),
@@ -175,9 +179,7 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Why>
     }
     match source_path::read(&path) {
         Ok(read) if read.file == file && read.lines == ranges => {}
-        _ => {
-            return Err(format!("`{path}` would not read back as the file and lines").into())
-        }
+        _ => return Err(format!("`{path}` would not read back as the file and lines").into()),
     }
     let source_file = &index.files[pinned.source.span.file];
     let path_span = (pinned.source.path.as_ref())
@@ -200,7 +202,11 @@ fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, Why> {
         text,
         refused_at: Some(span),
     };
-    if let Some(mark) = written.chars().next().filter(|c| matches!(c, '&' | '*' | '!')) {
+    if let Some(mark) = written
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '&' | '*' | '!'))
+    {
         let what = match mark {
             '&' => "carries a YAML anchor, which aliases may name",
             '*' => "is a YAML alias, whose anchored value other keys share",
@@ -282,7 +288,8 @@ fn scalar(file: &TextFile, span: Span, value: &str) -> Result<String, String> {
 
 /// Whether the front matter of the file text `text` parses as YAML.
 fn front_matter_parses(text: &str) -> bool {
-    let crate::parse::frontmatter::Split::Found { yaml, .. } = crate::parse::frontmatter::split(text)
+    let crate::parse::frontmatter::Split::Found { yaml, .. } =
+        crate::parse::frontmatter::split(text)
     else {
         return false;
     };

@@ -358,7 +358,10 @@ impl Pipe {
                 kind: kind.to_string(),
                 size,
             }),
-            _ => Err(format!("git cat-file answered `{}`", terminal::escape(line))),
+            _ => Err(format!(
+                "git cat-file answered `{}`",
+                terminal::escape(line)
+            )),
         }
     }
 }
@@ -377,7 +380,11 @@ fn broken(e: std::io::Error) -> String {
 
 /// A header `cat-file` wrote.
 enum Header {
-    Found { oid: String, kind: String, size: u64 },
+    Found {
+        oid: String,
+        kind: String,
+        size: u64,
+    },
     Missing,
     Ambiguous,
 }
@@ -436,7 +443,8 @@ impl Objects {
     /// The objects `headers` describe: the content of each found one within the limit read
     /// by its full hash, the others answered from their header alone.
     fn read(&mut self, headers: Vec<Header>, objects: &mut Vec<Object>) -> Result<(), String> {
-        let small = |h: &Header| matches!(h, Header::Found { size, .. } if *size <= MAX_OBJECT_BYTES);
+        let small =
+            |h: &Header| matches!(h, Header::Found { size, .. } if *size <= MAX_OBJECT_BYTES);
         let wanted: String = (headers.iter().filter(|h| small(h)))
             .filter_map(|h| match h {
                 Header::Found { oid, .. } => Some(format!("{oid}\n")),
@@ -461,7 +469,12 @@ impl Objects {
 
     /// Reads the content `--batch` answers for `oid`.
     fn content(&mut self, oid: &str) -> Result<Object, String> {
-        let Header::Found { oid: got, kind, size } = self.contents.header()? else {
+        let Header::Found {
+            oid: got,
+            kind,
+            size,
+        } = self.contents.header()?
+        else {
             return Err(format!("git cat-file lost object {oid}"));
         };
         if got != oid || size > MAX_OBJECT_BYTES {
@@ -470,7 +483,11 @@ impl Objects {
         let mut data = vec![0; size as usize + 1];
         self.contents.output.read_exact(&mut data).map_err(broken)?;
         data.pop();
-        Ok(Object::Found { oid: got, kind, data })
+        Ok(Object::Found {
+            oid: got,
+            kind,
+            data,
+        })
     }
 }
 

@@ -29,7 +29,9 @@ pub fn repository_url(url: &str) -> Option<String> {
     }
     let rest = rest.split(['?', '#']).next().unwrap_or(rest);
     let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let host = authority.rsplit_once('@').map_or(authority, |(_credentials, host)| host);
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_credentials, host)| host);
     let host = host.to_ascii_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
     if host.is_empty() {

@@ -21,7 +21,10 @@ pub(crate) struct WorkTree {
 /// `objects/`, `refs/`, `config` or `commondir` beside it.
 pub(crate) fn looks_like_git_dir(dir: &Path) -> bool {
     let has = |name: &str| dir.join(name).symlink_metadata().is_ok();
-    has("HEAD") && ["objects", "refs", "config", "commondir"].into_iter().any(has)
+    has("HEAD")
+        && ["objects", "refs", "config", "commondir"]
+            .into_iter()
+            .any(has)
 }
 
 /// Why `site` may not be used: it looks like a git folder, so that git (fieldnotes' or any
