@@ -87,6 +87,7 @@ impl Invocation {
                 self.cwd.display()
             ),
         })?;
+        site_root::refuse_git_dir(root)?;
         if self.found && root != Path::new(".") {
             self.detail(&format!(
                 "site: {} ({} found above the current folder)",

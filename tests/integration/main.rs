@@ -8,6 +8,7 @@ mod bad_input;
 mod build;
 mod cli_errors;
 mod docs;
+mod hostile_git;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;
