@@ -15,6 +15,7 @@ mod mcp;
 mod printing;
 mod provenance;
 mod render;
+mod revisions;
 mod self_contained;
 mod serve;
 mod serve_rebuild;
