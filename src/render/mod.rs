@@ -34,6 +34,7 @@ mod note;
 pub mod output;
 mod search;
 mod sitemap;
+mod state;
 mod support;
 mod theme;
 mod urls;

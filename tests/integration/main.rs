@@ -18,6 +18,7 @@ mod printing;
 mod probe;
 mod provenance;
 mod render;
+mod revisions;
 mod self_contained;
 mod serve;
 mod serve_rebuild;

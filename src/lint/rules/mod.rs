@@ -38,6 +38,7 @@ mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
 mod restatement_mismatch;
+mod revision_after_removal;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
@@ -153,6 +154,7 @@ pub const ALL: &[Rule] = &[
     rule!(unknown_group),
     rule!(unknown_revision),
     rule!(revisions_out_of_order),
+    rule!(revision_after_removal),
     sources_rule!(source_commit_unknown),
     sources_rule!(source_commit_ambiguous),
     sources_rule!(source_path_missing),
