@@ -154,6 +154,8 @@ pub fn rename(
     });
     let uri = |file: FileId| uri_of(&index.root.join(&index.files[file].path));
     if !support.document_changes {
+        // lsp-types' `WorkspaceEdit` keys its changes by `Uri`, which caches its parts inside.
+        #[allow(clippy::mutable_key_type)]
         let changes: HashMap<Uri, Vec<TextEdit>> =
             by_file.into_iter().map(|(f, e)| (uri(f), e)).collect();
         return Ok(Renamed {

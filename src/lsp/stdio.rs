@@ -33,9 +33,9 @@ impl Threads {
     /// for input (an editor that said `shutdown` and never `exit`) is left to end with the
     /// process.
     pub(crate) fn join(self) -> io::Result<()> {
-        let written = self.writer.join().unwrap_or_else(|_| Ok(()));
+        let written = self.writer.join().unwrap_or(Ok(()));
         if self.reader.is_finished() {
-            self.reader.join().unwrap_or_else(|_| Ok(()))?;
+            self.reader.join().unwrap_or(Ok(()))?;
         }
         written
     }

@@ -185,7 +185,7 @@ fn check(argv: &[String], site: &TestSite) -> Result<(), String> {
                 "params": {"processId": null, "rootUri": uri, "capabilities": {}}})
             .to_string();
             let framed = format!("Content-Length: {}\r\n\r\n{initialize}", initialize.len());
-            let answer = talk(command, &framed, |out| crate::lsp::read_message(out))?;
+            let answer = talk(command, &framed, crate::lsp::read_message)?;
             answer["result"]["capabilities"]["renameProvider"]
                 .is_object()
                 .then_some(())
