@@ -345,8 +345,10 @@ fn drift_walks_each_history_once_however_many_pins() {
         .collect();
     let walks = gadget_calls.iter().filter(|l| l.contains(" log ")).count();
     assert_eq!(walks, 1, "{calls}");
+    // Each object reader is two processes: `cat-file --batch-check` (sizes, first) and
+    // `cat-file --batch` (contents within the limit).
     assert!(
-        gadget_calls.len() <= 8,
+        gadget_calls.len() <= 10,
         "{} git processes: {calls}",
         gadget_calls.len()
     );
