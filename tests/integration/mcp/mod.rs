@@ -122,16 +122,6 @@ impl HttpServer {
             .map(|entries| entries.count())
             .unwrap_or(0)
     }
-
-    /// The server's resident memory in KiB.
-    pub fn resident_kib(&self) -> u64 {
-        let status =
-            std::fs::read_to_string(format!("/proc/{}/status", self.pid())).unwrap_or_default();
-        (status.lines())
-            .find_map(|line| line.strip_prefix("VmRSS:"))
-            .and_then(|rest| rest.split_whitespace().next()?.parse().ok())
-            .unwrap_or(0)
-    }
 }
 
 impl Drop for HttpServer {
