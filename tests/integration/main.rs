@@ -7,6 +7,7 @@ mod architecture;
 mod bad_input;
 mod build;
 mod cli_errors;
+mod hostile_render;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;
