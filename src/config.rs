@@ -135,12 +135,15 @@ fn default_max_files() -> usize {
     200_000
 }
 
-/// A listing of 10,000 notes runs about 20 million (`bench/`); this is 50 times that.
+/// The bundled site's largest page runs under 100,000 (its build passes with a cap of 100,000,
+/// fails with 30,000); a site of 10,000 notes lists some hundred times more. Lower it where
+/// renders must stop sooner (a billion took 163 s on a debug build on a loaded machine).
 fn default_max_render_steps() -> u64 {
     1_000_000_000
 }
 
-/// Eight times the largest content file a site may hold, escaped.
+/// Eight times the largest content file a site may hold (`maxFileBytes`), as escaping can
+/// make it several times longer.
 fn default_max_page_bytes() -> u64 {
     128 * 1024 * 1024
 }

@@ -133,7 +133,10 @@ fn yaml_list(items: &[String], placeholder: &str) -> String {
     if items.is_empty() {
         return format!("  - {placeholder}\n");
     }
-    items.iter().map(|i| format!("  - {}\n", scalar(i))).collect()
+    items
+        .iter()
+        .map(|i| format!("  - {}\n", scalar(i)))
+        .collect()
 }
 
 /// `value` as one YAML scalar, whatever it holds: plain when it is an id-like word YAML reads
@@ -314,7 +317,10 @@ mod tests {
             ("transports.sse", "transports.sse"),
             ("2025-11-25", "2025-11-25"),
             ("true", "\"true\""),
-            ("x\nlastVerified: 2000-01-01", "\"x\\nlastVerified: 2000-01-01\""),
+            (
+                "x\nlastVerified: 2000-01-01",
+                "\"x\\nlastVerified: 2000-01-01\"",
+            ),
             ("a #b", "\"a #b\""),
             ("---", "\"---\""),
             ("12", "\"12\""),

@@ -34,7 +34,10 @@ pub struct Outputs {
 /// `path` as a case-insensitive file system sees it (APFS and NTFS by default): two paths
 /// that fold to the same string are one file there.
 pub fn fold_case(path: &str) -> Cow<'_, str> {
-    if path.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+    if path
+        .bytes()
+        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+    {
         Cow::Owned(path.to_lowercase())
     } else {
         Cow::Borrowed(path)

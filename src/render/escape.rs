@@ -98,7 +98,9 @@ fn is_bidi_control(c: char) -> bool {
 /// become U+FFFD (as [`markup`] does), and each bidi control becomes its visible name
 /// (`<U+202E>`), so lines read in the order they run. Everything else is left as it is.
 pub fn visible_controls(text: &str) -> Cow<'_, str> {
-    let harmful = |c: char| (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{7f}')) || is_bidi_control(c);
+    let harmful = |c: char| {
+        (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{7f}')) || is_bidi_control(c)
+    };
     if !text.contains(harmful) {
         return Cow::Borrowed(text);
     }

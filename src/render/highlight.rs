@@ -144,8 +144,14 @@ mod tests {
     fn blocks_past_the_cap_are_plain_escaped_text() {
         let code = "if x:\n    return '<b>'\n".repeat(100);
         let html = code_block("python", &code, 64);
-        assert!(html.starts_with("<pre><code class=\"language-python\">"), "{html}");
-        assert!(!html.contains("hl-") && html.contains("&lt;b&gt;"), "{html}");
+        assert!(
+            html.starts_with("<pre><code class=\"language-python\">"),
+            "{html}"
+        );
+        assert!(
+            !html.contains("hl-") && html.contains("&lt;b&gt;"),
+            "{html}"
+        );
         assert!(code_block("python", &code, code.len()).contains("hl-"));
     }
 

@@ -96,7 +96,9 @@ pub fn body_html(
             }
             Event::End(TagEnd::CodeBlock) if code.is_some() => {
                 if let Some((lang, text)) = code.take() {
-                    events.push(Event::Html(highlight::code_block(&lang, &text, options.max_highlight_bytes).into()));
+                    events.push(Event::Html(
+                        highlight::code_block(&lang, &text, options.max_highlight_bytes).into(),
+                    ));
                 }
             }
             other if options.unsafe_html => events.push(other),

@@ -183,7 +183,9 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
         sources: cell.map_or_else(Vec::new, |c| {
             c.sources
                 .iter()
-                .map(|s| source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes))
+                .map(|s| {
+                    source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes)
+                })
                 .collect()
         }),
         verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),

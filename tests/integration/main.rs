@@ -9,6 +9,7 @@ mod build;
 mod cli_errors;
 mod docs;
 mod hostile_git;
+mod hostile_render;
 mod lint_formats;
 mod lint_incremental;
 mod lint_rules;

@@ -99,7 +99,10 @@ impl DiskCache {
             return None;
         }
         // Used now: the last entry trimming removes.
-        if let Ok(file) = std::fs::File::options().append(true).open(self.path(lang, code)) {
+        if let Ok(file) = std::fs::File::options()
+            .append(true)
+            .open(self.path(lang, code))
+        {
             let _ = file.set_modified(SystemTime::now());
         }
         Some(tokens.to_string())
@@ -151,7 +154,11 @@ impl DiskCache {
     fn trim(&self) {
         let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
         for folder in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
-            for file in std::fs::read_dir(folder.path()).into_iter().flatten().flatten() {
+            for file in std::fs::read_dir(folder.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
                 if let Ok(meta) = file.metadata() {
                     let time = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
                     entries.push((time, meta.len(), file.path()));
@@ -329,7 +336,10 @@ mod tests {
         cache.put("python", &code(0), &tokens_for(0));
         for i in 1..200 {
             // Entry 0 stays in use; the others are written once.
-            assert!(cache.get("python", &code(0)).is_some(), "entry 0 kept at {i}");
+            assert!(
+                cache.get("python", &code(0)).is_some(),
+                "entry 0 kept at {i}"
+            );
             cache.put("python", &code(i), &tokens_for(i));
         }
         let size: u64 = walkdir::WalkDir::new(dir.path())
