@@ -124,7 +124,7 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
         return Err(Error::Usage {
             message: format!(
                 "{}: no such folder; a site keeps its notes in content/research/, clients in \
-                 content/clients/, capabilities in content/capabilities/ (see README.md)",
+                 content/clients/, capabilities in content/capabilities/ (see docs/content/guides/content-format.md)",
                 content.display()
             ),
         });

@@ -72,7 +72,7 @@ async fn stdio(knowledge: Knowledge, peers: Peers) -> Result<()> {
         .map_err(|e| Error::Usage {
             message: format!(
                 "no MCP session on standard input ({e}); `fieldnotes mcp` is started by an MCP \
-                 client, which speaks first (README: Agents), or use --http"
+                 client, which speaks first (the manual: docs/content/guides/agents.md), or use --http"
             ),
         })?;
     running.waiting().await.map_err(|e| Error::Usage {
