@@ -30,7 +30,7 @@ fn main() {
         let fenced = code::block(code::LANGUAGES[l], n, &mut rng);
         let body = &fenced[fenced.find('\n').unwrap() + 1..fenced.len() - "```\n\n".len()];
         let start = Instant::now();
-        let html = code_block(code::LANGUAGES[l], body);
+        let html = code_block(code::LANGUAGES[l], body, usize::MAX);
         let spent = start.elapsed();
         total += spent;
         let entry = &mut per_language[l];
