@@ -101,6 +101,9 @@ pub struct MatrixCell<'a> {
     pub panel: Option<String>,
     /// The cell with its evidence, for the panel.
     pub detail: Option<SupportRow<'a>>,
+    /// How the cell was checked (`observed`, `source`, `docs`, `none`): the evidence filter's
+    /// value.
+    pub evidence: &'static str,
 }
 
 /// The matrix of the capabilities `include` keeps.
@@ -187,6 +190,7 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
                         None => format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
                     },
                     panel,
+                    evidence: ctx.evidence(client, cap).method.as_str(),
                     detail: cell.map(|_| support_row(ctx, client, cap)),
                 }
             })

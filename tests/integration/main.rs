@@ -12,6 +12,7 @@ mod lint_incremental;
 mod lint_rules;
 mod lsp;
 mod mcp;
+mod observations;
 mod printing;
 mod provenance;
 mod render;
