@@ -40,8 +40,10 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some((cap, _)) = index.ids.capability(&cell.capability.value) else {
                 continue;
             };
+            // Only the client's own (another client's is FN217's).
             let cited: Vec<usize> = (cell.observations.iter())
                 .filter_map(|o| index.ids.observation(&o.value))
+                .filter(|&o| index.observations.client[o] == Some(c))
                 .collect();
             let versions = (cited.iter()).filter_map(|&o| content.observations[o].client_version());
             let baseline = versions
