@@ -18,6 +18,12 @@ pub enum FieldType {
     Sources,
     /// A map from capability id to support cell.
     SupportMap,
+    /// A nested object of the given kind (an observation's `clientInfo`, `probe`).
+    Object(ObjectKind),
+    /// A map from capability id to an observation's result.
+    ResultMap,
+    /// A list of 1-based line numbers (of an observation's transcript).
+    LineList,
 }
 
 /// One field of one object kind.
@@ -153,6 +159,12 @@ const SUPPORT_CELL: &[Field] = &[
         Text,
         "the client version that first shipped it",
     ),
+    field(
+        "observations",
+        false,
+        TextList,
+        "ids of observations that show it",
+    ),
 ];
 
 const CAPABILITY: &[Field] = &[
@@ -197,6 +209,93 @@ const GUIDE: &[Field] = &[
     ),
 ];
 
+const OBSERVATION: &[Field] = &[
+    field("id", true, Text, "kebab-case id, equal to the file name"),
+    field(
+        "client",
+        true,
+        Text,
+        "the client id whose clientInfoNames holds clientInfo.name",
+    ),
+    field(
+        "clientInfo",
+        true,
+        Object(ObjectKind::ClientInfo),
+        "clientInfo as the client sent it",
+    ),
+    field("observed", true, Date, "the day of the session (UTC)"),
+    field("transport", true, Text, "stdio, streamableHttp or sse"),
+    field(
+        "protocolVersion",
+        false,
+        Text,
+        "the revision the client offered",
+    ),
+    field(
+        "probe",
+        true,
+        Object(ObjectKind::Probe),
+        "the fieldnotes version and mode that recorded it",
+    ),
+    field("command", true, Text, "how the client was driven"),
+    field(
+        "transcript",
+        true,
+        Text,
+        "the .jsonl transcript's file name, beside this file",
+    ),
+    field(
+        "results",
+        false,
+        ResultMap,
+        "capability id to what the session showed",
+    ),
+];
+
+const CLIENT_INFO: &[Field] = &[
+    field("name", true, Text, "the name the client announced"),
+    field("version", true, Text, "the version it announced"),
+];
+
+const PROBE: &[Field] = &[
+    field("version", true, Text, "the fieldnotes version"),
+    field(
+        "mode",
+        true,
+        Text,
+        "stdio, streamable, sse, legacy-only-404 or legacy-only-405",
+    ),
+];
+
+const OBSERVED_RESULT: &[Field] = &[
+    field("status", true, Text, "yes, partial, no or unknown"),
+    field("why", false, Text, "one line: what showed it"),
+    field(
+        "messages",
+        false,
+        LineList,
+        "1-based line numbers in the transcript",
+    ),
+];
+
+/// Transports an observation may name.
+pub const TRANSPORTS: [&str; 3] = ["stdio", "streamableHttp", "sse"];
+
+/// Modes the probe runs in.
+pub const PROBE_MODES: [&str; 5] = [
+    "stdio",
+    "streamable",
+    "sse",
+    "legacy-only-404",
+    "legacy-only-405",
+];
+
+/// Whether an object kind takes fields beyond its table (`clientInfo` keeps whatever the
+/// client sent).
+pub fn is_open(kind: ObjectKind) -> bool {
+    kind == ObjectKind::ClientInfo
+}
+
 /// The fields an object kind takes, in the order authors write them.
 pub fn fields(kind: ObjectKind) -> &'static [Field] {
     match kind {
@@ -206,6 +305,10 @@ pub fn fields(kind: ObjectKind) -> &'static [Field] {
         ObjectKind::SupportCell => SUPPORT_CELL,
         ObjectKind::Capability => CAPABILITY,
         ObjectKind::Guide => GUIDE,
+        ObjectKind::Observation => OBSERVATION,
+        ObjectKind::ClientInfo => CLIENT_INFO,
+        ObjectKind::Probe => PROBE,
+        ObjectKind::ObservedResult => OBSERVED_RESULT,
     }
 }
 
@@ -223,5 +326,9 @@ pub fn object_name(kind: ObjectKind) -> &'static str {
         ObjectKind::SupportCell => "support cell",
         ObjectKind::Capability => "capability",
         ObjectKind::Guide => "guide",
+        ObjectKind::Observation => "observation",
+        ObjectKind::ClientInfo => "clientInfo",
+        ObjectKind::Probe => "probe",
+        ObjectKind::ObservedResult => "observation result",
     }
 }

@@ -13,10 +13,18 @@ use crate::model::ObjectKind;
 use serde_json::{json, Map, Value};
 
 /// The front matter kinds there are schemas for, with the stem of each schema's file name.
-pub const DOCUMENTS: [(ObjectKind, &str); 3] = [
+pub const DOCUMENTS: [(ObjectKind, &str); 4] = [
     (ObjectKind::Note, "note"),
     (ObjectKind::Client, "client"),
     (ObjectKind::Capability, "capability"),
+    (ObjectKind::Observation, "observation"),
+];
+
+/// Nested objects an observation holds, with their names under `definitions`.
+const OBSERVATION_PARTS: [(ObjectKind, &str); 3] = [
+    (ObjectKind::ClientInfo, "clientInfo"),
+    (ObjectKind::Probe, "probe"),
+    (ObjectKind::ObservedResult, "observedResult"),
 ];
 
 /// Fields whose values come from a vocabulary.
@@ -27,6 +35,9 @@ const VOCABULARIES: &[(ObjectKind, &str, Vocab)] = &[
     (ObjectKind::Note, "clients", Vocab::Clients),
     (ObjectKind::Note, "specVersions", Vocab::SpecVersions),
     (ObjectKind::SupportCell, "status", Vocab::SupportStatuses),
+    (ObjectKind::SupportCell, "observations", Vocab::Observations),
+    (ObjectKind::Observation, "client", Vocab::Clients),
+    (ObjectKind::ObservedResult, "status", Vocab::SupportStatuses),
     (ObjectKind::Capability, "group", Vocab::Groups),
     (ObjectKind::Capability, "introduced", Vocab::SpecVersions),
     (ObjectKind::Capability, "deprecated", Vocab::SpecVersions),
@@ -81,6 +92,12 @@ pub fn schema(index: &SiteIndex, kind: ObjectKind) -> Value {
             Value::Object(builder.object(ObjectKind::SupportCell)),
         );
     }
+    if kind == ObjectKind::Observation {
+        definitions.remove("source");
+        for (part, name) in OBSERVATION_PARTS {
+            definitions.insert(name.into(), Value::Object(builder.object(part)));
+        }
+    }
     if kind == ObjectKind::Note {
         root.insert(
             "if".into(),
@@ -118,7 +135,13 @@ pub fn to_text(schema: &Value) -> String {
 fn plain(kind: ObjectKind, field: &Field) -> Value {
     match (kind, field.name, field.ty) {
         (ObjectKind::Capability, "id", _) => json!({ "type": "string", "pattern": CAPABILITY_ID }),
-        (_, "id" | "supersededBy" | "related" | "research", _) => {
+        (ObjectKind::Observation, "transport", _) => {
+            json!({ "type": "string", "enum": field_table::TRANSPORTS })
+        }
+        (ObjectKind::Probe, "mode", _) => {
+            json!({ "type": "string", "enum": field_table::PROBE_MODES })
+        }
+        (_, "id" | "supersededBy" | "related" | "research" | "observations", _) => {
             json!({ "type": "string", "pattern": KEBAB })
         }
         // A commit of digits only is a number to YAML; the pattern checks the others.
@@ -150,7 +173,10 @@ impl Builder<'_> {
         object.insert("type".into(), "object".into());
         object.insert("properties".into(), Value::Object(properties));
         object.insert("required".into(), json!(required));
-        object.insert("additionalProperties".into(), false.into());
+        object.insert(
+            "additionalProperties".into(),
+            field_table::is_open(kind).into(),
+        );
         object
     }
 
@@ -179,13 +205,33 @@ impl Builder<'_> {
                 }
                 map
             }
+            FieldType::Object(part) => {
+                let name = OBSERVATION_PARTS
+                    .iter()
+                    .find(|(k, _)| *k == part)
+                    .map_or("object", |(_, name)| name);
+                json!({ "$ref": format!("#/definitions/{name}") })
+            }
+            FieldType::ResultMap => {
+                let mut map = json!({
+                    "type": "object",
+                    "additionalProperties": { "$ref": "#/definitions/observedResult" },
+                });
+                if let Some(ids) = self.index_enum(Vocab::Capabilities) {
+                    map["propertyNames"] = json!({ "enum": ids });
+                }
+                map
+            }
+            FieldType::LineList => {
+                json!({ "type": "array", "items": { "type": "integer", "minimum": 1 } })
+            }
             FieldType::Text | FieldType::Date | FieldType::Url => single,
         };
         if field.required && matches!(field.ty, FieldType::TextList | FieldType::Sources) {
             value["minItems"] = 1.into();
         }
-        let names_capabilities =
-            vocab == Some(Vocab::Capabilities) || field.ty == FieldType::SupportMap;
+        let names_capabilities = vocab == Some(Vocab::Capabilities)
+            || matches!(field.ty, FieldType::SupportMap | FieldType::ResultMap);
         value["description"] = match names_capabilities && !self.index.ids.aliases.is_empty() {
             true => format!("{}{ALIASES_NOTE}", field.doc).into(),
             false => field.doc.into(),

@@ -77,6 +77,13 @@ pub enum ObjectKind {
     SupportCell,
     Capability,
     Guide,
+    Observation,
+    /// An observation's `clientInfo`: `name` and `version`, and whatever else the client sent.
+    ClientInfo,
+    /// An observation's `probe`: the fieldnotes version and mode that recorded it.
+    Probe,
+    /// One entry of an observation's `results`.
+    ObservedResult,
 }
 
 /// A mapping key as written, with the span of the key and of the object that holds it.
@@ -360,6 +367,8 @@ pub struct SupportCell {
     pub sources: Vec<SourceRef>,
     pub last_verified: Option<Spanned<String>>,
     pub version: Option<Spanned<String>>,
+    /// Ids of observations that show the cell's status.
+    pub observations: Vec<Spanned<String>>,
 }
 
 /// An MCP client (`content/clients/<id>.md`).
@@ -399,6 +408,9 @@ pub struct Guide {
     pub last_updated: Option<Spanned<String>>,
 }
 
+mod observation;
+pub use observation::{ClientInfo, Observation, ObservedResult, ProbeInfo, Transcript};
+
 /// Every content file of a site, typed, in path order within each section.
 #[derive(Debug, Clone, Default)]
 pub struct Content {
@@ -406,6 +418,9 @@ pub struct Content {
     pub clients: Vec<Client>,
     pub capabilities: Vec<Capability>,
     pub guides: Vec<Guide>,
+    pub observations: Vec<Observation>,
+    /// The `.jsonl` transcripts beside the observations, in path order.
+    pub transcripts: Vec<Transcript>,
 }
 
 impl Content {
@@ -417,6 +432,18 @@ impl Content {
             .chain(self.clients.iter().map(|c| &c.doc))
             .chain(self.capabilities.iter().map(|c| &c.doc))
             .chain(self.guides.iter().map(|g| &g.doc))
+            .chain(self.observations.iter().map(|o| &o.doc))
+    }
+
+    /// How many documents `section` has.
+    pub fn len(&self, section: Section) -> usize {
+        match section {
+            Section::Research => self.notes.len(),
+            Section::Clients => self.clients.len(),
+            Section::Capabilities => self.capabilities.len(),
+            Section::Guides => self.guides.len(),
+            Section::Observations => self.observations.len(),
+        }
     }
 
     /// Frees what only lint reads (every key read, type errors, unknown fields), so a
@@ -425,7 +452,8 @@ impl Content {
         let docs = (self.notes.iter_mut().map(|n| &mut n.doc))
             .chain(self.clients.iter_mut().map(|c| &mut c.doc))
             .chain(self.capabilities.iter_mut().map(|c| &mut c.doc))
-            .chain(self.guides.iter_mut().map(|g| &mut g.doc));
+            .chain(self.guides.iter_mut().map(|g| &mut g.doc))
+            .chain(self.observations.iter_mut().map(|o| &mut o.doc));
         for doc in docs {
             doc.keys = Vec::new();
             doc.type_errors = Vec::new();
@@ -474,6 +502,34 @@ impl Capability {
     /// The title the capability goes by: its `title`, else its id.
     pub fn display_title(&self) -> &str {
         title_or(&self.title, doc_id(&self.id, &self.doc))
+    }
+}
+
+impl Observation {
+    /// The title the observation goes by: `<clientInfo.name> <version> over <transport>,
+    /// <day>`, else its id.
+    pub fn display_title(&self) -> String {
+        let id = doc_id(&self.id, &self.doc);
+        let name = match self.client_info.as_ref().map_or("", |i| text(&i.name)) {
+            "" => text(&self.client),
+            name => name,
+        };
+        if name.is_empty() {
+            return id.to_string();
+        }
+        let mut title = name.to_string();
+        if let Some(version) = self.client_version().filter(|v| !v.is_empty()) {
+            title.push(' ');
+            title.push_str(version);
+        }
+        if let Some(transport) = Some(text(&self.transport)).filter(|t| !t.is_empty()) {
+            title.push_str(" over ");
+            title.push_str(transport);
+        }
+        match text(&self.observed) {
+            "" => title,
+            day => format!("{title}, {day}"),
+        }
     }
 }
 

@@ -12,15 +12,18 @@ pub enum Section {
     Clients,
     Capabilities,
     Guides,
+    /// What a shipped client was seen doing (`fieldnotes probe`), beside its transcript.
+    Observations,
 }
 
 impl Section {
     /// All sections, in the order pages and indexes list them.
-    pub const ALL: [Section; 4] = [
+    pub const ALL: [Section; 5] = [
         Section::Research,
         Section::Clients,
         Section::Capabilities,
         Section::Guides,
+        Section::Observations,
     ];
 
     /// The folder name under `content/`, which is also the first segment of the route.
@@ -30,6 +33,7 @@ impl Section {
             Section::Clients => "clients",
             Section::Capabilities => "capabilities",
             Section::Guides => "guides",
+            Section::Observations => "observations",
         }
     }
 

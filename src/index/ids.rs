@@ -19,6 +19,7 @@ pub struct Ids {
     /// rest).
     pub aliases: HashMap<String, usize>,
     pub guides: HashMap<String, usize>,
+    pub observations: HashMap<String, usize>,
     pub specs: HashMap<String, usize>,
     /// Ids used by more than one file, per section: id → every index holding it.
     pub duplicates: BTreeMap<(Section, String), Vec<usize>>,
@@ -66,6 +67,9 @@ impl Ids {
             .map(|&i| (i, false))
             .or_else(|| self.aliases.get(id).map(|&i| (i, true)))
     }
+    pub fn observation(&self, id: &str) -> Option<usize> {
+        self.observations.get(id).copied()
+    }
     pub fn spec(&self, id: &str) -> Option<usize> {
         self.specs.get(id).copied()
     }
@@ -76,6 +80,7 @@ impl Ids {
             Section::Clients => self.client(id).map(Page::Client),
             Section::Capabilities => self.capability(id).map(|(i, _)| Page::Capability(i)),
             Section::Guides => self.guides.get(id).map(|&i| Page::Guide(i)),
+            Section::Observations => self.observation(id).map(Page::Observation),
         }
     }
 }
@@ -91,6 +96,8 @@ pub(super) fn collect(content: &Content, config: &SiteConfig) -> Ids {
     ids.capabilities = ids.section(Section::Capabilities, capabilities);
     let guides = content.guides.iter().map(|g| g.doc.stem.as_str());
     ids.guides = ids.section(Section::Guides, guides);
+    let observations = content.observations.iter().map(|o| doc_id(&o.id, &o.doc));
+    ids.observations = ids.section(Section::Observations, observations);
     for (i, c) in content.capabilities.iter().enumerate() {
         for (a, alias) in c.aliases.iter().enumerate() {
             ids.claim_alias(content, i, a, &alias.value);

@@ -40,6 +40,7 @@ impl MissingKind {
             MissingKind::Section(Section::Clients) => "client",
             MissingKind::Section(Section::Capabilities) => "capability",
             MissingKind::Section(Section::Guides) => "guide",
+            MissingKind::Section(Section::Observations) => "observation",
             MissingKind::Spec => "spec revision",
         }
     }

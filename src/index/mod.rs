@@ -2,9 +2,11 @@
 //! lint and render both read: ids, resolved links, backlinks, notes per client, capability
 //! and spec revision, and the support matrix.
 
+pub mod evidence;
 mod ids;
 pub(crate) mod links;
 mod matrix;
+pub mod observations;
 pub mod outputs;
 pub(crate) mod routes;
 
@@ -16,6 +18,7 @@ use crate::text_file::{Section, TextFile};
 pub use ids::{AliasClash, CaseClash, Ids};
 use links::LinkTarget;
 pub use matrix::{Matrix, MatrixGroup};
+pub use observations::Observations;
 use rayon::prelude::*;
 use routes::Page;
 use std::collections::BTreeMap;
@@ -53,6 +56,8 @@ pub struct SiteIndex {
     pub notes_by_capability: Vec<Vec<usize>>,
     pub notes_by_spec: Vec<Vec<usize>>,
     pub matrix: Matrix,
+    /// The observations' clients, transcripts and the cells citing them.
+    pub observations: Observations,
 }
 
 /// Builds the index of a parsed site.
@@ -180,6 +185,7 @@ fn section_index(page: Page) -> Option<(Section, usize)> {
         Page::Client(i) => Some((Section::Clients, i)),
         Page::Capability(i) => Some((Section::Capabilities, i)),
         Page::Guide(i) => Some((Section::Guides, i)),
+        Page::Observation(i) => Some((Section::Observations, i)),
         _ => None,
     }
 }
@@ -269,6 +275,7 @@ fn assemble(
     refs: NoteRefs,
 ) -> SiteIndex {
     let matrix = Matrix::build(&site.content, &site.config, &ids);
+    let observations = Observations::build(&site.content, &ids);
     SiteIndex {
         root: site.root,
         config: site.config,
@@ -284,6 +291,7 @@ fn assemble(
         notes_by_capability: refs.notes_by_capability,
         notes_by_spec: refs.notes_by_spec,
         matrix,
+        observations,
     }
 }
 
@@ -305,6 +313,7 @@ pub fn page_of(section: Section, index: usize) -> Page {
         Section::Clients => Page::Client(index),
         Section::Capabilities => Page::Capability(index),
         Section::Guides => Page::Guide(index),
+        Section::Observations => Page::Observation(index),
     }
 }
 
@@ -379,6 +388,14 @@ impl SiteIndex {
         (parsed, resolved)
     }
 
+    /// How the cell of `client` for `capability` was checked (`none` when the map has none).
+    pub fn evidence(&self, client: usize, capability: usize) -> evidence::Evidence {
+        match self.matrix.cell(&self.content, client, capability) {
+            Some(cell) => evidence::of_cell(&self.content, &self.ids, cell),
+            None => evidence::Evidence::none(),
+        }
+    }
+
     /// The resolved body links on `page`, in body order.
     pub fn links_on(&self, page: Page) -> &[ResolvedLink] {
         &self.links[links_on(&self.links, page)]
@@ -392,6 +409,7 @@ impl SiteIndex {
             Page::Client(i) => c.clients.get(i).map(|n| &n.doc),
             Page::Capability(i) => c.capabilities.get(i).map(|n| &n.doc),
             Page::Guide(i) => c.guides.get(i).map(|n| &n.doc),
+            Page::Observation(i) => c.observations.get(i).map(|n| &n.doc),
             _ => None,
         }
     }
@@ -413,6 +431,10 @@ impl SiteIndex {
             }
             Page::Guide(i) => routes::route("guides", &c.guides[i].doc.stem),
             Page::Spec(i) => routes::route(routes::SPEC_DIR, &self.config.spec_versions[i].id),
+            Page::Observation(i) => {
+                let o = &c.observations[i];
+                routes::route(Section::Observations.dir(), doc_id(&o.id, &o.doc))
+            }
         }
     }
 
@@ -441,6 +463,7 @@ pub fn template_anchors(page: Page) -> &'static [&'static str] {
         Page::Spec(_) => &["top", "support", "notes", "capabilities"],
         Page::Home => &["top", "matrix"],
         Page::Guide(_) => &["top", "backlinks"],
+        Page::Observation(_) => &["top", "results", "cited-by"],
         _ => &["top"],
     }
 }

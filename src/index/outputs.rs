@@ -6,6 +6,7 @@
 
 use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
+use crate::model::Content;
 use crate::text_file::Section;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -109,7 +110,7 @@ impl Outputs {
 /// clients, capabilities, spec revisions, guides.
 pub fn pages(index: &SiteIndex) -> impl Iterator<Item = Page> + '_ {
     let content = &index.content;
-    let indexes = Section::ALL.into_iter().map(Page::Index);
+    let indexes = section_indexes(content);
     std::iter::once(Page::Home)
         .chain(indexes)
         .chain(std::iter::once(Page::SpecIndex))
@@ -118,6 +119,16 @@ pub fn pages(index: &SiteIndex) -> impl Iterator<Item = Page> + '_ {
         .chain((0..content.capabilities.len()).map(Page::Capability))
         .chain((0..index.config.spec_versions.len()).map(Page::Spec))
         .chain((0..content.guides.len()).map(Page::Guide))
+        .chain((0..content.observations.len()).map(Page::Observation))
+}
+
+/// The section indexes a site has: every section's, but `/observations` only when there are
+/// observations (a site without them is built as it was before they existed).
+pub fn section_indexes(content: &Content) -> impl Iterator<Item = Page> + '_ {
+    Section::ALL
+        .into_iter()
+        .filter(|&s| s != Section::Observations || !content.observations.is_empty())
+        .map(Page::Index)
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@ pub enum Page {
     Spec(usize),
     /// The index of spec revisions.
     SpecIndex,
+    Observation(usize),
 }
 
 /// The route of a page in a section with a given id (`/research/<id>`).

@@ -146,6 +146,8 @@ impl EditedSite {
             clients: content.clients.clone(),
             capabilities: content.capabilities.clone(),
             guides: content.guides.clone(),
+            observations: content.observations.clone(),
+            transcripts: content.transcripts.clone(),
         };
         let parsed = ParsedSite {
             root: site.root.clone(),

@@ -17,6 +17,7 @@ pub enum Vocab {
     /// Capability ids; aliases count as known (FN206 asks for the id).
     Capabilities,
     Guides,
+    Observations,
     /// `site.yaml`'s `specVersions`.
     SpecVersions,
     /// `site.yaml`'s `capabilityGroups`.
@@ -35,6 +36,7 @@ impl Vocab {
             Vocab::Clients => ids.clients.contains_key(id),
             Vocab::Capabilities => ids.capability(id).is_some(),
             Vocab::Guides => ids.guides.contains_key(id),
+            Vocab::Observations => ids.observations.contains_key(id),
             Vocab::SpecVersions => ids.specs.contains_key(id),
             Vocab::Groups => index.config.group(id).is_some(),
             Vocab::SupportStatuses => SUPPORT_STATUSES.contains(&id),
@@ -54,7 +56,11 @@ impl Vocab {
                 .collect(),
             Vocab::NoteStatuses => NOTE_STATUSES.to_vec(),
             Vocab::SupportStatuses => SUPPORT_STATUSES.to_vec(),
-            Vocab::Notes | Vocab::Clients | Vocab::Capabilities | Vocab::Guides => {
+            Vocab::Notes
+            | Vocab::Clients
+            | Vocab::Capabilities
+            | Vocab::Guides
+            | Vocab::Observations => {
                 let mut ids: Vec<&str> = self.candidates(index).collect();
                 ids.sort_unstable();
                 ids
@@ -70,6 +76,7 @@ impl Vocab {
             Vocab::Clients => &ids.clients,
             Vocab::Capabilities => &ids.capabilities,
             Vocab::Guides => &ids.guides,
+            Vocab::Observations => &ids.observations,
             other => return Box::new(other.ids(index).into_iter()),
         };
         Box::new(map.keys().map(String::as_str))
@@ -83,7 +90,11 @@ impl Vocab {
             Vocab::SpecVersions => "is not one of site.yaml's specVersions",
             Vocab::Groups => "is not one of site.yaml's capabilityGroups",
             Vocab::SupportStatuses => "is not a support status",
-            Vocab::Notes | Vocab::Clients | Vocab::Capabilities | Vocab::Guides => "does not exist",
+            Vocab::Notes
+            | Vocab::Clients
+            | Vocab::Capabilities
+            | Vocab::Guides
+            | Vocab::Observations => "does not exist",
         }
     }
 
@@ -95,6 +106,9 @@ impl Vocab {
             Vocab::Clients => format!("add content/clients/{id}.md, or fix the id"),
             Vocab::Capabilities => format!("add content/capabilities/{id}.md, or fix the id"),
             Vocab::Guides => format!("add content/guides/{id}.md, or fix the slug"),
+            Vocab::Observations => {
+                format!("record it with `fieldnotes probe` (content/observations/{id}.md), or fix the id")
+            }
             Vocab::Kinds | Vocab::SpecVersions | Vocab::Groups => {
                 format!("{}; or add `{id}` to site.yaml", one_of())
             }

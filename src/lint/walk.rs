@@ -128,10 +128,15 @@ pub fn common(
         Common::Id => (&g.doc, None),
         Common::Title => (&g.doc, g.title.as_ref()),
     });
+    let observations = content.observations.iter().map(move |o| match field {
+        Common::Id => (&o.doc, o.id.as_ref()),
+        Common::Title => (&o.doc, None),
+    });
     notes
         .chain(clients)
         .chain(capabilities)
         .chain(guides)
+        .chain(observations)
         .filter_map(|(doc, value)| value.map(|v| (doc, v)))
 }
 

@@ -13,6 +13,7 @@ pub(crate) mod fence;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
+use crate::model::Transcript;
 use crate::text_file::{FileId, Section, TextFile};
 pub use assets::Assets;
 use fence::{io_problem, is_git_entry, special_kind, walk_problem, Fence};
@@ -39,6 +40,8 @@ pub struct LoadedSite {
     pub unreadable: Vec<Unreadable>,
     /// The templates and static files a render uses, and those it may not.
     pub assets: Assets,
+    /// The `.jsonl` transcripts in `content/observations/`, in path order.
+    pub transcripts: Vec<Transcript>,
 }
 
 /// A content entry that could not be read, and why.
@@ -133,6 +136,12 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
     let found = walk(root, &site, config.limits.max_files);
     let assets = assets::scan(root, &site, &config.theme);
     let limits = config.limits.clone();
+    let (transcripts, found): (Vec<Found>, Vec<Found>) =
+        found.into_iter().partition(|f| f.transcript);
+    let transcripts = transcripts
+        .par_iter()
+        .map(|entry| read_transcript(root, entry, &limits))
+        .collect();
     let read: Vec<(TextFile, Option<Problem>)> = found
         .par_iter()
         .map(|entry| match &entry.problem {
@@ -145,6 +154,7 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
         .collect();
     let mut site = LoadedSite::new(root, config);
     site.assets = assets;
+    site.transcripts = transcripts;
     for ((file, problem), entry) in read.into_iter().zip(found) {
         site.add(file, entry.section, problem);
     }
@@ -162,6 +172,15 @@ pub fn assets(root: &Path, theme: &str) -> Result<Assets> {
 /// (`content/research/x.md`) and their bytes. The same caps and checks as [`load`] apply, but
 /// for those of the file system; paths outside a section's folder are left out.
 pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>)>) -> LoadedSite {
+    let (transcripts, files): (Vec<_>, Vec<_>) = files.into_iter().partition(|(path, _)| {
+        path.parent() == Some(&Path::new(CONTENT_DIR).join(Section::Observations.dir()))
+            && is_transcript(path)
+    });
+    let mut transcripts: Vec<Transcript> = transcripts
+        .into_iter()
+        .map(|(path, bytes)| transcript_of(path, Ok(bytes)))
+        .collect();
+    transcripts.sort_by(|a, b| a.path.cmp(&b.path));
     let mut files: Vec<(PathBuf, Section, Vec<u8>)> = files
         .into_iter()
         .filter_map(|(path, bytes)| {
@@ -175,6 +194,7 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
     files.sort_by(|a, b| (a.1, &a.0).cmp(&(b.1, &b.0)));
     let limits = config.limits.clone();
     let mut site = LoadedSite::new(root, config);
+    site.transcripts = transcripts;
     for (id, (path, section, bytes)) in files.into_iter().enumerate() {
         if id == limits.max_files {
             let problem = Problem::TooMany {
@@ -213,6 +233,7 @@ impl LoadedSite {
             sections: Vec::new(),
             unreadable: Vec::new(),
             assets: Assets::default(),
+            transcripts: Vec::new(),
         }
     }
 
@@ -235,6 +256,8 @@ struct Found {
     path: PathBuf,
     section: Section,
     problem: Option<Problem>,
+    /// An observation's `.jsonl` transcript, not a Markdown file.
+    transcript: bool,
 }
 
 /// Walks each section's folder in sorted order, following symlinks only while they stay in
@@ -251,6 +274,7 @@ fn walk(root: &Path, site: &Fence, max_files: usize) -> Vec<Found> {
                 path: root.join(CONTENT_DIR),
                 section: Section::ALL[0],
                 problem: Some(problem),
+                transcript: false,
             });
             return found;
         }
@@ -271,6 +295,7 @@ fn walk(root: &Path, site: &Fence, max_files: usize) -> Vec<Found> {
                     path: path.to_path_buf(),
                     section,
                     problem,
+                    transcript: false,
                 })
             };
             let entry = match entry {
@@ -293,7 +318,11 @@ fn walk(root: &Path, site: &Fence, max_files: usize) -> Vec<Found> {
                 continue;
             }
             let is_markdown = path.extension().is_some_and(|e| e == "md");
-            if entry.file_type().is_dir() || !is_markdown {
+            let transcript = section == Section::Observations
+                && entry.depth() == 1
+                && is_transcript(path)
+                && !entry.file_type().is_dir();
+            if entry.file_type().is_dir() || !(is_markdown || transcript) {
                 continue;
             }
             if files == max_files {
@@ -305,9 +334,40 @@ fn walk(root: &Path, site: &Fence, max_files: usize) -> Vec<Found> {
                 kind: special_kind(&entry.file_type()),
             });
             push(path, problem);
+            if let Some(last) = found.last_mut() {
+                last.transcript = transcript;
+            }
         }
     }
     found
+}
+
+/// Whether `path` names an observation's transcript (`<id>.jsonl`).
+fn is_transcript(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jsonl")
+}
+
+/// Reads a transcript the walk found, within `limits.maxFileBytes`.
+fn read_transcript(root: &Path, entry: &Found, limits: &Limits) -> Transcript {
+    let bytes = match &entry.problem {
+        Some(problem) => Err(problem.clone()),
+        None => read_capped(&entry.path, limits.max_file_bytes),
+    };
+    transcript_of(relative(root, &entry.path), bytes)
+}
+
+/// A transcript from its bytes, or with why they could not be read.
+fn transcript_of(path: PathBuf, bytes: std::result::Result<Vec<u8>, Problem>) -> Transcript {
+    match bytes.map(String::from_utf8) {
+        Ok(Ok(text)) => Transcript::new(path, text, None),
+        Ok(Err(e)) => {
+            let problem = Problem::NotUtf8 {
+                offset: e.utf8_error().valid_up_to(),
+            };
+            Transcript::new(path, String::new(), Some(problem.to_string()))
+        }
+        Err(problem) => Transcript::new(path, String::new(), Some(problem.to_string())),
+    }
 }
 
 fn relative(root: &Path, path: &Path) -> PathBuf {

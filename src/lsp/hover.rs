@@ -113,6 +113,11 @@ pub fn describe_page(index: &SiteIndex, page: Page) -> Option<String> {
             let out = heading(guide.display_title(), "guide", &guide.doc.stem);
             join(&out, Some(text(&guide.summary)).filter(|s| !s.is_empty()))
         }
+        Page::Observation(i) => {
+            let o = &c.observations[i];
+            let id = crate::model::doc_id(&o.id, &o.doc);
+            heading(&o.display_title(), "observation", id)
+        }
         Page::Spec(i) => {
             let spec = index.config.spec_versions.get(i)?;
             let mut out = format!("**Spec revision {}**", spec.id);

@@ -75,6 +75,46 @@ pub struct Cell {
     /// The notes the cell cites, then every other note about both the client and the
     /// capability.
     pub research: Vec<NoteBrief>,
+    /// How the claim was checked: `observed`, `source`, `docs` or `none`, as the data API
+    /// says it.
+    pub evidence: Value,
+    /// The observations the cell cites, then every other observation of the client that has
+    /// a result for the capability (newest client version first).
+    pub observations: Vec<ObservationBrief>,
+}
+
+/// What one `fieldnotes probe` session saw of a capability, with the transcript lines that
+/// show it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ObservationBrief {
+    pub id: String,
+    pub title: String,
+    pub url: String,
+    pub markdown_url: String,
+    /// Whether the cell cites it.
+    pub cited: bool,
+    /// `clientInfo.version` as the client sent it.
+    pub client_version: Option<String>,
+    /// The day of the session.
+    pub observed: Option<String>,
+    pub transport: Option<String>,
+    /// How the client was driven.
+    pub command: Option<String>,
+    /// What the session showed of the capability: `yes`, `partial`, `no` or `unknown`.
+    pub status: String,
+    pub why: Option<String>,
+    /// The transcript lines that show it.
+    pub messages: Vec<TranscriptLine>,
+}
+
+/// One line of an observation's transcript.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TranscriptLine {
+    /// 1-based.
+    pub line: usize,
+    /// The line as recorded (a JSON object), cut at 4,000 bytes.
+    pub text: String,
 }
 
 #[derive(Debug, Serialize, JsonSchema)]
@@ -124,7 +164,86 @@ pub fn cell(site: &Snapshot, client: usize, capability: usize) -> Cell {
             .iter()
             .filter_map(|id| note_brief(site, id))
             .collect(),
+        evidence: raw["evidence"].clone(),
+        observations: observations(site, client, capability, &strings(&raw["observations"])),
     }
+}
+
+/// A transcript line is handed out up to this many bytes.
+const LINE_LIMIT: usize = 4000;
+
+/// The observations of `client` with a result for `capability`: those `cited` first.
+fn observations(
+    site: &Snapshot,
+    client: usize,
+    capability: usize,
+    cited: &[String],
+) -> Vec<ObservationBrief> {
+    let index = &site.index;
+    let content = &index.content;
+    let mut list: Vec<usize> = (cited.iter())
+        .filter_map(|id| index.ids.observation(id))
+        .collect();
+    for &o in index
+        .observations
+        .by_client
+        .get(client)
+        .map_or(&[][..], Vec::as_slice)
+    {
+        if !list.contains(&o) {
+            list.push(o);
+        }
+    }
+    let text = |v: &Option<crate::model::Spanned<String>>| {
+        Some(crate::model::text(v).to_string()).filter(|v| !v.is_empty())
+    };
+    list.into_iter()
+        .filter_map(|o| {
+            let observation = &content.observations[o];
+            let result = (observation.results.iter()).find(|r| {
+                index.ids.capability(&r.capability.value).map(|c| c.0) == Some(capability)
+            });
+            let is_cited = cited.iter().any(|c| Some(o) == index.ids.observation(c));
+            if result.is_none() && !is_cited {
+                return None;
+            }
+            let transcript = (index.observations.transcript.get(o).copied().flatten())
+                .map(|t| &content.transcripts[t]);
+            let page = crate::index::routes::Page::Observation(o);
+            let url = index.canonical_url(page);
+            Some(ObservationBrief {
+                id: crate::model::doc_id(&observation.id, &observation.doc).to_string(),
+                title: observation.display_title(),
+                markdown_url: format!("{url}.md"),
+                url,
+                cited: is_cited,
+                client_version: observation.client_version().map(str::to_string),
+                observed: text(&observation.observed),
+                transport: text(&observation.transport),
+                command: text(&observation.command),
+                status: result.map_or("unknown".to_string(), |r| {
+                    crate::model::text(&r.status).to_string()
+                }),
+                why: result.and_then(|r| text(&r.why)),
+                messages: result.map_or_else(Vec::new, |r| {
+                    r.messages
+                        .iter()
+                        .filter_map(|m| {
+                            let line = transcript?.line(m.value)?;
+                            let mut end = line.len().min(LINE_LIMIT);
+                            while !line.is_char_boundary(end) {
+                                end -= 1;
+                            }
+                            Some(TranscriptLine {
+                                line: m.value,
+                                text: line[..end].to_string(),
+                            })
+                        })
+                        .collect()
+                }),
+            })
+        })
+        .collect()
 }
 
 /// A note in brief, from the data API.
@@ -318,5 +437,68 @@ pub fn compare(site: &Snapshot, a: usize, b: usize, only_differences: bool) -> C
             .filter(|r| r.differs || !only_differences)
             .collect(),
         differences,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// Copies `from` over `to`, folders and all.
+    fn copy(from: &Path, to: &Path) {
+        for entry in std::fs::read_dir(from).expect("fixture") {
+            let entry = entry.expect("entry");
+            let target = to.join(entry.file_name());
+            if entry.file_type().expect("type").is_dir() {
+                std::fs::create_dir_all(&target).expect("mkdir");
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), &target).expect("copy");
+            }
+        }
+    }
+
+    /// The `support` tool hands out how a cell was checked and what the observations of the
+    /// client saw, with the transcript lines, as the observation page shows them.
+    #[test]
+    fn a_cell_carries_its_evidence_method_and_the_observations_with_their_lines() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let dir = tempfile::tempdir().expect("temp dir");
+        copy(&fixtures.join("basic"), dir.path());
+        copy(&fixtures.join("observed"), dir.path());
+        let today = chrono::NaiveDate::from_ymd_opt(2026, 11, 30).expect("day");
+        let site = Snapshot::load(dir.path(), today).expect("site");
+        let client = site.index.ids.client("client-a").expect("client-a");
+        let tools = site
+            .index
+            .ids
+            .capability("tools.call")
+            .expect("tools.call")
+            .0;
+        let cell = cell(&site, client, tools);
+        assert_eq!(
+            cell.evidence["method"], "docs",
+            "the cell cites no observation"
+        );
+        let [seen] = cell.observations.as_slice() else {
+            panic!("one observation: {:?}", cell.observations);
+        };
+        assert_eq!(
+            (
+                seen.cited,
+                seen.status.as_str(),
+                seen.client_version.as_deref()
+            ),
+            (false, "yes", Some("1.3.0"))
+        );
+        let lines: Vec<usize> = seen.messages.iter().map(|m| m.line).collect();
+        assert_eq!(lines, [4, 5]);
+        assert!(seen.messages[0].text.contains("\"tools/call\""));
+        let sse = site.index.ids.capability("transports.sse").expect("sse").0;
+        let cell = super::cell(&site, client, sse);
+        assert_eq!(cell.evidence["method"], "source");
+        assert_eq!(cell.evidence["commit"], "0123abc");
+        assert_eq!(cell.observations[0].status, "unknown");
     }
 }

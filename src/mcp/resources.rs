@@ -99,5 +99,6 @@ fn kind(section: Section) -> &'static str {
         Section::Clients => "Client",
         Section::Capabilities => "Capability",
         Section::Guides => "Guide",
+        Section::Observations => "Observation",
     }
 }

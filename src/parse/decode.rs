@@ -1,7 +1,10 @@
 //! Turning a front matter mapping into the typed model, one function per content kind.
 
 use super::fields::Reader;
-use crate::model::{Capability, Client, Document, Guide, Note, ObjectKind, SupportCell};
+use crate::model::{
+    Capability, Client, ClientInfo, Document, Guide, Note, ObjectKind, Observation, ObservedResult,
+    ProbeInfo, SupportCell,
+};
 
 pub fn note(doc: Document, r: &mut Reader<'_>) -> Note {
     Note {
@@ -42,6 +45,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
             sources: c.sources("sources"),
             last_verified: c.text("lastVerified"),
             version: c.text("version"),
+            observations: c.list("observations"),
             capability,
         });
         support.push(cell);
@@ -79,5 +83,56 @@ pub fn guide(doc: Document, r: &mut Reader<'_>) -> Guide {
         title: r.text("title"),
         summary: r.text("summary"),
         last_updated: r.text("last-updated"),
+    }
+}
+
+pub fn observation(doc: Document, r: &mut Reader<'_>) -> Observation {
+    let id = r.text("id");
+    let client = r.text("client");
+    let client_info = r.object("clientInfo", ObjectKind::ClientInfo, |c| {
+        let fields = c.values();
+        ClientInfo {
+            span: c.span(),
+            name: c.text("name"),
+            version: c.text("version"),
+            fields,
+        }
+    });
+    let observed = r.text("observed");
+    let transport = r.text("transport");
+    let protocol_version = r.text("protocolVersion");
+    let probe = r.object("probe", ObjectKind::Probe, |p| ProbeInfo {
+        span: p.span(),
+        version: p.text("version"),
+        mode: p.text("mode"),
+    });
+    let command = r.text("command");
+    let transcript = r.text("transcript");
+    let mut results = Vec::new();
+    for (capability, map) in r.entries("results") {
+        let prefix = format!("results.{}.", capability.value);
+        let result = r.nested(ObjectKind::ObservedResult, map, prefix, |c| {
+            ObservedResult {
+                span: c.span(),
+                status: c.text("status"),
+                why: c.text("why"),
+                messages: c.lines("messages"),
+                capability,
+            }
+        });
+        results.push(result);
+    }
+    Observation {
+        doc,
+        id,
+        client,
+        client_info,
+        observed,
+        transport,
+        protocol_version,
+        probe,
+        command,
+        transcript,
+        results,
     }
 }

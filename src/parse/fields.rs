@@ -129,6 +129,55 @@ impl<'a> Reader<'a> {
         out
     }
 
+    /// A list of 1-based line numbers; anything but a positive whole number is a type error.
+    pub fn lines(&mut self, key: &str) -> Vec<Spanned<usize>> {
+        let mut out = Vec::new();
+        for (i, item) in self.items(key).into_iter().enumerate() {
+            let line = match &item.kind {
+                NodeKind::Scalar(text, _) => text.trim().parse::<usize>().ok().filter(|&n| n > 0),
+                _ => None,
+            };
+            match line {
+                Some(line) => out.push(Spanned::new(line, item.span)),
+                None => {
+                    let field = format!("{}{key}[{i}]", self.prefix);
+                    self.wrong_type(field, "a line number (1 or more)", &item);
+                }
+            }
+        }
+        out
+    }
+
+    /// A nested object field of `kind` (a mapping), read by `read`; anything else is a type
+    /// error.
+    pub fn object<T>(
+        &mut self,
+        key: &str,
+        kind: ObjectKind,
+        read: impl FnOnce(&mut Reader<'_>) -> T,
+    ) -> Option<T> {
+        let node = self.take(key)?;
+        let map = self.fields_of(node, key.to_string())?;
+        let prefix = format!("{}{key}.", self.prefix);
+        Some(self.nested(kind, map, prefix, read))
+    }
+
+    /// Every entry of the mapping being read, its value as text: a scalar as written, a list
+    /// or mapping as compact JSON (what an open object such as `clientInfo` keeps).
+    pub fn values(&self) -> Vec<(Spanned<String>, String)> {
+        self.entries
+            .iter()
+            .filter_map(|(k, v)| {
+                let name = Spanned::new(k.scalar()?.to_string(), k.span);
+                let value = match &v.kind {
+                    NodeKind::Scalar(text, _) => text.clone(),
+                    _ => serde_json::to_string(&v.to_value()).unwrap_or_default(),
+                };
+                Some((name, value))
+            })
+            .collect()
+    }
+
     /// The items of a list field; anything else is a type error.
     fn items(&mut self, key: &str) -> Vec<Node> {
         let Some(node) = self.take(key) else {

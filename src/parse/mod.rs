@@ -15,7 +15,7 @@ pub(crate) mod yaml;
 use crate::config::SiteConfig;
 use crate::load::{Assets, LoadedSite, Unreadable};
 use crate::model::{
-    Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind,
+    Capability, Client, Content, Document, FrontMatterError, Guide, Note, ObjectKind, Observation,
 };
 use crate::text_file::{FileId, Section, Span, TextFile};
 use fields::{Collected, Reader};
@@ -42,6 +42,7 @@ pub enum Parsed {
     Client(Client),
     Capability(Capability),
     Guide(Guide),
+    Observation(Observation),
 }
 
 /// Parses every loaded file, in parallel, keeping path order. Never fails: what cannot be
@@ -60,8 +61,10 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
             Parsed::Client(c) => content.clients.push(c),
             Parsed::Capability(c) => content.capabilities.push(c),
             Parsed::Guide(g) => content.guides.push(g),
+            Parsed::Observation(o) => content.observations.push(o),
         }
     }
+    content.transcripts = site.transcripts;
     ParsedSite {
         root: site.root,
         config: site.config,
@@ -126,6 +129,11 @@ pub fn parse_file(
             attach(&mut guide.doc, collected);
             Parsed::Guide(guide)
         }
+        Section::Observations => {
+            let mut observation = decode::observation(doc, &mut reader);
+            attach(&mut observation.doc, collected);
+            Parsed::Observation(observation)
+        }
     }
 }
 
@@ -141,6 +149,7 @@ pub fn object_kind(section: Section) -> ObjectKind {
         Section::Clients => ObjectKind::Client,
         Section::Capabilities => ObjectKind::Capability,
         Section::Guides => ObjectKind::Guide,
+        Section::Observations => ObjectKind::Observation,
     }
 }
 

@@ -165,6 +165,10 @@ pub struct ApiCell<'a> {
     pub sources: Vec<ApiSource<'a>>,
     pub last_verified: Option<&'a str>,
     pub version: Option<&'a str>,
+    /// Observations backing the cell, by id.
+    pub observations: Vec<&'a str>,
+    /// How the claim was checked, derived from what the cell cites.
+    pub evidence: crate::index::evidence::Evidence,
     /// The cell's row on the client page.
     pub url: String,
 }
@@ -380,6 +384,8 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
                         sources: cell.map_or_else(Vec::new, |c| sources(&c.sources)),
                         last_verified: cell.and_then(|c| some(&c.last_verified)),
                         version: cell.and_then(|c| some(&c.version)),
+                        observations: cell.map_or_else(Vec::new, |c| texts(&c.observations)),
+                        evidence: ctx.evidence(client, cap),
                         url: format!("{}#{anchor}", ctx.canonical_url(Page::Client(client))),
                     };
                     (capability_id(ctx, cap), api)

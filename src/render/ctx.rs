@@ -75,13 +75,14 @@ impl<'a> Site<'a> {
 pub fn site_pages(index: &SiteIndex) -> Vec<Page> {
     let content = &index.content;
     let mut pages = vec![Page::Home];
-    pages.extend(Section::ALL.map(Page::Index));
+    pages.extend(crate::index::outputs::section_indexes(content));
     pages.push(Page::SpecIndex);
     pages.extend((0..content.notes.len()).map(Page::Note));
     pages.extend((0..content.clients.len()).map(Page::Client));
     pages.extend((0..content.capabilities.len()).map(Page::Capability));
     pages.extend((0..index.config.spec_versions.len()).map(Page::Spec));
     pages.extend((0..content.guides.len()).map(Page::Guide));
+    pages.extend((0..content.observations.len()).map(Page::Observation));
     pages
 }
 
@@ -166,13 +167,7 @@ impl<'a> Ctx<'a> {
     /// How many documents `section` has.
     pub fn count(&self, section: Section) -> usize {
         self.read(Input::Count(section));
-        let c = &self.site.index.content;
-        match section {
-            Section::Research => c.notes.len(),
-            Section::Clients => c.clients.len(),
-            Section::Capabilities => c.capabilities.len(),
-            Section::Guides => c.guides.len(),
-        }
+        self.site.index.content.len(section)
     }
 
     /// Every page of the site, in the order a render writes them (see [`site_pages`]).
@@ -190,6 +185,21 @@ impl<'a> Ctx<'a> {
     pub fn note(&self, n: usize) -> &'a Note {
         self.read(Input::Front(Page::Note(n)));
         &self.site.index.content.notes[n]
+    }
+
+    /// Observation `i`'s front matter.
+    pub fn observation(&self, i: usize) -> &'a crate::model::Observation {
+        self.read(Input::Front(Page::Observation(i)));
+        &self.site.index.content.observations[i]
+    }
+
+    /// The transcript an observation's `transcript` names, beside it, if there is one (the
+    /// transcripts are read with the observation's file: its front matter stands for them).
+    pub fn transcript(&self, i: usize) -> Option<&'a crate::model::Transcript> {
+        self.read(Input::File(Page::Observation(i)));
+        let index = self.site.index;
+        let t = (index.observations.transcript.get(i).copied()).flatten()?;
+        index.content.transcripts.get(t)
     }
 
     /// Client `i`'s front matter, its support cells included.
@@ -320,6 +330,37 @@ impl<'a> Ctx<'a> {
     pub fn find_note(&self, id: &str) -> Option<usize> {
         self.read(Input::Ids(Section::Research));
         self.site.index.ids.note(id)
+    }
+
+    /// The observation with id `id`.
+    pub fn find_observation(&self, id: &str) -> Option<usize> {
+        self.read(Input::Ids(Section::Observations));
+        self.site.index.ids.observation(id)
+    }
+
+    /// What the index knows of the observations: their clients, transcripts, the cells
+    /// citing them (all read from clients' and observations' front matter, as the matrix).
+    pub fn observations(&self) -> &'a crate::index::Observations {
+        self.read(Input::Matrix);
+        &self.site.index.observations
+    }
+
+    /// How the cell of `client` for `capability` was checked.
+    pub fn evidence(&self, client: usize, capability: usize) -> crate::index::evidence::Evidence {
+        let index = self.site.index;
+        if let Some(cell) = self.cell(client, capability) {
+            // What the cited notes' sources pin decides it too.
+            self.read(Input::Ids(Section::Research));
+            self.read(Input::Ids(Section::Observations));
+            for n in cell
+                .research
+                .iter()
+                .filter_map(|r| index.ids.note(&r.value))
+            {
+                self.read(Input::Front(Page::Note(n)));
+            }
+        }
+        index.evidence(client, capability)
     }
 
     /// The client with id `id`.

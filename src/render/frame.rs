@@ -138,6 +138,7 @@ impl<'a> Ctx<'a> {
             Page::Client(_) => "clients",
             Page::Capability(_) => "capabilities",
             Page::Guide(_) => "guides",
+            Page::Observation(_) => "observations",
             Page::Spec(_) | Page::SpecIndex => "spec",
         };
         let route = self.route(page);

@@ -17,6 +17,15 @@ pub struct HomeView<'a> {
     /// Spec revisions, newest first, for the revision selector (the matrix shows each
     /// capability's state at the one selected, the newest by default).
     pub revisions: Vec<Revision<'a>>,
+    /// How a claim can have been checked, for the evidence filter.
+    pub evidence_methods: Vec<EvidenceMethod>,
+}
+
+/// One way a claim can have been checked, in the evidence filter.
+#[derive(Debug, Serialize)]
+pub struct EvidenceMethod {
+    pub value: &'static str,
+    pub label: &'static str,
 }
 
 /// A spec revision in the revision filter.
@@ -32,6 +41,12 @@ pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
         matrix: matrix_view(ctx, current(ctx.config()), |_| true),
         note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
+        evidence_methods: (crate::index::evidence::METHODS.iter())
+            .map(|m| EvidenceMethod {
+                value: m.as_str(),
+                label: m.label(),
+            })
+            .collect(),
         revisions: ctx
             .config()
             .spec_versions

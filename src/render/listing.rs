@@ -5,7 +5,7 @@ use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::config::Kind;
 use crate::index::routes::Page;
-use crate::model::text;
+use crate::model::{doc_id, text};
 use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
@@ -133,6 +133,7 @@ pub fn section_view<'a>(ctx: &Ctx<'a>, section: Section) -> ListView<'a> {
         Section::Research => research(ctx),
         Section::Clients => clients(ctx),
         Section::Capabilities => capabilities(ctx),
+        Section::Observations => observations(ctx),
         Section::Guides => one_group(
             (0..ctx.count(Section::Guides))
                 .map(|i| {
@@ -378,6 +379,12 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
     if ctx.count(Section::Guides) > 0 {
         overview.push(entry(Page::Index(Section::Guides), "Long-form guides."));
     }
+    if ctx.count(Section::Observations) > 0 {
+        overview.push(entry(
+            Page::Index(Section::Observations),
+            "What shipped clients were seen doing against fieldnotes probe.",
+        ));
+    }
     let sections = vec![
         LlmsSection {
             title: "Overview",
@@ -419,11 +426,72 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
                 .map(|i| entry(Page::Guide(i), text(&ctx.guide(i).summary)))
                 .collect(),
         },
+        LlmsSection {
+            title: "Observations",
+            items: (0..ctx.count(Section::Observations))
+                .map(|i| entry(Page::Observation(i), ""))
+                .collect(),
+        },
     ];
     LlmsView {
         sections: sections
             .into_iter()
             .filter(|s| !s.items.is_empty())
             .collect(),
+    }
+}
+
+/// `/observations`: every observation, by client.
+fn observations<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
+    let count = ctx.count(Section::Observations);
+    let index = ctx.observations();
+    let mut groups: Vec<ListGroup<'a>> = Vec::new();
+    for &client in &ctx.matrix().clients {
+        let list = index.by_client.get(client).map_or(&[][..], Vec::as_slice);
+        if list.is_empty() {
+            continue;
+        }
+        let c = ctx.client(client);
+        groups.push(ListGroup {
+            title: Some(c.display_title()),
+            id: Some(doc_id(&c.id, &c.doc)),
+            description: None,
+            items: list.iter().map(|&o| observation_item(ctx, o)).collect(),
+        });
+    }
+    let orphans: Vec<usize> = (0..count)
+        .filter(|&o| index.client.get(o).copied().flatten().is_none())
+        .collect();
+    if !orphans.is_empty() {
+        groups.push(ListGroup {
+            title: Some("Clients the site does not have yet"),
+            id: Some("unclaimed"),
+            description: None,
+            items: orphans.iter().map(|&o| observation_item(ctx, o)).collect(),
+        });
+    }
+    ListView {
+        intro: Some(Cow::Borrowed(
+            "What shipped clients were seen doing against fieldnotes probe: each session's \
+             results, with the transcript lines that show them.",
+        )),
+        groups,
+        count,
+    }
+}
+
+fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ListItem<'a> {
+    let item = super::evidence::observation_item(ctx, o);
+    let mut meta = Vec::new();
+    meta.extend(item.transport.map(str::to_string));
+    meta.extend(item.observed.map(|d| format!("observed {}", d.date)));
+    let plural = if item.shown == 1 { "" } else { "s" };
+    meta.push(format!("{} result{plural} shown", item.shown));
+    ListItem {
+        link: item.link,
+        summary: "",
+        summary_html: String::new(),
+        meta,
+        verified: None,
     }
 }

@@ -115,6 +115,9 @@ pub struct MatrixCell<'a> {
     pub panel: Option<String>,
     /// The cell with its evidence, for the panel.
     pub detail: Option<SupportRow<'a>>,
+    /// How the cell was checked (`observed`, `source`, `docs`, `none`): the evidence filter's
+    /// value.
+    pub evidence: &'static str,
 }
 
 /// The matrix of the capabilities `include` keeps, each in its state at the revision of rank
@@ -220,6 +223,7 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> Matr
                         None => format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
                     },
                     panel,
+                    evidence: ctx.evidence(client, cap).method.as_str(),
                     detail: cell.map(|_| support_row(ctx, client, cap)),
                 }
             })

@@ -20,6 +20,7 @@ mod body;
 mod citations;
 mod ctx;
 mod escape;
+mod evidence;
 mod feeds;
 mod files;
 mod frame;
@@ -31,6 +32,7 @@ mod markdown;
 mod matrix;
 mod memo;
 mod note;
+mod observation;
 pub mod output;
 mod search;
 mod sitemap;
@@ -48,7 +50,6 @@ use crate::model::text;
 use crate::provenance::excerpt::Excerpts;
 use crate::render::output::Output;
 use crate::render::output::Shared;
-use crate::text_file::Section;
 use chrono::NaiveDate;
 use ctx::{site_pages, Cached, Site};
 use frame::PageView;
@@ -172,12 +173,13 @@ pub fn render_with(
 pub fn page_count(index: &SiteIndex) -> usize {
     let content = &index.content;
     // Home, each section's index, the index of spec revisions.
-    2 + Section::ALL.len()
+    2 + crate::index::outputs::section_indexes(content).count()
         + content.notes.len()
         + content.clients.len()
         + content.capabilities.len()
         + content.guides.len()
         + index.config.spec_versions.len()
+        + content.observations.len()
 }
 
 /// The search index alone, as (path, contents): what [`RenderOptions::skip_search`] leaves
@@ -229,7 +231,7 @@ pub fn reference_day(index: &SiteIndex) -> Result<(Option<NaiveDate>, bool)> {
 /// Whether `page` lists or tallies notes, so that an edit to any note's front matter may
 /// change it: a page [`Incremental::defer_listings`] may leave for later.
 fn lists_notes(page: Page) -> bool {
-    !matches!(page, Page::Note(_) | Page::Guide(_))
+    !matches!(page, Page::Note(_) | Page::Guide(_) | Page::Observation(_))
 }
 
 /// Pages are rendered in parallel, this many at a time, then written in order.
@@ -275,6 +277,11 @@ fn render_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>, page: Page) -> Result<PageF
             let view = note::guide_view(ctx, i);
             let about = Cow::Borrowed(text(&ctx.guide(i).summary));
             pages.render(ctx, page, "guide", &view, about)
+        }
+        Page::Observation(i) => {
+            let view = observation::observation_view(ctx, i);
+            let about = Cow::Owned(observation::description(&view));
+            pages.render(ctx, page, "observation", &view, about)
         }
     }
 }

@@ -55,6 +55,7 @@ pub fn sitemap_view(ctx: &Ctx<'_>) -> SitemapView {
         Page::Capability(i) => capabilities[i],
         Page::Guide(i) => guides[i],
         Page::Spec(i) => newest_of(ctx.notes_of(Page::Spec(i))),
+        Page::Observation(i) => parse_day(text(&ctx.observation(i).observed)),
         Page::Home | Page::Index(_) | Page::SpecIndex => newest,
     };
     SitemapView {

@@ -3,6 +3,7 @@
 use super::body::BodyView;
 use super::citations::{source_view_with, SourceView};
 use super::state::{current, state_at, State};
+use super::evidence::{client_observations, evidence_view, EvidenceView, ObservationItem};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };
@@ -31,6 +32,10 @@ pub struct SupportRow<'a> {
     pub version: Option<&'a str>,
     /// The capability's state at the newest revision.
     pub state: State,
+    /// How the claim was checked, derived from what the cell cites.
+    pub evidence: EvidenceView<'a>,
+    /// The observations the cell cites.
+    pub observations: Vec<LinkView<'a>>,
 }
 
 /// A capability group's band of rows.
@@ -98,6 +103,10 @@ pub struct ClientView<'a> {
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+    /// What the client was seen doing against `fieldnotes probe`, newest version first.
+    pub observations: Vec<ObservationItem<'a>>,
+    /// The client versions those observations saw, newest first.
+    pub versions_seen: Vec<&'a str>,
 }
 
 /// A client or capability with an unknown cell, in a page's "not researched yet" line.
@@ -164,7 +173,10 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
     let cell = ctx.cell(client, capability);
     let anchor = row_anchor(cap_id);
     let notes = cell.map_or("", |c| text(&c.notes));
+    let (evidence, observations) = evidence_view(ctx, client, capability);
     SupportRow {
+        evidence,
+        observations,
         evidence_url: format!("{}#{anchor}", ctx.href(Page::Client(client))),
         anchor,
         capability: ctx.link(Page::Capability(capability)),
@@ -224,7 +236,10 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
             rows: removed,
         });
     }
+    let (observations, versions_seen) = client_observations(ctx, i);
     ClientView {
+        observations,
+        versions_seen,
         profile: client_profile(ctx, i).linkable(),
         researched,
         unresearched,

@@ -40,6 +40,8 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "llms.txt",
     "note.html",
     "note.md",
+    "observation.html",
+    "observation.md",
     "robots.txt",
     "search.html",
     "search_form.html",

@@ -131,11 +131,13 @@ impl<'a> Ctx<'a> {
             Page::Index(Section::Clients) => Cow::Borrowed("Clients"),
             Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
             Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
+            Page::Index(Section::Observations) => Cow::Borrowed("Observations"),
             Page::SpecIndex => Cow::Borrowed("Spec revisions"),
             Page::Note(i) => Cow::Borrowed(self.note(i).display_title()),
             Page::Client(i) => Cow::Borrowed(self.client(i).display_title()),
             Page::Capability(i) => Cow::Borrowed(self.capability(i).display_title()),
             Page::Guide(i) => Cow::Borrowed(self.guide(i).display_title()),
+            Page::Observation(i) => Cow::Owned(self.observation(i).display_title()),
             Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }

@@ -108,7 +108,7 @@ pub struct InputHashes<'i> {
     reference_hash: u64,
     /// Each section's ids (by position in [`Section::ALL`]), and the matrix: made on first
     /// use, as they fold every document of a section.
-    ids: [OnceLock<u64>; 4],
+    ids: [OnceLock<u64>; Section::ALL.len()],
     matrix: OnceLock<u64>,
 }
 
@@ -167,16 +167,7 @@ impl Inputs for InputHashes<'_> {
             Input::Settings => self.settings,
             Input::Reference => self.reference_hash,
             Input::Theme => self.theme,
-            Input::Count(section) => {
-                let c = &index.content;
-                let count = match section {
-                    Section::Research => c.notes.len(),
-                    Section::Clients => c.clients.len(),
-                    Section::Capabilities => c.capabilities.len(),
-                    Section::Guides => c.guides.len(),
-                };
-                count as u64
-            }
+            Input::Count(section) => index.content.len(section) as u64,
             Input::Ids(section) => {
                 let at = Section::ALL.iter().position(|s| *s == section).unwrap_or(0);
                 *self.ids[at].get_or_init(|| {
@@ -186,7 +177,11 @@ impl Inputs for InputHashes<'_> {
             }
             // A document's route is its id; the others' follow from the settings.
             Input::Route(page) => match page {
-                Page::Note(_) | Page::Client(_) | Page::Capability(_) | Page::Guide(_) => self
+                Page::Note(_)
+                | Page::Client(_)
+                | Page::Capability(_)
+                | Page::Guide(_)
+                | Page::Observation(_) => self
                     .file(page)
                     .map_or(GONE, |f| fold([self.settings, f.id])),
                 _ => self.settings,
@@ -208,6 +203,7 @@ impl Inputs for InputHashes<'_> {
             Input::Matrix => *self.matrix.get_or_init(|| {
                 let fronts = (self.documents(Section::Clients))
                     .chain(self.documents(Section::Capabilities))
+                    .chain(self.documents(Section::Observations))
                     .map(|d| self.of_file(d.file).front);
                 fold([self.settings].into_iter().chain(fronts))
             }),
@@ -241,6 +237,7 @@ fn page_code(page: Page) -> u64 {
         Page::Guide(i) => (5, i),
         Page::Spec(i) => (6, i),
         Page::SpecIndex => (7, 0),
+        Page::Observation(i) => (8, i),
     };
     (kind << 56) ^ i as u64
 }

@@ -506,6 +506,7 @@ pub fn replace_document(index: &mut SiteIndex, file: TextFile) -> Option<(usize,
         Parsed::Client(c) => content.clients[at] = c,
         Parsed::Capability(c) => content.capabilities[at] = c,
         Parsed::Guide(g) => content.guides[at] = g,
+        Parsed::Observation(o) => content.observations[at] = o,
     }
     index.files[id] = file;
     Some((id, crate::index::page_of(section, at)))

@@ -104,6 +104,28 @@ describe("the matrix", () => {
     await close();
   });
 
+  test("the evidence filter keeps the cells checked the way it asks, in the address", async () => {
+    const { page, problems, close } = await open("/");
+    const rows = page.locator("table.matrix tbody tr[data-capability]");
+    const visibleRows = () => rows.filter({ visible: true });
+    // Only cells read in source at a commit: a row stays when one of its cells was.
+    for (const method of ["observed", "docs", "none"]) {
+      await page.locator(`input[name="evidence"][value="${method}"]`).uncheck();
+    }
+    const fromSource = await rows.evaluateAll(
+      (trs) => trs.filter((tr) => tr.querySelector('td[data-evidence="source"]')).length
+    );
+    assert.ok(fromSource > 0);
+    assert.equal(await visibleRows().count(), fromSource);
+    assert.equal(await page.locator('td[data-evidence="none"]:not(.dim)').count(), 0);
+    assert.match(page.url(), /evidence=source/);
+    // The panel says how its cell was checked.
+    await page.locator('td[data-client="cline"] a[href*="#cell-cline--transports.sse"]').click();
+    assert.match(await page.locator("#cell-cline--transports\\.sse .checked").textContent(), /Checked: read in source at commit/);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   test("a cell opens its evidence: notes, sources, last verified", async () => {
     const { page, problems, close } = await open("/");
     const cell = page.locator('td[data-client="cline"] a[href*="#cell-cline--transports.sse"]');

@@ -15,6 +15,7 @@ mod lint_incremental;
 mod lint_rules;
 mod lsp;
 mod mcp;
+mod observations;
 mod printing;
 mod probe;
 mod provenance;

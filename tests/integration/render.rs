@@ -221,7 +221,7 @@ fn matrix_has_a_cell_per_capability_and_client() {
     // row on the client page, which says so too.
     // (With the script, it opens the one "unknown" panel instead.) It stays blank: the word
     // is for screen readers.
-    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="mark" aria-hidden="true"></span><span class="visually-hidden">unknown</span></a></td>"##;
+    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown" data-evidence="none"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="mark" aria-hidden="true"></span><span class="visually-hidden">unknown</span></a></td>"##;
     assert!(home.contains(unknown), "{home}");
     assert_eq!(count(&home, r#"<td class="cell cell-unknown""#), 1);
     assert!(home.contains(r#"<section class="cell-panel" id="cell-unknown" data-unknown"#));

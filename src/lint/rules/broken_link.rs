@@ -44,6 +44,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             MissingKind::Section(Section::Clients) => Vocab::Clients,
             MissingKind::Section(Section::Capabilities) => Vocab::Capabilities,
             MissingKind::Section(Section::Guides) => Vocab::Guides,
+            MissingKind::Section(Section::Observations) => Vocab::Observations,
             MissingKind::Spec => Vocab::SpecVersions,
         };
         let fix = || format!("link to an existing {}, or remove the link", kind.noun());

@@ -143,6 +143,10 @@ fn id_at(content: &Content, section: Section, index: usize) -> (&str, Span) {
             &content.capabilities[index].doc,
         ),
         Section::Guides => (&None, &content.guides[index].doc),
+        Section::Observations => (
+            &content.observations[index].id,
+            &content.observations[index].doc,
+        ),
     };
     let span = id.as_ref().map_or(Span::file_start(doc.file), |id| id.span);
     (doc_id(id, doc), span)

@@ -34,6 +34,13 @@ mod link_escapes_root;
 mod missing_anchor;
 mod missing_field;
 mod missing_front_matter;
+mod observation_capability_alias;
+mod observation_invalid_value;
+mod observation_line_out_of_range;
+mod observation_transcript_missing;
+mod observation_unknown_capability;
+mod observation_unknown_client;
+mod observation_without_command;
 mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
@@ -56,8 +63,11 @@ mod stale_verification;
 mod static_replaces_generated;
 mod summary_length;
 mod superseded_without_successor;
+mod support_contradicts_observation;
 mod support_invalid_status;
+mod support_observation_newer;
 mod support_unknown_capability;
+mod support_unknown_observation;
 mod support_unknown_research;
 mod support_without_evidence;
 mod too_many_files;
@@ -123,6 +133,16 @@ pub const ALL: &[Rule] = &[
     rule!(superseded_without_successor),
     rule!(unknown_successor),
     rule!(duplicate_support_cell),
+    rule!(observation_unknown_client),
+    rule!(observation_invalid_value),
+    rule!(observation_unknown_capability),
+    rule!(observation_capability_alias),
+    rule!(observation_transcript_missing),
+    rule!(observation_line_out_of_range),
+    rule!(observation_without_command),
+    rule!(support_unknown_observation),
+    rule!(support_contradicts_observation),
+    rule!(support_observation_newer),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),

@@ -11,11 +11,12 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     reads: Reads::FrontMatter,
-    summary: "a support cell with a status but no sources and no research notes",
+    summary: "a support cell with a status but no sources, research notes or observations",
     doc: r#"## What it flags
 
-A support cell whose `status` is `yes`, `partial` or `no` but which has neither `sources` nor
-`research` (ids of notes that give the evidence).
+A support cell whose `status` is `yes`, `partial` or `no` but which has no `sources`, no
+`research` (ids of notes that give the evidence) and no `observations` (ids of observations of
+the client).
 
 ## Why
 
@@ -38,7 +39,10 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         for cell in &client.support {
             let status = text(&cell.status);
             let claims = matches!(status, "yes" | "partial" | "no");
-            if claims && cell.sources.is_empty() && cell.research.is_empty() {
+            let cited = !(cell.sources.is_empty()
+                && cell.research.is_empty()
+                && cell.observations.is_empty());
+            if claims && !cited {
                 sink.report(
                     &META,
                     cell.capability.span,
@@ -47,8 +51,8 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                         cell.capability.value
                     ),
                     Some(
-                        "add `research:` (ids of notes) or `sources:` that show it, or set \
-                         `status: unknown`"
+                        "add `research:` (ids of notes), `sources:` or `observations:` (ids of \
+                         observations) that show it, or set `status: unknown`"
                             .to_string(),
                     ),
                 );

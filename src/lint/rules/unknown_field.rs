@@ -37,7 +37,8 @@ Write `lastVerified`. `fieldnotes schema` lists every field."#,
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for doc in cx.index.content.documents() {
         for key in &doc.keys {
-            if field_table::find(key.object, &key.key).is_some() {
+            if field_table::find(key.object, &key.key).is_some() || field_table::is_open(key.object)
+            {
                 continue;
             }
             let fields = field_table::fields(key.object);

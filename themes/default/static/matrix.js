@@ -9,7 +9,8 @@
 
   /* ---------- Matrix filters ---------- */
 
-  /* Filters by capability text, group, status and client, kept in the address
+  /* Filters by capability text, group, spec revision, status, how each cell was checked
+     (`evidence`: observed, source, docs, none) and client, kept in the address
      (`/?q=sse&clients=cline,zed`) so a filtered matrix can be shared. The coverage bars and
      totals count what the filters show. The revision selector shows each capability's state
      at that revision (the newest, selected in the HTML, by default): rows not yet introduced
@@ -35,6 +36,7 @@
     const clientSearch = $("#client-search", form);
     const clientsCount = $("#clients-count", form);
     const clientLabels = $$(".filter-clients fieldset label", form);
+    const evidenceCount = $$('input[name="evidence"]', form).length;
 
     function state() {
       const data = new FormData(form);
@@ -43,6 +45,7 @@
         group: data.get("group") || "",
         revision: data.get("revision") || "",
         statuses: new Set(data.getAll("status")),
+        evidence: new Set(data.getAll("evidence")),
         clients: new Set(data.getAll("client")),
       };
     }
@@ -93,7 +96,9 @@
         let match = false;
         const cells = $$("td[data-status]", row);
         for (const cell of cells) {
-          const wanted = s.statuses.has(cell.dataset.status);
+          const wanted =
+            s.statuses.has(cell.dataset.status) &&
+            (evidenceCount === 0 || s.evidence.has(cell.dataset.evidence || "none"));
           cell.classList.toggle("dim", !wanted);
           if (wanted && !cell.hidden) match = true;
         }
@@ -156,6 +161,7 @@
       if (s.group) params.set("group", s.group);
       if (s.revision && s.revision !== defaultRevision) params.set("revision", s.revision);
       if (s.statuses.size < 4) params.set("status", Array.from(s.statuses).join(","));
+      if (s.evidence.size < evidenceCount) params.set("evidence", Array.from(s.evidence).join(","));
       if (s.clients.size < clientCount) params.set("clients", Array.from(s.clients).join(","));
       const query = params.toString();
       const url = location.pathname + (query ? "?" + query : "") + location.hash;
@@ -171,7 +177,7 @@
       set("q", params.get("q"));
       set("group", params.get("group"));
       set("revision", params.get("revision"));
-      for (const [name, key] of [["status", "status"], ["client", "clients"]]) {
+      for (const [name, key] of [["status", "status"], ["evidence", "evidence"], ["client", "clients"]]) {
         const value = params.get(key);
         if (value === null) continue;
         const wanted = new Set(value.split(","));

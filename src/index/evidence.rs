@@ -1,0 +1,116 @@
+//! How each support cell's claim was checked, derived once from what it cites: `observed`
+//! (an observation of the client, with its version and day), `source` (a source pinned to a
+//! commit, its own or a cited note's), `docs` (a URL without a commit), else `none`.
+
+use super::observations::newest_first;
+use super::Ids;
+use crate::model::{text, Content, SourceRef, SupportCell};
+use serde::Serialize;
+
+/// The ways a claim can have been checked, strongest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    Observed,
+    Source,
+    Docs,
+    None,
+}
+
+/// Every method, in the order a filter lists them.
+pub const METHODS: [Method; 4] = [Method::Observed, Method::Source, Method::Docs, Method::None];
+
+impl Method {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Observed => "observed",
+            Method::Source => "source",
+            Method::Docs => "docs",
+            Method::None => "none",
+        }
+    }
+
+    /// How a page says it, after "Checked: ".
+    pub fn label(self) -> &'static str {
+        match self {
+            Method::Observed => "observed",
+            Method::Source => "read in source",
+            Method::Docs => "from the docs",
+            Method::None => "no evidence",
+        }
+    }
+}
+
+/// How one cell was checked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Evidence {
+    pub method: Method,
+    /// `observed`: the newest cited observation's client version; otherwise the cell's
+    /// `version`, if it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// `observed`: the day of that observation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed: Option<String>,
+    /// `observed`: that observation's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observation: Option<String>,
+    /// `source`: the commit the first pinned source is read at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+}
+
+impl Evidence {
+    /// What a cell the support map does not name has: nothing.
+    pub fn none() -> Evidence {
+        Evidence {
+            method: Method::None,
+            version: None,
+            observed: None,
+            observation: None,
+            commit: None,
+        }
+    }
+}
+
+/// The evidence of `cell`, from its observations, sources and research notes.
+pub fn of_cell(content: &Content, ids: &Ids, cell: &SupportCell) -> Evidence {
+    let version = Some(text(&cell.version)).filter(|v| !v.is_empty());
+    let cited = (cell.observations.iter()).filter_map(|o| ids.observation(&o.value));
+    if let Some(o) = cited.min_by(|&a, &b| newest_first(content, a, b)) {
+        let observation = &content.observations[o];
+        return Evidence {
+            method: Method::Observed,
+            version: observation.client_version().map(str::to_string),
+            observed: Some(text(&observation.observed).to_string()).filter(|d| !d.is_empty()),
+            observation: Some(crate::model::doc_id(&observation.id, &observation.doc).into()),
+            commit: None,
+        };
+    }
+    let notes = (cell.research.iter())
+        .filter_map(|r| ids.note(&r.value))
+        .flat_map(|n| content.notes[n].sources.iter());
+    let sources: Vec<&SourceRef> = cell.sources.iter().chain(notes).collect();
+    let method = |method, commit| Evidence {
+        method,
+        version: version.map(str::to_string),
+        observed: None,
+        observation: None,
+        commit,
+    };
+    if let Some(commit) = sources.iter().find_map(|s| pinned_commit(s)) {
+        return method(Method::Source, Some(commit));
+    }
+    if sources.iter().any(|s| s.url.is_some()) {
+        return method(Method::Docs, None);
+    }
+    method(Method::None, None)
+}
+
+/// The commit a source is pinned to: its `commit`, else the one its URL names.
+fn pinned_commit(source: &SourceRef) -> Option<String> {
+    let commit = (source.commit.as_ref()).map(|c| c.value.trim().to_ascii_lowercase());
+    commit
+        .filter(|c| (7..=40).contains(&c.len()) && c.chars().all(|c| c.is_ascii_hexdigit()))
+        .or_else(|| source.url_pin.as_ref().map(|p| p.commit.value.clone()))
+}
