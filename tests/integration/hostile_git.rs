@@ -2,7 +2,7 @@
 //! read as git configuration, write outside the site, or exhaust memory. Each test builds its
 //! own hostile repository or site in a temporary folder (no network).
 
-use crate::provenance::widget::{git_command, Repo};
+use crate::provenance::widget::Repo;
 use crate::support::{copy_dir, fixtures};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -223,19 +223,4 @@ fn git_settings_that_run_commands_are_off_and_the_environment_cannot_redirect_gi
     assert!(!marker.exists(), "lint ran core.fsmonitor");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(stdout(&out).contains("FN501"), "{}", stdout(&out));
-}
-
-/// Runs git in `dir` with fixed names and dates; its output.
-fn git_in(dir: &Path, args: &[&str]) -> String {
-    let out = git_command("2026-01-05T10:00:00Z")
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
