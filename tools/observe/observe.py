@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,7 +113,7 @@ CLIENTS: list[Client] = [
            "mcp_cli", Trigger(["{bin}"], {}, 20, tty=True, keys=((4, "Enter"),)),
            ("stdio", "http", "sse")),
     Client("amp", "npm", "@sourcegraph/amp", "0.0.1790142911-g7618fb", "amp",
-           "amp", Trigger(["{bin}", "mcp", "doctor"], {}, 30),
+           "amp", Trigger(["{bin}", "mcp", "doctor"], {"AMP_API_KEY": FAKE_KEY}, 30),
            ("stdio", "url")),
     Client("fast-agent", "pypi", "fast-agent-mcp", "0.10.48", "fast-agent",
            "fast_agent", Trigger(["{bin}", "go", "--model", "passthrough", "--message", "hi"],
@@ -343,7 +344,7 @@ def drive(argv: list[str], env: dict, scratch: Scratch, trigger: Trigger, out) -
             return "timeout"
     # A terminal program: tmux on its own socket (its server starts with `env`), read the
     # screen at the end, then end that server.
-    sock = f"observe-{os.getpid()}"
+    sock = f"observe-{os.getpid()}-{scratch.root.name}"
     tmux = ["tmux", "-L", sock]
     subprocess.run(tmux + ["new-session", "-d", "-x", "160", "-y", "48", "-c",
                            str(scratch.work), shlex.join(argv)], env=env, check=True)
@@ -367,8 +368,22 @@ MODES = {"stdio": ["stdio"], "http": ["streamable"], "sse": ["sse"],
          "url": ["legacy-only-404", "legacy-only-405"]}
 
 
-def start_probe(fieldnotes: str, mode: str, out: Path, command: str, log: Path):
-    argv = [fieldnotes, "probe", "http", "--port", "0", "--mode", mode, "--out", str(out),
+def site_copy(site: Path, scratch_root: Path) -> Path:
+    """The site's settings and content under the scratch folder: the probe reads its clients'
+    `clientInfoNames` from it to name the client, and no path outside the scratch folder
+    reaches a client's configuration."""
+    copy = scratch_root / "site"
+    if copy.exists():
+        shutil.rmtree(copy)
+    copy.mkdir(parents=True)
+    shutil.copy(site / "site.yaml", copy / "site.yaml")
+    shutil.copytree(site / "content", copy / "content",
+                    ignore=shutil.ignore_patterns("observations"))
+    return copy
+
+
+def start_probe(fieldnotes: str, site: Path, mode: str, out: Path, command: str, log: Path):
+    argv = [fieldnotes, "--root", str(site), "probe", "http", "--port", "0", "--mode", mode, "--out", str(out),
             "--command", command]
     handle = log.open("w")
     proc = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT,
@@ -398,8 +413,8 @@ def url_for(base: str, mode: str) -> str:
     return base + ("/sse" if mode == "sse" else "/mcp")
 
 
-def probe(c: Client, fieldnotes: str, out: Path, prefix: Path, scratch_root: Path,
-          only: list[str] | None) -> list[dict]:
+def probe(c: Client, fieldnotes: str, site: Path, out: Path, prefix: Path,
+          scratch_root: Path, only: list[str] | None) -> list[dict]:
     results = []
     for transport in c.transports:
         if only and transport not in only:
@@ -410,14 +425,15 @@ def probe(c: Client, fieldnotes: str, out: Path, prefix: Path, scratch_root: Pat
                 display = Server(argv=["fieldnotes", "probe", "stdio"])
                 how = describe(c, getattr(writers, c.writer)("stdio", display, c.trigger),
                                c.trigger, display)
-                server = Server(argv=[fieldnotes, "probe", "stdio", "--out", str(out),
-                                      "--command", how])
+                server = Server(argv=[fieldnotes, "--root", str(site), "probe", "stdio",
+                                      "--out", str(out), "--command", how])
                 results.append(run_client(c, transport, server, display, prefix, scratch))
                 continue
             placeholder = Server(url=url_for("http://127.0.0.1:PORT", mode))
             how = describe(c, getattr(writers, c.writer)(transport, placeholder, c.trigger),
                            c.trigger, placeholder) + f" (probe --mode {mode})"
-            proc, base = start_probe(fieldnotes, mode, out, how, scratch.root / "probe.log")
+            proc, base = start_probe(fieldnotes, site, mode, out, how,
+                                     scratch.root / "probe.log")
             try:
                 server = Server(url=url_for(base, mode))
                 results.append(run_client(c, transport, server, placeholder, prefix, scratch)
@@ -454,7 +470,10 @@ def main() -> None:
     pr.add_argument("name")
     pr.add_argument("--fieldnotes", required=True, help="the fieldnotes binary")
     pr.add_argument("--out", type=Path, required=True)
+    pr.add_argument("--site", type=Path, default=SCRIPT.parents[2],
+                    help="the site whose clients name what is seen [default: this repository]")
     pr.add_argument("--transport", action="append", choices=list(MODES))
+    pr.add_argument("--jobs", type=int, default=1, help="clients observed at once")
     a = p.parse_args()
 
     def pick(name: str) -> list[Client]:
@@ -490,10 +509,19 @@ def main() -> None:
                                     a.timeout), indent=1))
     elif a.cmd == "probe":
         a.out.mkdir(parents=True, exist_ok=True)
-        for c in pick(a.name):
-            for result in probe(c, a.fieldnotes, a.out.resolve(), a.prefix, a.scratch,
+        site = site_copy(a.site, a.scratch)
+        binary = a.scratch / "bin" / "fieldnotes"  # under the scratch folder too
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(a.fieldnotes, binary)
+
+        def one(c: Client) -> None:
+            for result in probe(c, str(binary), site, a.out.resolve(), a.prefix, a.scratch,
                                 a.transport):
                 print(json.dumps(result), flush=True)
+
+        with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:
+            for done in [pool.submit(one, c) for c in pick(a.name)]:
+                done.result()
 
 
 if __name__ == "__main__":
