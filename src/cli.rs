@@ -61,6 +61,10 @@ pub enum Command {
     /// Serve editors over stdio (Language Server Protocol): lint as you type, complete ids,
     /// hover, go to definition, references, rename.
     Lsp(LspArgs),
+    /// Record an MCP client: serve it as an MCP server and write what it sent and answered
+    /// as an observation (content/observations/<id>.md and .jsonl).
+    #[command(subcommand)]
+    Probe(ProbeCommand),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions {
         #[arg(value_enum)]
@@ -159,6 +163,60 @@ pub struct McpArgs {
     /// The day ages ("verified N days ago") count to (YYYY-MM-DD) [default: today].
     #[arg(long)]
     pub today: Option<String>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ProbeCommand {
+    /// Serve one client on standard input and output: give this command to the client as
+    /// its stdio MCP server.
+    Stdio(ProbeArgs),
+    /// Serve clients over HTTP: Streamable HTTP at /mcp, legacy HTTP+SSE at /sse; prints
+    /// the URL. Runs until stopped, writing each session.
+    Http(ProbeHttpArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProbeHttpArgs {
+    #[command(flatten)]
+    pub common: ProbeArgs,
+    /// The port to listen on; 0 picks a free one.
+    #[arg(long, default_value_t = 8766)]
+    pub port: u16,
+    /// The address to listen on: loopback unless you say otherwise.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// What /mcp serves: `streamable` (Streamable HTTP; legacy SSE at /sse too), `sse`
+    /// (legacy HTTP+SSE at /sse only), `legacy-only-404` / `legacy-only-405` (GET /mcp is the
+    /// legacy SSE stream, POST /mcp answers 404 / 405, so a client's fallback shows).
+    #[arg(long, value_enum, default_value_t = ProbeMode::Streamable)]
+    pub mode: ProbeMode,
+}
+
+/// `fieldnotes probe http --mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProbeMode {
+    Streamable,
+    Sse,
+    #[value(name = "legacy-only-404")]
+    LegacyOnly404,
+    #[value(name = "legacy-only-405")]
+    LegacyOnly405,
+}
+
+/// What every `fieldnotes probe` transport takes.
+#[derive(Debug, clap::Args)]
+pub struct ProbeArgs {
+    /// Where to write observations [default: content/observations/ of the site found from
+    /// the current folder up, else ./observations].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// How the client was driven, written as the observation's `command`.
+    #[arg(long, value_name = "TEXT", default_value = "")]
+    pub command: String,
+    /// Seconds a session may be silent before it is written; also how long the client has to
+    /// answer each of the probe's requests.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
+    pub quiet_timeout: f64,
 }
 
 #[derive(Debug, clap::Args)]

@@ -95,6 +95,19 @@ pub struct Limits {
     /// Most content files in a site.
     #[serde(default = "default_max_files")]
     pub max_files: usize,
+    /// Most template instructions one page (one form of it) runs: each loop iteration costs a
+    /// few, so a loop that runs away, printing or not, stops here with an error naming the
+    /// template.
+    #[serde(default = "default_max_render_steps")]
+    pub max_render_steps: u64,
+    /// Most bytes of text one page (one form of it) makes while it renders: what it writes
+    /// and the strings its template builds.
+    #[serde(default = "default_max_page_bytes")]
+    pub max_page_bytes: u64,
+    /// Largest fenced code block that is highlighted, in bytes; a larger one is shown as
+    /// escaped plain text (highlighters take time and memory out of proportion on some).
+    #[serde(default = "default_max_highlight_bytes")]
+    pub max_highlight_bytes: usize,
 }
 
 impl Default for Limits {
@@ -103,6 +116,9 @@ impl Default for Limits {
             max_file_bytes: default_max_file_bytes(),
             max_front_matter_bytes: default_max_front_matter_bytes(),
             max_files: default_max_files(),
+            max_render_steps: default_max_render_steps(),
+            max_page_bytes: default_max_page_bytes(),
+            max_highlight_bytes: default_max_highlight_bytes(),
         }
     }
 }
@@ -117,6 +133,20 @@ fn default_max_front_matter_bytes() -> usize {
 
 fn default_max_files() -> usize {
     200_000
+}
+
+/// A listing of 10,000 notes runs about 20 million (`bench/`); this is 50 times that.
+fn default_max_render_steps() -> u64 {
+    1_000_000_000
+}
+
+/// Eight times the largest content file a site may hold, escaped.
+fn default_max_page_bytes() -> u64 {
+    128 * 1024 * 1024
+}
+
+fn default_max_highlight_bytes() -> usize {
+    128 * 1024
 }
 
 /// One revision of the specification.

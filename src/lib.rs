@@ -39,7 +39,8 @@
 //!   (`fieldnotes new`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
-//!   language server), `mcp` (the knowledge base served to agents over MCP).
+//!   language server), `mcp` (the knowledge base served to agents over MCP), `probe` (an MCP
+//!   server that records a client's session as an observation, `fieldnotes probe`).
 //!
 //! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
 //! later one, lint and render import each other, a step imports the command layer, or two
@@ -69,6 +70,7 @@ pub mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod model;
 pub mod parse;
+pub(crate) mod probe;
 pub mod provenance;
 pub mod render;
 pub mod scaffold;

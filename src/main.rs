@@ -17,6 +17,7 @@ fn main() -> ExitCode {
         Command::Schema(args) => fieldnotes::commands::schema(&run, args),
         Command::Sources(args) => fieldnotes::commands::sources(&run, args),
         Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
+        Command::Probe(what) => fieldnotes::commands::probe(&run, what),
         Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),

@@ -133,7 +133,33 @@ fn yaml_list(items: &[String], placeholder: &str) -> String {
     if items.is_empty() {
         return format!("  - {placeholder}\n");
     }
-    items.iter().map(|i| format!("  - {i}\n")).collect()
+    items.iter().map(|i| format!("  - {}\n", scalar(i))).collect()
+}
+
+/// `value` as one YAML scalar, whatever it holds: plain when it is an id-like word YAML reads
+/// back as that same string (`cline`, `transports.sse`, `2025-11-25`,
+/// `https://x.io/research/a`), else double-quoted with JSON's escapes (which YAML reads the
+/// same), so a line break, `#`, `: ` or quote in a value from the command line or `site.yaml`
+/// can never add a key or end the front matter.
+fn scalar(value: &str) -> std::borrow::Cow<'_, str> {
+    let word = value.starts_with(|c: char| c.is_ascii_alphabetic())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'_' | b'/' | b':'))
+        && !matches!(
+            value.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "nan" | "inf"
+        );
+    let dated = value.len() == 10
+        && value.bytes().enumerate().all(|(i, b)| match i {
+            4 | 7 => b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if word || dated {
+        std::borrow::Cow::Borrowed(value)
+    } else {
+        std::borrow::Cow::Owned(serde_json::to_string(value).unwrap_or_else(|_| "\"\"".into()))
+    }
 }
 
 fn note(
@@ -144,9 +170,9 @@ fn note(
     today: NaiveDate,
 ) -> String {
     let t = PLACEHOLDER;
-    let base_url = &config.base_url;
-    let kind = config.kinds.first().map_or(t, |k| k.id.as_str());
-    let revision = config.spec_versions.last().map_or(t, |v| v.id.as_str());
+    let canonical = scalar(&format!("{}/research/{id}", config.base_url)).into_owned();
+    let kind = scalar(config.kinds.first().map_or(t, |k| k.id.as_str()));
+    let revision = scalar(config.spec_versions.last().map_or(t, |v| v.id.as_str()));
     format!(
         "---
 id: {id}
@@ -166,7 +192,7 @@ sources:
 status: draft
 lastVerified: {today}
 related: []
-canonical: {base_url}/research/{id}
+canonical: {canonical}
 last-updated: {today}
 ---
 
@@ -279,5 +305,21 @@ mod tests {
         assert!(text.contains("clients:\n  - cline\n"));
         assert!(text.contains("canonical: https://x.io/research/a-note"));
         assert!(text.contains("kind: finding") && text.contains("  - 2025-11-25\n"));
+    }
+
+    #[test]
+    fn values_are_one_scalar_each() {
+        for (value, written) in [
+            ("cline", "cline"),
+            ("transports.sse", "transports.sse"),
+            ("2025-11-25", "2025-11-25"),
+            ("true", "\"true\""),
+            ("x\nlastVerified: 2000-01-01", "\"x\\nlastVerified: 2000-01-01\""),
+            ("a #b", "\"a #b\""),
+            ("---", "\"---\""),
+            ("12", "\"12\""),
+        ] {
+            assert_eq!(scalar(value), written, "{value:?}");
+        }
     }
 }

@@ -28,7 +28,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         base_url: args.base_url,
         today: dates::today(args.today.as_deref())?,
         excerpts: match args.excerpts {
-            true => Some(super::sources::cache_config(&args.repos)?),
+            true => Some(super::sources::cache_config(&args.repos, root)?),
             false => None,
         },
         sources_report: args.sources,

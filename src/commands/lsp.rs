@@ -13,7 +13,10 @@ pub fn lsp(run: &Invocation, args: LspArgs) -> Result<u8> {
     // `--root` wins over the workspace folder, which wins over the current folder.
     let locate = |workspace: Option<&Path>| match (run.found, workspace) {
         (false, _) => run.root.clone(),
-        (true, Some(folder)) => super::site_root::find_upward(folder).or(run.root.clone()),
+        // (`find_upward` answers a path from `folder`, not from the current folder.)
+        (true, Some(folder)) => (super::site_root::find_upward(folder))
+            .map(|relative| folder.join(relative))
+            .or(run.root.clone()),
         (true, None) => run.root.clone(),
     };
     crate::lsp::run(&locate, today)?;

@@ -9,6 +9,7 @@ mod lint;
 mod lsp;
 mod mcp;
 mod new;
+mod probe;
 mod report;
 mod schema;
 mod serve;
@@ -21,6 +22,7 @@ pub use lint::lint;
 pub use lsp::lsp;
 pub use mcp::mcp;
 pub use new::new;
+pub use probe::probe;
 pub use schema::schema;
 pub use serve::serve;
 pub use sources::sources;
@@ -85,6 +87,7 @@ impl Invocation {
                 self.cwd.display()
             ),
         })?;
+        site_root::refuse_git_dir(root)?;
         if self.found && root != Path::new(".") {
             self.detail(&format!(
                 "site: {} ({} found above the current folder)",

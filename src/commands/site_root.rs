@@ -5,7 +5,18 @@
 //! where CI readers open printed paths from ([`crate::lint::format::PathBase`]).
 
 use crate::config::CONFIG_FILE;
+use crate::error::{Error, Result};
 use std::path::{Component, Path, PathBuf};
+
+/// Refuses a site folder that looks like a git folder (`HEAD` beside `objects/`, `refs/` or
+/// `config`): git, fieldnotes' or another step's, would take it for a repository and read
+/// its configuration, which a pull request wrote ([`crate::provenance::worktree`]).
+pub fn refuse_git_dir(root: &Path) -> Result<()> {
+    match crate::provenance::worktree::refusal(root) {
+        Some(message) => Err(Error::Usage { message }),
+        None => Ok(()),
+    }
+}
 
 /// The nearest folder from `start` up that holds a `site.yaml`, as a path from `start`:
 /// `.` for `start` itself, `..`, `../..` and so on above it.

@@ -15,6 +15,7 @@ use crate::lint::format::Format;
 use crate::provenance::cache::{Cache, CacheConfig};
 use crate::provenance::verdict::State;
 use crate::provenance::verify::Problem;
+use crate::provenance::worktree;
 use crate::provenance::Pinned;
 use crate::provenance::{bump, drift, report, verify};
 use crate::terminal;
@@ -33,8 +34,11 @@ pub fn sources(run: &Invocation, args: SourcesArgs) -> Result<u8> {
 }
 
 /// The repositories the flags describe: the cache folder, `--repo` mappings, offline, timeout.
-pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
+/// A cache folder inside the site's repository (or the site) is refused: a pull request
+/// could commit a "clone" there, whose configuration git would then read.
+pub(crate) fn cache_config(args: &RepoArgs, root: &Path) -> Result<CacheConfig> {
     let dir = args.cache.clone().unwrap_or_else(CacheConfig::default_dir);
+    refuse_cache_in_site(&dir, root)?;
     let mut config = CacheConfig::new(dir);
     for spec in &args.repos {
         config
@@ -47,12 +51,33 @@ pub(crate) fn cache_config(args: &RepoArgs) -> Result<CacheConfig> {
     Ok(config)
 }
 
+fn refuse_cache_in_site(dir: &Path, root: &Path) -> Result<()> {
+    let absolute = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let Some(existing) = absolute.ancestors().find_map(|a| a.canonicalize().ok()) else {
+        return Ok(());
+    };
+    let site = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let top = worktree::find(&site).map_or(site, |tree| tree.top);
+    match existing.starts_with(&top) {
+        false => Ok(()),
+        true => Err(Error::Usage {
+            message: format!(
+                "--cache {}: the cache folder is inside {}, the site's repository, where a \
+                 pull request could put a repository whose configuration git would read; \
+                 give --cache a folder outside it (the default is ~/.cache/fieldnotes/repos)",
+                terminal::escape(&dir.to_string_lossy()),
+                terminal::escape(&top.to_string_lossy())
+            ),
+        }),
+    }
+}
+
 /// Verification findings in the lint format chosen; exit status as `lint`'s, or 2 when no
 /// source at all could be checked (unless `--allow-unchecked`).
 fn verify(run: &Invocation, root: &Path, args: VerifyArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let keep = changed_since(root, &index, args.changed_since.as_deref())?;
-    let mut cache = Cache::new(cache_config(&args.repos)?);
+    let mut cache = Cache::new(cache_config(&args.repos, root)?);
     let verification = verify::verify_where(&index, &mut cache, &keep);
     let diagnostics = crate::lint::lint_sources(&index, &verification)?;
     let printing = Printing {
@@ -104,7 +129,7 @@ fn changed_since<'a>(root: &Path, index: &'a SiteIndex, rev: Option<&str>) -> Re
 fn drift(run: &Invocation, root: &Path, args: DriftArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let keep = changed_since(root, &index, args.changed_since.as_deref())?;
-    let mut cache = Cache::new(cache_config(&args.repos)?);
+    let mut cache = Cache::new(cache_config(&args.repos, root)?);
     let drift = drift::drift_where(&index, &mut cache, &keep);
     match args.format {
         DriftFormat::Table => print(&report::drift_table(&index, &drift)),
@@ -143,7 +168,7 @@ fn drift_state(state: DriftState) -> State {
 fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
     let today = dates::today(args.today.as_deref())?;
     let index = crate::open(root)?;
-    let mut cache = Cache::new(cache_config(&args.repos)?);
+    let mut cache = Cache::new(cache_config(&args.repos, root)?);
     let drift = drift::drift(&index, &mut cache);
     let entries = report::queue(&index, &drift, today);
     print(&match args.format {
@@ -157,7 +182,10 @@ fn queue(root: &Path, args: QueueArgs) -> Result<u8> {
 /// diff instead. Sources left as they were are listed on standard error.
 fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
     let index = crate::open(root)?;
-    let mut cache = Cache::new(cache_config(&args.repos)?);
+    if let Some(message) = bump::refusal(&index) {
+        return Err(Error::Usage { message });
+    }
+    let mut cache = Cache::new(cache_config(&args.repos, root)?);
     let drift = drift::drift(&index, &mut cache);
     let plan = bump::plan(&index, &drift);
     let moved: usize = plan.files.iter().map(|f| f.sources).sum();
@@ -180,18 +208,22 @@ fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
         plan.left.len()
     ));
     for left in &plan.left {
+        let column = left.column.map(|c| format!(":{c}")).unwrap_or_default();
+        let state = match left.refused {
+            true => "refused",
+            false => left.state.as_str(),
+        };
         eprintln!(
-            "  {}:{}: {}: {}",
+            "  {}:{}{column}: {state}: {}",
             terminal::escape(&left.file),
             left.line,
-            left.state.as_str(),
             terminal::escape(&left.why)
         );
     }
     for notice in &drift.notices {
         eprintln!("note: {}", terminal::escape(notice));
     }
-    Ok(0)
+    Ok(u8::from(plan.left.iter().any(|l| l.refused)))
 }
 
 fn plural(n: usize) -> &'static str {

@@ -1,12 +1,14 @@
 //! The files a build generates (everything but the static files): every page as
 //! `<route>.html` and `<route>.md`, the files beside the pages, and the folders a build fills
 //! whole. Lint reads it to find a static file that would replace generated output (FN012); a
-//! test checks it against every file a render writes.
+//! test checks it against every file a render writes. Paths are compared ignoring case
+//! ([`fold_case`]): on macOS and Windows `static/INDEX.html` is the same file as `index.html`.
 
 use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
 use crate::text_file::Section;
-use std::collections::BTreeSet;
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 /// The files beside the pages, at the top of the output.
 pub const FILES: [&str; 6] = [
@@ -25,8 +27,18 @@ pub const FOLDERS: [&str; 3] = ["api", "feeds", "search"];
 /// What a build generates, by output path.
 #[derive(Debug)]
 pub struct Outputs {
-    /// Every generated file outside [`FOLDERS`], sorted.
-    files: BTreeSet<String>,
+    /// Every generated file outside [`FOLDERS`], by its [`fold_case`]d path, sorted.
+    files: BTreeMap<String, String>,
+}
+
+/// `path` as a case-insensitive file system sees it (APFS and NTFS by default): two paths
+/// that fold to the same string are one file there.
+pub fn fold_case(path: &str) -> Cow<'_, str> {
+    if path.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+        Cow::Owned(path.to_lowercase())
+    } else {
+        Cow::Borrowed(path)
+    }
 }
 
 /// Generated output a static file would clash with.
@@ -46,34 +58,47 @@ pub enum Clash {
 impl Outputs {
     /// What a build of `index` generates.
     pub fn of(index: &SiteIndex) -> Outputs {
-        let mut files: BTreeSet<String> = FILES.iter().map(|f| f.to_string()).collect();
+        let mut files = Outputs {
+            files: BTreeMap::new(),
+        };
+        for file in FILES {
+            files.insert(file.to_string());
+        }
         for page in pages(index) {
             let route = index.route(page);
             files.insert(html_file(&route, index.config.urls));
             files.insert(format!("{}.md", output_stem(&route)));
         }
-        Outputs { files }
+        files
+    }
+
+    fn insert(&mut self, file: String) {
+        self.files.insert(fold_case(&file).into_owned(), file);
     }
 
     /// What a static file published at `path` (`/`-separated, relative to the output) would
     /// clash with, if anything.
+    /// clash with, if anything. Case is ignored: the clash names the generated file as the
+    /// build writes it.
     pub fn clash(&self, path: &str) -> Option<Clash> {
-        if self.files.contains(path) {
-            return Some(Clash::Replaces(path.to_string()));
+        let path = fold_case(path);
+        let path = path.as_ref();
+        if let Some(generated) = self.files.get(path) {
+            return Some(Clash::Replaces(generated.clone()));
         }
         let top = path.split('/').next().unwrap_or(path);
         if let Some(folder) = FOLDERS.iter().find(|f| **f == top) {
             return Some(Clash::InFolder(folder));
         }
         let mut ancestors = path.match_indices('/').map(|(i, _)| &path[..i]);
-        if let Some(file) = ancestors.find(|a| self.files.contains(*a)) {
-            return Some(Clash::UnderFile(file.to_string()));
+        if let Some(file) = ancestors.find_map(|a| self.files.get(a)) {
+            return Some(Clash::UnderFile(file.clone()));
         }
         let inside = format!("{path}/");
         let first = self.files.range(inside.clone()..).next();
         first
-            .filter(|f| f.starts_with(&inside))
-            .map(|f| Clash::OverFolder(f.clone()))
+            .filter(|(folded, _)| folded.starts_with(&inside))
+            .map(|(_, f)| Clash::OverFolder(f.clone()))
     }
 }
 
@@ -97,9 +122,35 @@ mod tests {
     use super::*;
 
     fn outputs(files: &[&str]) -> Outputs {
-        Outputs {
-            files: files.iter().map(|f| f.to_string()).collect(),
+        let mut out = Outputs {
+            files: BTreeMap::new(),
+        };
+        for file in files {
+            out.insert(file.to_string());
         }
+        out
+    }
+
+    #[test]
+    fn clashes_ignore_case() {
+        let out = outputs(&["index.html", "research/a.html"]);
+        assert_eq!(
+            out.clash("INDEX.html"),
+            Some(Clash::Replaces("index.html".into()))
+        );
+        assert_eq!(out.clash("API/notes.json"), Some(Clash::InFolder("api")));
+        assert_eq!(
+            out.clash("Research/A.HTML"),
+            Some(Clash::Replaces("research/a.html".into()))
+        );
+        assert_eq!(
+            out.clash("RESEARCH"),
+            Some(Clash::OverFolder("research/a.html".into()))
+        );
+        assert_eq!(
+            out.clash("Index.Html/x.png"),
+            Some(Clash::UnderFile("index.html".into()))
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::load::CONTENT_DIR;
-use crate::provenance::git::{Git, NO_PATHS};
+use crate::provenance::git::{Git, DIFF_SAFETY, NO_PATHS};
+use crate::provenance::worktree::{self, WorkTree};
 use crate::terminal;
 use crate::text_file::display_path;
 use std::collections::BTreeSet;
@@ -57,9 +58,11 @@ impl Focus {
     /// Adds what changed since `rev` in the git repository holding `root`: files changed,
     /// added, renamed or copied since `rev` (working tree included) and untracked files.
     pub fn add_changes_since(&mut self, root: &Path, rev: &str) -> Result<()> {
-        let since = resolve_since(root, rev)?;
-        let diff = (Git::in_dir(root))
-            .args(["diff", "--name-status", "-z", "-M", "--relative"])
+        let (tree, cwd) = work_tree(root, rev)?;
+        let git = || Git::in_work_tree(&tree, &cwd);
+        let since = resolve_since(git, rev)?;
+        let diff = (git().args(["diff", "--name-status", "-z", "-M", "--relative"]))
+            .args(DIFF_SAFETY)
             .value(&since)
             .and_then(|diff| diff.operands(NO_PATHS).run(None));
         let diff = git_output(rev, diff)?;
@@ -79,7 +82,7 @@ impl Focus {
                 _ => self.change(first),
             }
         }
-        let untracked = (Git::in_dir(root))
+        let untracked = git()
             .args(["ls-files", "-z", "--others", "--exclude-standard"])
             .run(None);
         for path in git_output(rev, untracked)?
@@ -142,15 +145,40 @@ fn target_id<'a>(finding: &Diagnostic, index: &'a SiteIndex) -> &'a str {
         .unwrap_or(last)
 }
 
+/// A usage error of `--changed-since` (one line: what failed, what to do).
+fn refuse(rev: &str, why: String) -> Error {
+    Error::Usage {
+        message: format!("--changed-since {}: {why}", terminal::escape(rev)),
+    }
+}
+
+/// The work tree holding the site `root` (found as [`worktree::find`] does, never by git's
+/// own search), and the site's real path in it; a usage error when the site looks like a git
+/// folder or is in no work tree.
+fn work_tree(root: &Path, rev: &str) -> Result<(WorkTree, std::path::PathBuf)> {
+    if let Some(why) = worktree::refusal(root) {
+        return Err(Error::Usage { message: why });
+    }
+    let real = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let tree = worktree::find(&real).ok_or_else(|| {
+        refuse(
+            rev,
+            format!(
+                "{} is not in a git work tree (no `.git` in it or any folder above it); run \
+                 lint in a git checkout, or leave out --changed-since",
+                terminal::escape(&real.to_string_lossy())
+            ),
+        )
+    })?;
+    Ok((tree, real))
+}
+
 /// `rev` as `git diff` is given it, each commit it names resolved to its full hash: one
 /// commit (compared with the working tree), or a range `A..B` or `A...B` (a side left out is
-/// `HEAD`). A usage error (one line: what failed, what to do) when `root` is not in a git work
-/// tree or a side names no commit; a `rev` git could read as an option (`--output=FILE`) never
-/// reaches git.
-fn resolve_since(root: &Path, rev: &str) -> Result<String> {
-    let refuse = |why: String| Error::Usage {
-        message: format!("--changed-since {}: {why}", terminal::escape(rev)),
-    };
+/// `HEAD`). A usage error when a side names no commit; a `rev` git could read as an option
+/// (`--output=FILE`) never reaches git.
+fn resolve_since(git: impl Fn() -> Git, rev: &str) -> Result<String> {
+    let refuse = |why: String| refuse(rev, why);
     if rev.is_empty() || rev.starts_with('-') {
         return Err(refuse(
             "not a revision (it is empty or starts with `-`); give a branch, tag or commit, \
@@ -158,23 +186,9 @@ fn resolve_since(root: &Path, rev: &str) -> Result<String> {
                 .to_string(),
         ));
     }
-    let inside = (Git::in_dir(root))
-        .args(["rev-parse", "--is-inside-work-tree"])
-        .run(None);
-    if !inside.as_deref().is_ok_and(|out| out.starts_with(b"true")) {
-        let why = inside
-            .err()
-            .unwrap_or_else(|| "a bare repository".to_string());
-        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-        return Err(refuse(format!(
-            "{} is not in a git work tree ({why}); run lint in a git checkout, or leave out \
-             --changed-since",
-            terminal::escape(&root.to_string_lossy())
-        )));
-    }
     let commit = |name: &str| {
         let name = if name.is_empty() { "HEAD" } else { name };
-        let found = (Git::in_dir(root))
+        let found = git()
             .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
             .value(&format!("{name}^{{commit}}"))
             .and_then(|rev_parse| rev_parse.run(None));

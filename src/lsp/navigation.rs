@@ -1,6 +1,5 @@
-//! Navigation: go to the definition of an id or link, find the references of a note (who
-//! lists it in `related`, `supersededBy` or a support cell's `research`, who links to it), and
-//! rename a note's id everywhere, its file with it.
+//! Navigation: go to the definition of an id or link, and find the references of a note (who
+//! lists it in `related`, `supersededBy` or a support cell's `research`, who links to it).
 
 use super::cursor::{self, Place};
 use super::hover::{link_page, page_of};
@@ -11,12 +10,7 @@ use crate::index::SiteIndex;
 use crate::lint::vocab::Vocab;
 use crate::model::Spanned;
 use crate::text_file::{FileId, Section};
-use lsp_types::{
-    DocumentChangeOperation, DocumentChanges, Location, OneOf,
-    OptionalVersionedTextDocumentIdentifier, Range, RenameFile, ResourceOp, TextDocumentEdit,
-    TextEdit, WorkspaceEdit,
-};
-use std::collections::BTreeMap;
+use lsp_types::{Location, Range};
 use std::path::Path;
 
 /// Where the id or link at `offset` of `text` (the document `file` of `section`) is defined.
@@ -100,15 +94,15 @@ pub fn note_at(index: &SiteIndex, file: FileId, section: Section, offset: usize)
 
 /// A place that names a note: a value (byte range of the id in its file) or a body link (byte
 /// range of the id within the link's destination, if it can be found).
-struct Mention {
-    file: FileId,
-    start: usize,
-    end: usize,
+pub(super) struct Mention {
+    pub(super) file: FileId,
+    pub(super) start: usize,
+    pub(super) end: usize,
 }
 
 /// Every place that names note `n` by id: `related`, `supersededBy`, support cells' `research`
 /// and body links.
-fn mentions(index: &SiteIndex, n: usize) -> Vec<Mention> {
+pub(super) fn mentions(index: &SiteIndex, n: usize) -> Vec<Mention> {
     let c = &index.content;
     let note = &c.notes[n];
     let id = crate::model::doc_id(&note.id, &note.doc);
@@ -163,7 +157,7 @@ fn mentions(index: &SiteIndex, n: usize) -> Vec<Mention> {
 }
 
 /// A value's range without the quotes around it.
-fn unquoted(text: &str, start: usize, end: usize) -> (usize, usize) {
+pub(super) fn unquoted(text: &str, start: usize, end: usize) -> (usize, usize) {
     let value = text.get(start..end).unwrap_or("");
     let quoted = value.len() >= 2
         && (value.starts_with('"') && value.ends_with('"')
@@ -186,13 +180,19 @@ fn id_in_link(
 ) -> Option<(usize, usize)> {
     let written = text.get(start..end)?;
     let dest_at = start + written.rfind(dest)?;
+    let at = dest_at + id_in_dest(dest, id)?;
+    Some((at, at + id.len()))
+}
+
+/// Where `id` starts in link destination `dest` as its last path segment's stem
+/// (`/research/<id>.md#x`, `<id>.md`, `../research/<id>`).
+pub(super) fn id_in_dest(dest: &str, id: &str) -> Option<usize> {
     let path = dest.split(['#', '?']).next().unwrap_or(dest);
-    let at = path.rmatch_indices(id).map(|(at, _)| at).find(|&at| {
+    path.rmatch_indices(id).map(|(at, _)| at).find(|&at| {
         let before_ok = at == 0 || path[..at].ends_with('/');
         let after = &path[at + id.len()..];
         before_ok && (after.is_empty() || after.starts_with(['.', '/']))
-    })?;
-    Some((dest_at + at, dest_at + at + id.len()))
+    })
 }
 
 /// The references of the note at the position; with `declaration`, its own id too.
@@ -217,7 +217,7 @@ pub fn references(
 }
 
 /// Where note `n` says its id (its `id` field's value).
-fn declaration_of(index: &SiteIndex, n: usize) -> Option<Mention> {
+pub(super) fn declaration_of(index: &SiteIndex, n: usize) -> Option<Mention> {
     let note = &index.content.notes[n];
     let id = note.id.as_ref()?;
     let text = &index.files.get(id.span.file)?.text;
@@ -233,87 +233,6 @@ fn location(index: &SiteIndex, file: FileId, start: usize, end: usize) -> Option
     let source = index.files.get(file)?;
     let range = LineIndex::new(&source.text).range(start, end);
     Some(Location::new(uri_of(&index.root.join(&source.path)), range))
-}
-
-/// Renames the note at the position to `new_id`: its `id`, every `related`, `supersededBy`,
-/// support cell `research` entry and body link naming it, its `canonical` URL when that ends
-/// in the id, and its file (when named after the id). Why not, when it cannot be done.
-pub fn rename(
-    index: &SiteIndex,
-    file: FileId,
-    section: Section,
-    offset: usize,
-    new_id: &str,
-) -> Result<WorkspaceEdit, String> {
-    let n = note_at(index, file, section, offset).ok_or("not on a research note's id")?;
-    let note = &index.content.notes[n];
-    let old_id = crate::model::doc_id(&note.id, &note.doc);
-    if new_id.is_empty() || new_id.contains(|c: char| c.is_whitespace() || "/#?:\"'[]".contains(c))
-    {
-        return Err(format!(
-            "`{new_id}` cannot be a note id: use kebab-case, like `{old_id}`"
-        ));
-    }
-    if new_id != old_id && index.ids.note(new_id).is_some() {
-        return Err(format!("a note with id `{new_id}` exists already"));
-    }
-    let mut found = mentions(index, n);
-    found.extend(declaration_of(index, n));
-    if let Some(canonical) = &note.canonical {
-        let suffix = format!("/research/{old_id}");
-        if canonical.value.ends_with(&suffix) {
-            let text = &index.files[canonical.span.file].text;
-            let (_, end) = unquoted(text, canonical.span.start, canonical.span.end);
-            found.push(Mention {
-                file: canonical.span.file,
-                start: end - old_id.len(),
-                end,
-            });
-        }
-    }
-    let mut by_file: BTreeMap<FileId, Vec<TextEdit>> = BTreeMap::new();
-    for m in &found {
-        let Some(source) = index.files.get(m.file) else {
-            continue;
-        };
-        if source.text.get(m.start..m.end) != Some(old_id) {
-            continue;
-        }
-        let range = LineIndex::new(&source.text).range(m.start, m.end);
-        let edits = by_file.entry(m.file).or_default();
-        if !edits.iter().any(|e| e.range == range) {
-            edits.push(TextEdit::new(range, new_id.to_string()));
-        }
-    }
-    let mut operations: Vec<DocumentChangeOperation> = by_file
-        .into_iter()
-        .map(|(file, edits)| {
-            let path = index.root.join(&index.files[file].path);
-            DocumentChangeOperation::Edit(TextDocumentEdit {
-                text_document: OptionalVersionedTextDocumentIdentifier {
-                    uri: uri_of(&path),
-                    version: None,
-                },
-                edits: edits.into_iter().map(OneOf::Left).collect(),
-            })
-        })
-        .collect();
-    if note.doc.stem == old_id && new_id != old_id {
-        let old_path = index.root.join(&index.files[note.doc.file].path);
-        let new_path = old_path.with_file_name(format!("{new_id}.md"));
-        operations.push(DocumentChangeOperation::Op(ResourceOp::Rename(
-            RenameFile {
-                old_uri: uri_of(&old_path),
-                new_uri: uri_of(&new_path),
-                options: None,
-                annotation_id: None,
-            },
-        )));
-    }
-    Ok(WorkspaceEdit {
-        document_changes: Some(DocumentChanges::Operations(operations)),
-        ..WorkspaceEdit::default()
-    })
 }
 
 /// The section of the document at `relative`.

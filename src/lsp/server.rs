@@ -5,6 +5,7 @@
 use super::diagnostics::Published;
 use super::documents::Workspace;
 use super::navigation::section_of;
+use super::rename::EditSupport;
 use super::text::{path_of, LineIndex};
 use crate::error::{Error, Result};
 use crate::text_file::{FileId, Section};
@@ -15,12 +16,13 @@ use lsp_types::notification::{
     DidSaveTextDocument, Notification as _, PublishDiagnostics, ShowMessage,
 };
 use lsp_types::request::{
-    CodeActionRequest, Completion, GotoDefinition, HoverRequest, References, Rename, Request as _,
+    CodeActionRequest, Completion, GotoDefinition, HoverRequest, PrepareRenameRequest, References,
+    Rename, Request as _,
 };
 use lsp_types::{
     CodeActionProviderCapability, CompletionOptions, HoverProviderCapability, InitializeParams,
-    MessageType, OneOf, Position, SaveOptions, ServerCapabilities, ServerInfo, ShowMessageParams,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    MessageType, OneOf, Position, RenameOptions, SaveOptions, ServerCapabilities, ServerInfo,
+    ShowMessageParams, TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
     TextDocumentSyncSaveOptions, Uri,
 };
 use serde::de::DeserializeOwned;
@@ -35,14 +37,14 @@ pub type Locate<'a> = &'a dyn Fn(Option<&Path>) -> Option<PathBuf>;
 /// Serves the site `locate` finds over standard input and output until the editor says
 /// `exit`.
 pub fn run(locate: Locate<'_>, today: NaiveDate) -> Result<()> {
-    let (connection, io_threads) = Connection::stdio();
+    let (connection, threads) = super::stdio::connect();
     serve(&connection, locate, today)?;
     drop(connection);
-    io_threads.join().map_err(|e| protocol("stdio", e))
+    threads.join().map_err(|e| protocol("stdio", e))
 }
 
 /// Serves one editor on `connection` (see [`run`]; benchmarks pass an in-memory connection).
-pub fn serve(connection: &Connection, locate: Locate<'_>, today: NaiveDate) -> Result<()> {
+pub fn serve<'c>(connection: &'c Connection, locate: Locate<'c>, today: NaiveDate) -> Result<()> {
     let (id, params) = connection
         .initialize_start()
         .map_err(|e| protocol("initialize", e))?;
@@ -61,12 +63,17 @@ pub fn serve(connection: &Connection, locate: Locate<'_>, today: NaiveDate) -> R
     watch_files(connection, &params);
     let mut server = Server {
         connection,
+        locate,
         root,
         today,
         workspace: None,
         published: Published::default(),
+        edits: EditSupport::of(&params.capabilities),
     };
-    server.load();
+    // No site around the workspace folder: the first document opened in one says where it is.
+    if server.root.is_some() {
+        server.load();
+    }
     server.run()
 }
 
@@ -121,7 +128,10 @@ fn capabilities() -> ServerCapabilities {
         hover_provider: Some(HoverProviderCapability::Simple(true)),
         definition_provider: Some(OneOf::Left(true)),
         references_provider: Some(OneOf::Left(true)),
-        rename_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: lsp_types::WorkDoneProgressOptions::default(),
+        })),
         code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
         ..ServerCapabilities::default()
     }
@@ -146,12 +156,18 @@ fn protocol(what: &str, error: impl std::fmt::Display) -> Error {
 
 struct Server<'c> {
     connection: &'c Connection,
+    locate: Locate<'c>,
+    /// The site's root: `None` until one is found (around the workspace folder, else around
+    /// the first document opened in a site, as when the site is a folder below the
+    /// workspace's).
     root: Option<PathBuf>,
     today: NaiveDate,
     /// `None` until the site loads (no site found, or `site.yaml` broken: loaded again after
     /// a save).
     workspace: Option<Workspace>,
     published: Published,
+    /// What the editor can apply of a rename.
+    edits: EditSupport,
 }
 
 impl Server<'_> {
@@ -208,8 +224,8 @@ impl Server<'_> {
     fn load(&mut self) {
         let Some(root) = &self.root else {
             self.show_error(format!(
-                "fieldnotes: no {} in the workspace folder or above it; start the server with \
-                 --root DIR",
+                "fieldnotes: no {} in the workspace folder or above it; open a file of the site, \
+                 or start the server with --root DIR",
                 crate::config::CONFIG_FILE
             ));
             return;
@@ -244,6 +260,12 @@ impl Server<'_> {
 
     fn notification(&mut self, notification: Notification) {
         let method = notification.method.as_str();
+        if self.root.is_none() && method == DidOpenTextDocument::METHOD {
+            self.root = site_of_document(self.locate, &notification.params);
+            if self.root.is_some() {
+                self.load();
+            }
+        }
         let Some(workspace) = &mut self.workspace else {
             if matches!(
                 method,
@@ -304,18 +326,50 @@ impl Server<'_> {
                 );
                 Some(found)
             }),
+            PrepareRenameRequest::METHOD => {
+                with_document::<PrepareRenameRequest>(workspace, params, |doc, p| {
+                    let offset = doc.offset(workspace, p.position);
+                    let index = workspace.index();
+                    let at = super::rename::id_at(index, doc.file, doc.section, offset)?;
+                    let range = LineIndex::new(doc.text(workspace)).range(at.start, at.end);
+                    Some(lsp_types::PrepareRenameResponse::Range(range))
+                })
+            }
             Rename::METHOD => {
-                let mut refused = None;
+                let (mut refused, mut file_left) = (None, None);
+                let support = self.edits;
                 let result = with_document::<Rename>(workspace, params, |doc, p| {
                     let offset = doc.offset(workspace, p.text_document_position.position);
                     let index = workspace.index();
-                    let (file, section) = (doc.file, doc.section);
-                    let renamed =
-                        super::navigation::rename(index, file, section, offset, &p.new_name);
-                    renamed.map_err(|why| refused = Some(why)).ok()
+                    let Some(at) = super::rename::id_at(index, doc.file, doc.section, offset)
+                    else {
+                        refused = Some(NOT_AN_ID.to_string());
+                        return None;
+                    };
+                    match super::rename::rename(index, at, &p.new_name, support) {
+                        Ok(renamed) => {
+                            file_left = renamed.file_left;
+                            Some(renamed.edit)
+                        }
+                        Err(why) => {
+                            refused = Some(why);
+                            None
+                        }
+                    }
                 });
                 if let Some(why) = refused {
                     return Response::new_err(id, ErrorCode::RequestFailed as i32, why);
+                }
+                if let Some((old, new)) = file_left {
+                    self.notify::<ShowMessage>(ShowMessageParams {
+                        typ: MessageType::WARNING,
+                        message: format!(
+                            "fieldnotes: this editor does not rename files: rename {} to {} \
+                             (its id and every mention of it are renamed)",
+                            old.display(),
+                            new.display()
+                        ),
+                    });
                 }
                 result
             }
@@ -338,6 +392,17 @@ impl Server<'_> {
         }
     }
 }
+
+/// The site around the document a `didOpen` notification opens, if it is in one.
+fn site_of_document(locate: Locate<'_>, params: &Value) -> Option<PathBuf> {
+    let p = serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(params.clone()).ok()?;
+    let path = path_of(&p.text_document.uri)?;
+    locate(Some(path.parent()?))
+}
+
+/// Why a rename was refused where the cursor is on no note id.
+const NOT_AN_ID: &str = "nothing to rename here: put the cursor on a research note's id (its \
+    `id:` line, a `related`, `supersededBy` or support cell `research` entry, or a link to it)";
 
 /// Whether a notification calls for loading the site again.
 #[derive(PartialEq, Eq)]
@@ -475,6 +540,7 @@ has_document! {
     lsp_types::GotoDefinitionParams => |p| p.text_document_position_params.text_document.uri;
     lsp_types::ReferenceParams => |p| p.text_document_position.text_document.uri;
     lsp_types::RenameParams => |p| p.text_document_position.text_document.uri;
+    lsp_types::TextDocumentPositionParams => |p| p.text_document.uri;
     lsp_types::CodeActionParams => |p| p.text_document.uri;
 }
 

@@ -8,17 +8,23 @@
 //! comparisons, [`search`] with the site's own search index, [`draft`] lints a draft in the
 //! site's context), [`resources`] are the pages' `.md` renditions, [`prompts`] guide an agent
 //! through verifying a note or researching a matrix cell. [`http`] is the HTTP transport:
-//! loopback only, browser `Origin`s other than loopback refused with 403.
+//! loopback only, browser `Origin`s other than loopback refused with 403, its peers bounded.
+//! [`revision`] says which protocol revisions are spoken (up to 2025-11-25), [`schema`] keeps
+//! the tools' schemas in what every client takes, [`work`] runs slow tool calls off the
+//! executor.
 
 mod draft;
 mod evidence;
 mod http;
 mod prompts;
 mod resources;
+mod revision;
+mod schema;
 mod search;
 mod server;
 mod site;
 mod tools;
+mod work;
 
 use crate::error::{Error, Result};
 use rmcp::ServiceExt;
@@ -56,7 +62,12 @@ pub fn serve(options: &McpOptions) -> Result<()> {
 /// Serves one client on standard input and output, until it closes them.
 async fn stdio(knowledge: Knowledge, peers: Peers) -> Result<()> {
     let running = Server::new(knowledge, peers)
-        .serve(rmcp::transport::stdio())
+        .serve(revision::LegacyOnly::new(
+            rmcp::transport::async_rw::AsyncRwTransport::new_server(
+                tokio::io::stdin(),
+                tokio::io::stdout(),
+            ),
+        ))
         .await
         .map_err(|e| Error::Usage {
             message: format!(

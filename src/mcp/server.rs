@@ -3,16 +3,17 @@
 //! when the site changed.
 
 use super::site::{Knowledge, Snapshot};
-use super::{prompts, resources};
+use super::{prompts, resources, revision};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams,
+    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
     ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -85,6 +86,11 @@ impl ServerHandler for Server {
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("fieldnotes", env!("CARGO_PKG_VERSION")))
             .with_instructions(INSTRUCTIONS)
+    }
+
+    /// Revisions up to 2025-11-25 ([`revision`]): 2026-07-28 is not offered.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        revision::supported()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -6,8 +6,10 @@ use super::draft::{self, LintAnswer};
 use super::evidence::{self, CapabilitiesAnswer, ClientsAnswer, CompareAnswer, SupportAnswer};
 use super::search::{self, SearchAnswer};
 use super::server::Server;
+use super::{schema, work};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::ToolAnnotations;
 use rmcp::{tool, tool_router, Json};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -74,12 +76,18 @@ pub struct NoteAnswer {
     pub id: String,
     pub url: String,
     pub markdown_url: String,
-    /// The front matter, as data.
+    /// The front matter, as data (`null` when it is not YAML).
+    #[schemars(schema_with = "object_or_null")]
     pub front_matter: serde_json::Value,
     /// The body, as Markdown.
     pub body: String,
     /// The whole file, front matter and body, as its author wrote it.
     pub markdown: String,
+}
+
+/// The schema of a value that is a JSON object or `null`.
+fn object_or_null(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": ["object", "null"]})
 }
 
 /// The most results `search` returns.
@@ -90,6 +98,7 @@ const MAX_RESULTS: usize = 100;
 #[tool_router(vis = "pub(super)")]
 impl Server {
     #[tool(
+        title = "Support for a capability",
         description = "Does a client support a capability? The status (yes, partial, no, \
                        unknown), the cell's notes, its sources pinned to commits and lines, the \
                        research notes behind it, and when it was last verified (with its age \
@@ -136,6 +145,7 @@ impl Server {
     }
 
     #[tool(
+        title = "Search the knowledge base",
         description = "Search the knowledge base (notes, clients, capabilities, guides, spec \
                        revisions) as the site's search box does; returns titles, summaries and \
                        URLs, best first."
@@ -145,10 +155,15 @@ impl Server {
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<Json<SearchAnswer>, String> {
         let limit = args.limit.unwrap_or(10).clamp(1, MAX_RESULTS);
-        search::search(&self.site(), &args.query, limit).map(Json)
+        let site = self.site();
+        work::off_executor("search", move || {
+            search::search(&site, &args.query, limit).map(Json)
+        })
+        .await
     }
 
     #[tool(
+        title = "Read a research note",
         description = "A research note by id: its front matter as data, its body as Markdown, \
                        and the whole file."
     )]
@@ -183,6 +198,7 @@ impl Server {
     }
 
     #[tool(
+        title = "List clients",
         description = "Every client the site tracks: id, title, vendor, the names it announces, \
                        platforms, its page, and how many capabilities have each status."
     )]
@@ -191,6 +207,7 @@ impl Server {
     }
 
     #[tool(
+        title = "List capabilities",
         description = "Every capability the site tracks (optionally of one group): id, title, \
                        group, spec link, the revision that introduced it, aliases."
     )]
@@ -202,6 +219,7 @@ impl Server {
     }
 
     #[tool(
+        title = "Compare two clients",
         description = "Two clients side by side: each capability's status, notes and last \
                        verification for both, and whether they differ."
     )]
@@ -216,6 +234,7 @@ impl Server {
     }
 
     #[tool(
+        title = "Lint a draft",
         description = "Lint a draft note (or client, capability or guide file) in the site's \
                        context, as `fieldnotes lint` would once it is saved: each finding with \
                        its code, line, column, message and help. Check what you write before \
@@ -225,14 +244,36 @@ impl Server {
         &self,
         Parameters(args): Parameters<LintArgs>,
     ) -> Result<Json<LintAnswer>, String> {
-        draft::lint(&self.site(), &args.text, args.path.as_deref()).map(Json)
+        let site = self.site();
+        work::off_executor("lint", move || {
+            draft::lint(&site, &args.text, args.path.as_deref()).map(Json)
+        })
+        .await
     }
 }
 
 impl Server {
+    /// The tools, their schemas in the subset every client takes ([`schema`]), each
+    /// annotated as what every one of them is: it reads the site and nothing else.
     pub(super) fn tools() -> ToolRouter<Server> {
-        Server::tool_router()
+        let mut router = Server::tool_router();
+        for route in router.map.values_mut() {
+            schema::portable(&mut route.attr);
+            route.attr.annotations = Some(read_only(route.attr.title.clone()));
+        }
+        router
     }
+}
+
+/// The annotations of a tool that only reads the site, which cannot change under it.
+fn read_only(title: Option<String>) -> ToolAnnotations {
+    let mut annotations = ToolAnnotations::new()
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false);
+    annotations.title = title;
+    annotations
 }
 
 /// The front matter block (`---` lines included) as JSON; `null` when it is not YAML.

@@ -5,7 +5,7 @@
 
 use super::cache::Repo;
 use super::follow::{follow, Trail};
-use super::git::Object;
+use super::git::{too_large, Object};
 use super::history::History;
 use super::locate::Text;
 use std::collections::HashMap;
@@ -28,9 +28,9 @@ pub(crate) struct Shared {
 impl Shared {
     /// The default branch of `repo`, its history read for the pinned `commits` (full hashes).
     pub(crate) fn read(repo: &mut Repo, commits: &[&str]) -> Result<Shared, String> {
-        let head = match repo.object("HEAD^{commit}")? {
-            Object::Found { oid, .. } => oid,
-            _ => return Err("the repository has no default branch".to_string()),
+        let head = match repo.object("HEAD^{commit}")?.identity() {
+            Some((oid, _)) => oid.to_string(),
+            None => return Err("the repository has no default branch".to_string()),
         };
         Ok(Shared {
             name: repo.default_branch(),
@@ -123,7 +123,10 @@ impl<'s> Branch<'s> {
                 let text = match object {
                     Object::Found { kind, data, .. } if kind == "blob" => {
                         self.old_bytes += data.len();
-                        Some(Rc::new(Text::new(&data)))
+                        Some(Rc::new(text(name, &data)?))
+                    }
+                    Object::TooLarge { kind, size, .. } if kind == "blob" => {
+                        return Err(too_large(&shown(name), size))
                     }
                     Object::NotFetched => return Err(not_fetched(name)),
                     _ => None,
@@ -153,9 +156,22 @@ impl<'s> Branch<'s> {
 pub(crate) fn blob(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Vec<u8>>, String> {
     Ok(match repo.object(&format!("{commit}:{path}"))? {
         Object::Found { kind, data, .. } if kind == "blob" => Some(data),
+        Object::TooLarge { kind, size, .. } if kind == "blob" => {
+            return Err(too_large(&shown(&format!("{commit}:{path}")), size))
+        }
         Object::NotFetched => return Err(not_fetched(&format!("{commit}:{path}"))),
         _ => None,
     })
+}
+
+/// `<commit>:<path>` or a blob's hash, as messages show it.
+fn shown(name: &str) -> String {
+    format!("`{}`", crate::terminal::escape(name))
+}
+
+/// The text of the file `name` names, or why it is not read (too many lines).
+fn text(name: &str, data: &[u8]) -> Result<Text, String> {
+    Text::read(data).map_err(|why| format!("{}: {why}", shown(name)))
 }
 
 /// Why a file cannot be read from a partial clone that may not fetch.
@@ -167,5 +183,9 @@ fn not_fetched(name: &str) -> String {
 }
 
 fn read(repo: &mut Repo, commit: &str, path: &str) -> Result<Option<Rc<Text>>, String> {
-    Ok(blob(repo, commit, path)?.map(|data| Rc::new(Text::new(&data))))
+    let name = format!("{commit}:{path}");
+    match blob(repo, commit, path)? {
+        Some(data) => Ok(Some(Rc::new(text(&name, &data)?))),
+        None => Ok(None),
+    }
 }

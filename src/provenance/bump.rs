@@ -43,8 +43,36 @@ pub struct FileBump {
 pub struct Left {
     pub file: String,
     pub line: usize,
+    /// Where the value that could not be rewritten stands, when that is why.
+    pub column: Option<usize>,
     pub state: State,
     pub why: String,
+    /// Left because of how a value is written (an anchor, alias or tag; several lines): the
+    /// source would hold, and a person must rewrite it before bump can. `sources bump` exits
+    /// 1 when there is one.
+    pub refused: bool,
+}
+
+/// Why a source is left as it is: in a few words, and the value that could not be rewritten
+/// when that is why.
+struct Why {
+    text: String,
+    refused_at: Option<Span>,
+}
+
+impl From<String> for Why {
+    fn from(text: String) -> Why {
+        Why {
+            text,
+            refused_at: None,
+        }
+    }
+}
+
+impl From<&str> for Why {
+    fn from(text: &str) -> Why {
+        Why::from(text.to_string())
+    }
 }
 
 /// One value to write in place of another.
@@ -60,11 +88,18 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
     let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
     for drift in &report.sources {
         let (file, line) = drift.pinned.place(index);
-        let leave = |why: String| Left {
-            file: file.clone(),
-            line,
-            state: drift.state,
-            why,
+        let leave = |why: Why| {
+            let at = why
+                .refused_at
+                .map(|span| index.files[span.file].line_col(span.start));
+            Left {
+                file: file.clone(),
+                line: at.map_or(line, |at| at.line),
+                column: at.map(|at| at.column),
+                state: drift.state,
+                why: why.text,
+                refused: at.is_some(),
+            }
         };
         match repin(index, drift) {
             Ok(None) => bump.current += 1,
@@ -83,6 +118,20 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
         for edit in edits {
             after.replace_range(edit.span.start..edit.span.end, &edit.text);
         }
+        if !front_matter_parses(&after) {
+            // Never reached with the checks above; a last guard that no note is written into
+            // a file whose front matter no longer reads.
+            bump.left.push(Left {
+                file: source.display_path(),
+                line: 1,
+                column: None,
+                state: State::Unchanged,
+                why: "its front matter would not parse once rewritten; re-pin it by hand"
+                    .to_string(),
+                refused: true,
+            });
+            continue;
+        }
         bump.files.push(FileBump {
             path: source.display_path(),
             relative: source.path.clone(),
@@ -96,14 +145,14 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
 
 /// The edits that re-pin `drift`'s source to the head (`None`: it is pinned there already),
 /// or why it is left as it is.
-fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, String> {
+fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Why> {
     let describe = || match drift.state {
         State::Changed => "its lines changed; read them again and pin them by hand".to_string(),
         State::Gone => "its file is gone; find where the claim stands now".to_string(),
         _ => drift.reason.clone().unwrap_or_default(),
     };
     if !matches!(drift.state, State::Unchanged | State::Moved) {
-        return Err(describe());
+        return Err(describe().into());
     }
     let head = drift.head.as_deref().ok_or_else(describe)?;
     let pinned = &drift.pinned;
@@ -111,7 +160,7 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Stri
         return Err(
             "its `url` pins it (no `commit` and `path`): edit the URL, or add \
                     `commit` and `path`"
-                .to_string(),
+                .into(),
         );
     }
     let file = match pinned.ranges.is_empty() {
@@ -130,11 +179,7 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Stri
     }
     match source_path::read(&path) {
         Ok(read) if read.file == file && read.lines == ranges => {}
-        _ => {
-            return Err(format!(
-                "`{path}` would not read back as the file and lines"
-            ))
-        }
+        _ => return Err(format!("`{path}` would not read back as the file and lines").into()),
     }
     let source_file = &index.files[pinned.source.span.file];
     let path_span = (pinned.source.path.as_ref())
@@ -148,12 +193,34 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Stri
 
 /// Writing `value` in place of the scalar at `span` of `file`: the scalar itself (a quoted
 /// one's span may run on past its closing quote, over spaces and a comment), in its style.
-fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, String> {
+/// A scalar that is more than its text — it carries an anchor (`&p`, which aliases elsewhere
+/// name), is an alias (`*p`, whose anchored value other keys share) or has a tag — is refused
+/// at its place: rewriting it would drop the anchor or change every value the alias shares.
+fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, Why> {
     let written = file.text.get(span.start..span.end).unwrap_or_default();
+    let refuse = |text: String| Why {
+        text,
+        refused_at: Some(span),
+    };
+    if let Some(mark) = written
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '&' | '*' | '!'))
+    {
+        let what = match mark {
+            '&' => "carries a YAML anchor, which aliases may name",
+            '*' => "is a YAML alias, whose anchored value other keys share",
+            _ => "carries a YAML tag",
+        };
+        return Err(refuse(format!(
+            "`{}` {what}: write the value itself here (no `&`, `*` or `!`) and run bump again",
+            written.lines().next().unwrap_or_default()
+        )));
+    }
     let span = Span::new(span.file, span.start, span.start + scalar_len(written));
     Ok(Edit {
         span,
-        text: scalar(file, span, value)?,
+        text: scalar(file, span, value).map_err(refuse)?,
     })
 }
 
@@ -219,6 +286,17 @@ fn scalar(file: &TextFile, span: Span, value: &str) -> Result<String, String> {
     }
 }
 
+/// Whether the front matter of the file text `text` parses as YAML.
+fn front_matter_parses(text: &str) -> bool {
+    let crate::parse::frontmatter::Split::Found { yaml, .. } =
+        crate::parse::frontmatter::split(text)
+    else {
+        return false;
+    };
+    let source = TextFile::new("bump", text.to_string());
+    yaml::parse(&source, 0, yaml.start, yaml.end).is_ok()
+}
+
 /// Whether `text` after `key: ` reads as the string `value`.
 fn reads_back(text: &str, value: &str) -> bool {
     let yaml = format!("key: {text}\n");
@@ -235,36 +313,89 @@ fn reads_back(text: &str, value: &str) -> bool {
     }
 }
 
-/// Writes each file's new text in place of the old (through a file beside it, renamed over
-/// it), after checking that nothing changed it since it was read. Returns how many files
-/// were written; a file that cannot be written stops the bump there, and says which.
+/// Why bump may not run on the site: lint finds content it does not read (FN001: a symlink
+/// that leads elsewhere, a file that is not text), which bump would otherwise write through
+/// or beside. `None` when there is none.
+pub fn refusal(index: &SiteIndex) -> Option<String> {
+    let mut paths: Vec<String> = (index.unreadable.iter())
+        .map(|bad| index.files[bad.file].display_path())
+        .chain(index.assets.refused.iter().map(|bad| bad.path.clone()))
+        .collect();
+    if paths.is_empty() {
+        return None;
+    }
+    paths.sort();
+    Some(format!(
+        "sources bump rewrites files in place, and the site holds entries lint does not read \
+         (FN001): {}; fix them (`fieldnotes lint` says how) and run bump again",
+        terminal::escape(&paths.join(", "))
+    ))
+}
+
+/// Writes each file's new text in place of the old, after checking that nothing changed it
+/// since it was read. The new text goes to a staging file beside it, created new (never an
+/// existing file or symlink), then renamed over the file, which must itself be a regular
+/// file inside `root`. Returns how many files were written; a file that cannot be written
+/// stops the bump there, and says which.
 pub fn write(root: &Path, bump: &Bump) -> Result<usize, Error> {
+    let real_root = root
+        .canonicalize()
+        .map_err(|e| Error::io(root, "read the site folder", e))?;
     for (n, file) in bump.files.iter().enumerate() {
         let path = root.join(&file.relative);
         let io = |e: std::io::Error| Error::io(&path, "rewrite", e);
+        let refuse = |why: &str| Error::Usage {
+            message: format!(
+                "{}: {why}; nothing more was written ({n} of {} files were)",
+                file.path,
+                bump.files.len()
+            ),
+        };
+        let inside = (path.parent().and_then(|p| p.canonicalize().ok()))
+            .is_some_and(|parent| parent.starts_with(&real_root));
+        let meta = std::fs::symlink_metadata(&path).map_err(io)?;
+        if !meta.file_type().is_file() || !inside {
+            return Err(refuse("not a regular file inside the site"));
+        }
         let now = std::fs::read(&path).map_err(io)?;
         if now != file.before.as_bytes() {
-            return Err(Error::Usage {
-                message: format!(
-                    "{} changed while fieldnotes read it; nothing more was written ({n} of {} \
-                     files were); run `sources bump` again",
-                    file.path,
-                    bump.files.len()
-                ),
-            });
+            return Err(refuse(
+                "changed while fieldnotes read it; run `sources bump` again",
+            ));
         }
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let staged = path.with_file_name(format!(".{}.bump", name.unwrap_or_default()));
-        let permissions = std::fs::metadata(&path).map_err(io)?.permissions();
-        std::fs::write(&staged, file.after.as_bytes()).map_err(io)?;
-        let moved = std::fs::set_permissions(&staged, permissions)
+        let (staged, mut out) = staging_file(&path).map_err(io)?;
+        let written = std::io::Write::write_all(&mut out, file.after.as_bytes())
+            .and_then(|()| out.sync_all())
+            .and_then(|()| std::fs::set_permissions(&staged, meta.permissions()))
             .and_then(|()| std::fs::rename(&staged, &path));
-        if let Err(e) = moved {
+        if let Err(e) = written {
             let _ = std::fs::remove_file(&staged);
             return Err(io(e));
         }
     }
     Ok(bump.files.len())
+}
+
+/// A new file beside `path` to stage its text in (`.<name>.bump-<pid>-<n>`), created with
+/// `create_new` (`O_EXCL`): a file or symlink already at that name (a pull request can commit
+/// one) is never opened or written through; the next name is tried.
+fn staging_file(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = name.unwrap_or_default();
+    let mut last = None;
+    for n in 0..100 {
+        let staged = path.with_file_name(format!(".{name}.bump-{}-{n}", std::process::id()));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&staged)
+        {
+            Ok(file) => return Ok((staged, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no staging name")))
 }
 
 /// The bump as a diff of each file (three lines of context), for `--dry-run`.

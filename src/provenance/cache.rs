@@ -1,5 +1,6 @@
 //! The repository cache: one bare clone per repository, in a folder named after its URL
-//! (`<cache>/github.com/nousresearch/hermes-agent.git`).
+//! (`<cache>/github.com/nousresearch/hermes-agent.git`; an `http://` repository's host
+//! folder is `http+<host>`), one folder per repository URL and never two.
 //!
 //! A repository that is not in the cache is cloned (`git clone --bare`); one that is, is used
 //! as it is, and fetched (`git fetch`, branches and tags) only when a pinned commit is not in
@@ -12,8 +13,9 @@
 //! local repository with `--repo URL=PATH` ([`CacheConfig::map`]), which is used in place
 //! and never fetched.
 
-use super::git::{Git, Object, Objects, NO_PATHS};
+use super::git::{Git, Object, Objects, DIFF_SAFETY, NO_PATHS};
 use super::pin::repository_url;
+use super::worktree;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -79,39 +81,49 @@ impl CacheConfig {
         Ok(())
     }
 
-    /// The folder the bare clone of `repository` lives in: its host and path under the cache,
-    /// each segment reduced to safe characters, ending in `.git`.
+    /// The folder the bare clone of `repository` (a [`repository_url`]) lives in: its host and
+    /// path under the cache, ending in `.git`, each segment written with `A-Z a-z 0-9 . _ -`
+    /// alone (any other byte percent-encoded, as are the dots of `.`, `..` and of a `.git`
+    /// ending). The scheme is part of the name (`http+<host>` for `http://`; `https://`, the
+    /// usual one, is the host alone): two URLs never share a folder, so a pin is never
+    /// checked against another repository's clone.
     pub fn folder(&self, repository: &str) -> PathBuf {
-        let rest = repository.split_once("://").map_or(repository, |r| r.1);
-        let mut folder = self.dir.clone();
-        let segments: Vec<String> = rest
-            .split('/')
+        let (scheme, rest) = repository.split_once("://").unwrap_or(("", repository));
+        let mut segments: Vec<String> = (rest.split('/'))
             .filter(|s| !s.is_empty())
             .map(safe_segment)
             .collect();
-        let last = segments.len().saturating_sub(1);
-        for (i, segment) in segments.into_iter().enumerate() {
-            folder.push(match i == last {
-                true => format!("{segment}.git"),
-                false => segment,
-            });
+        if let Some(host) = segments.first_mut() {
+            if scheme != "https" {
+                *host = format!("{}+{host}", safe_segment(scheme));
+            }
         }
+        if let Some(last) = segments.last_mut() {
+            last.push_str(".git");
+        }
+        let mut folder = self.dir.clone();
+        folder.extend(segments);
         folder
     }
 }
 
-/// A path segment with only `A-Z a-z 0-9 . _ -` (others become `_`), never `.` or `..`.
+/// A path segment with only `A-Z a-z 0-9 . _ -`, every other byte percent-encoded (`%` too),
+/// so that two segments never become one name: never `.` or `..`, and never ending in
+/// `.git` (the last segment's own ending).
 fn safe_segment(segment: &str) -> String {
-    let safe: String = segment
-        .chars()
-        .map(|c| match c.is_ascii_alphanumeric() || "._-".contains(c) {
-            true => c,
-            false => '_',
-        })
-        .collect();
-    match safe.trim_matches('.').is_empty() {
-        true => safe.replace('.', "_"),
-        false => safe,
+    let mut safe = String::new();
+    for byte in segment.bytes() {
+        match byte.is_ascii_alphanumeric() || b"._-".contains(&byte) {
+            true => safe.push(char::from(byte)),
+            false => safe.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    if safe.bytes().all(|b| b == b'.') {
+        return safe.replace('.', "%2E");
+    }
+    match safe.strip_suffix(".git") {
+        Some(stem) => format!("{stem}%2Egit"),
+        None => safe,
     }
 }
 
@@ -166,12 +178,7 @@ impl Cache {
 
 fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
     if let Some(path) = config.repos.get(url) {
-        let out = Git::in_dir(path)
-            .args(["rev-parse", "--absolute-git-dir"])
-            .run(None)
-            .map_err(|e| format!("--repo {url}={}: {e}", path.display()))?;
-        let git_dir = PathBuf::from(String::from_utf8_lossy(&out).trim());
-        return Ok(Repo::new(git_dir, url, Remote::Local));
+        return Ok(Repo::new(mapped_git_dir(url, path)?, url, Remote::Local));
     }
     let folder = config.folder(url);
     if folder.join("HEAD").is_file() {
@@ -194,6 +201,23 @@ fn open(config: &CacheConfig, url: &str) -> Result<Repo, String> {
     Ok(repo)
 }
 
+/// The git folder of the repository `--repo URL=PATH` names: PATH itself when it is a bare
+/// repository (it is named, not searched for), else the work tree holding it, found as
+/// [`worktree::find`] does (never by git's own search).
+fn mapped_git_dir(url: &str, path: &Path) -> Result<PathBuf, String> {
+    let git_dir = match worktree::looks_like_git_dir(path) {
+        true => path.canonicalize().ok(),
+        false => worktree::find(path).map(|tree| tree.git_dir),
+    };
+    git_dir.ok_or_else(|| {
+        format!(
+            "--repo {url}={}: not a git repository (no `.git` in it or above it, and not a \
+             bare repository)",
+            path.display()
+        )
+    })
+}
+
 /// Clones `url` bare into `folder` (without file contents when `partial`), through a
 /// temporary folder beside it so that a failed clone leaves nothing behind.
 fn clone(url: &str, folder: &Path, timeout: Duration, partial: bool) -> Result<(), String> {
@@ -203,8 +227,8 @@ fn clone(url: &str, folder: &Path, timeout: Duration, partial: bool) -> Result<(
     let staging = folder.with_extension(format!("git.partial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&staging);
     let git = match partial {
-        true => Git::new().args(["clone", "--bare", "--quiet", "--filter=blob:none"]),
-        false => Git::new().args(["clone", "--bare", "--quiet"]),
+        true => Git::new(parent).args(["clone", "--bare", "--quiet", "--filter=blob:none"]),
+        false => Git::new(parent).args(["clone", "--bare", "--quiet"]),
     };
     let cloned = (git.operands([OsStr::new(url), staging.as_os_str()])).run(Some(timeout));
     let moved = cloned.and_then(|_| {
@@ -298,7 +322,7 @@ impl Repo {
     /// missing: its path or hash is in the commit's folders.
     pub(crate) fn objects<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
         if self.objects.is_none() {
-            self.objects = Some(Objects::start(self.git())?);
+            self.objects = Some(Objects::start(|| self.git())?);
         }
         let objects = self.objects.as_mut().expect("started above");
         let mut answer = objects.get_many(names);
@@ -342,6 +366,9 @@ impl Repo {
         Ok(
             match objects.get_many(&[format!("{commit}:{folder}")])?.remove(0) {
                 Object::Found { kind, data, .. } => kind == "tree" && tree_lists(&data, file),
+                Object::TooLarge { size, .. } => {
+                    return Err(super::git::too_large(&format!("folder `{folder}`"), size))
+                }
                 _ => false,
             },
         )
@@ -469,6 +496,7 @@ impl Repo {
         if !self.renames.contains_key(&key) {
             let out = (self.git())
                 .args(["diff", "-z", "--name-status", "-M", "--diff-filter=R"])
+                .args(DIFF_SAFETY)
                 .value(from)?
                 .value(to)?
                 .operands(NO_PATHS)
@@ -533,8 +561,25 @@ mod tests {
         );
         assert_eq!(
             config.folder("https://git.test/../a b/.."),
-            Path::new("/c/git.test/__/a_b/__.git")
+            Path::new("/c/git.test/%2E%2E/a%20b/%2E%2E.git")
         );
+        // The scheme is part of the name; so is every byte of the URL.
+        assert_eq!(
+            config.folder("http://github.com/o/r"),
+            Path::new("/c/http+github.com/o/r.git")
+        );
+        let urls = [
+            "https://git.test/a b/c",
+            "https://git.test/a_b/c",
+            "https://git.test/a%20b/c",
+            "http://git.test/a b/c",
+            "https://git.test/a b.git/c",
+            "https://git.test/a b/c.git",
+            "https://git.test:8443/a b/c",
+        ];
+        let folders: std::collections::BTreeSet<PathBuf> =
+            urls.iter().map(|u| config.folder(u)).collect();
+        assert_eq!(folders.len(), urls.len(), "{folders:?}");
     }
 
     #[test]

@@ -41,10 +41,11 @@ pub(crate) fn start(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Ready, Probl
         }
         (false, Some(lines)) => lines,
     };
+    let block = |from: usize, to: usize| (from..to).map(|i| lines.line(i).to_string()).collect();
     let blocks = match pinned.ranges.is_empty() {
-        true => vec![lines],
+        true => vec![block(0, lines.len())],
         false => (pinned.ranges.iter())
-            .map(|r| lines[r.start() - 1..r.end()].to_vec())
+            .map(|r| block(r.start() - 1, r.end()))
             .collect(),
     };
     Ok(Ready { commit, blocks })

@@ -130,7 +130,7 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
                     .take(budget)
                     .map(|number| ExcerptLine {
                         number,
-                        text: text[number - 1].clone(),
+                        text: text.line(number - 1).to_string(),
                     })
                     .collect();
                 budget -= lines.len();

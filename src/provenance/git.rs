@@ -1,8 +1,11 @@
 //! Running git: every git process fieldnotes starts is a [`Git`], which keeps text from users
 //! and content from being read as an option (prompts off, the caller's repository variables
-//! cleared); network calls run with a time limit, and object reads go through one long-lived
-//! `git cat-file --batch` per repository ([`Objects`]).
+//! cleared), names its repository itself (never git's own search, see [`super::worktree`]),
+//! and switches off every setting that would have git run a command ([`HARDENING`]); network
+//! calls run with a time limit, and object reads go through long-lived `git cat-file`
+//! processes per repository ([`Objects`]), which never read an object past a size limit.
 
+use super::worktree::WorkTree;
 use crate::terminal;
 use std::ffi::OsStr;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -11,8 +14,10 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
-/// Variables git sets for hooks and that would point a command at another repository.
-const REPOSITORY_VARIABLES: [&str; 7] = [
+/// Variables git sets for hooks, or a caller's environment may hold, that would point a
+/// command at another repository, other objects or other history, or have it run a diff
+/// program: removed from every git fieldnotes starts.
+const REPOSITORY_VARIABLES: [&str; 13] = [
     "GIT_DIR",
     "GIT_WORK_TREE",
     "GIT_INDEX_FILE",
@@ -20,7 +25,48 @@ const REPOSITORY_VARIABLES: [&str; 7] = [
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
     "GIT_COMMON_DIR",
     "GIT_NAMESPACE",
+    "GIT_PREFIX",
+    "GIT_SHALLOW_FILE",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_QUARANTINE_PATH",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_CONFIG",
 ];
+
+/// Settings given on every git command line (`-c`, which outranks every configuration file):
+/// none of them lets a repository's configuration, or a folder posing as a repository, run a
+/// command or start work that outlives the run.
+///
+/// - `core.fsmonitor`: a command git runs to learn which files changed (`git diff`,
+///   `ls-files`);
+/// - `core.hooksPath`: hooks (`reference-transaction` runs on every fetch);
+/// - `safe.bareRepository=explicit`: no folder is taken for a bare repository unless named;
+/// - `protocol.ext.allow`: `ext::<command>` URLs run their command;
+/// - `gc.auto`, `maintenance.auto`: a fetch would start a `gc` left running in the background;
+/// - `fetch.recurseSubmodules`, `submodule.recurse`: nothing beyond the repository is fetched;
+/// - `core.bigFileThreshold`: git streams a file past [`MAX_OBJECT_BYTES`] (when cloning,
+///   fetching, diffing) rather than holding it in memory.
+///
+/// And `--no-pager`: never a pager.
+///
+/// Diffs run with `--no-ext-diff --no-textconv` ([`DIFF_SAFETY`]): no `diff.external` or
+/// textconv program. Credential helpers, `http.*`, `url.*.insteadOf` and the ssh command stay
+/// the caller's (their global configuration), which a pull request cannot reach.
+const HARDENING: [&str; 9] = [
+    "core.fsmonitor=false",
+    "core.hooksPath=/dev/null",
+    "safe.bareRepository=explicit",
+    "protocol.ext.allow=never",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "fetch.recurseSubmodules=false",
+    "submodule.recurse=false",
+    "core.bigFileThreshold=16m",
+];
+
+/// Options every `git diff` or `git log` that compares files takes: no external diff program,
+/// no textconv filter.
+pub(crate) const DIFF_SAFETY: [&str; 2] = ["--no-ext-diff", "--no-textconv"];
 
 /// No operands: `.operands(NO_PATHS)` ends a command with `--`, so that git reads the words
 /// before it as revisions only, never as paths.
@@ -36,20 +82,30 @@ pub(crate) const NO_PATHS: [&str; 0] = [];
 ///   own text);
 /// - paths and URLs are [`Git::operands`], after `--`.
 ///
-/// The repository a command runs on is given by `--git-dir` or `-C`, whose argument git never
-/// reads as an option. No git command waits for a person: no password prompt, ssh in batch
-/// mode.
+/// The repository a command runs on is always named, by `--git-dir` (and `--work-tree`),
+/// whose argument git never reads as an option; git never looks for one itself. No git
+/// command waits for a person: no password prompt, ssh in batch mode.
 pub(crate) struct Git {
     command: Command,
 }
 
 impl Git {
-    /// git on no repository (`clone`).
-    pub(crate) fn new() -> Git {
+    /// git on no repository (`clone`), run in `cwd` (a folder of fieldnotes' own, so that
+    /// git's early look for a configuration finds nothing of a site's).
+    pub(crate) fn new(cwd: &Path) -> Git {
         let mut command = Command::new("git");
+        command.current_dir(cwd);
         for variable in REPOSITORY_VARIABLES {
             command.env_remove(variable);
         }
+        command.arg("--no-pager");
+        for setting in HARDENING {
+            command.arg("-c").arg(setting);
+        }
+        // Objects read as they are stored: no `refs/replace/` swaps one for another; and no
+        // command writes the index of a work tree it only reads.
+        command.env("GIT_NO_REPLACE_OBJECTS", "1");
+        command.env("GIT_OPTIONAL_LOCKS", "0");
         command.env("GIT_TERMINAL_PROMPT", "0");
         if std::env::var_os("GIT_SSH_COMMAND").is_none() {
             command.env(
@@ -61,17 +117,19 @@ impl Git {
         Git { command }
     }
 
-    /// git on the repository whose git folder is `git_dir`.
+    /// git on the repository whose git folder is `git_dir` (a bare clone: no work tree).
     pub(crate) fn on(git_dir: &Path) -> Git {
-        let mut git = Git::new();
+        let mut git = Git::new(git_dir);
         git.command.arg("--git-dir").arg(git_dir);
         git
     }
 
-    /// git in the repository (bare or not) that holds the folder `dir`.
-    pub(crate) fn in_dir(dir: &Path) -> Git {
-        let mut git = Git::new();
-        git.command.arg("-C").arg(dir);
+    /// git on the work tree `tree`, run from its folder `cwd` (so that `--relative` and
+    /// `ls-files` name paths from there).
+    pub(crate) fn in_work_tree(tree: &WorkTree, cwd: &Path) -> Git {
+        let mut git = Git::new(cwd);
+        git.command.arg("--git-dir").arg(&tree.git_dir);
+        git.command.arg("--work-tree").arg(&tree.top);
         git
     }
 
@@ -204,7 +262,13 @@ fn last_line(errors: &[u8]) -> String {
     terminal::escape(line).into_owned()
 }
 
-/// What `cat-file --batch` answered for one object name.
+/// The largest object fieldnotes reads from a repository: 16 MiB (a file of source code is
+/// rarely past 1 MiB; SQLite's 9 MB amalgamation fits). A larger one is
+/// [`Object::TooLarge`]: its size is asked first (`cat-file --batch-check`), and its content
+/// never read, by fieldnotes or by git on its behalf.
+pub(crate) const MAX_OBJECT_BYTES: u64 = 16 << 20;
+
+/// What `cat-file` answered for one object name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Object {
     Found {
@@ -213,6 +277,12 @@ pub(crate) enum Object {
         kind: String,
         data: Vec<u8>,
     },
+    /// An object past [`MAX_OBJECT_BYTES`]: its name, kind and size, its content not read.
+    TooLarge {
+        oid: String,
+        kind: String,
+        size: u64,
+    },
     Missing,
     /// A short hash that starts more than one object's name.
     Ambiguous,
@@ -220,23 +290,119 @@ pub(crate) enum Object {
     NotFetched,
 }
 
-/// One `git cat-file --batch` process: object names in, headers and contents out.
-pub(crate) struct Objects {
+impl Object {
+    /// The object's full hash and kind, whether its content was read or not.
+    pub(crate) fn identity(&self) -> Option<(&str, &str)> {
+        match self {
+            Object::Found { oid, kind, .. } | Object::TooLarge { oid, kind, .. } => {
+                Some((oid, kind))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Why an object's content was not read: it is past [`MAX_OBJECT_BYTES`].
+pub(crate) fn too_large(what: &str, size: u64) -> String {
+    format!(
+        "{what} is {} MiB, past the {} MiB fieldnotes reads from a repository",
+        size.div_ceil(1 << 20),
+        MAX_OBJECT_BYTES >> 20
+    )
+}
+
+/// One `git cat-file` process: names in, answers out.
+struct Pipe {
     child: Child,
     input: Option<ChildStdin>,
     output: BufReader<ChildStdout>,
 }
 
-impl Objects {
-    /// Starts `git cat-file --batch` as `git` (on a repository) runs it.
-    pub(crate) fn start(git: Git) -> Result<Objects, String> {
-        let mut child = git.args(["cat-file", "--batch"]).spawn_piped()?;
+impl Pipe {
+    fn start(git: Git, mode: &'static str) -> Result<Pipe, String> {
+        let mut child = git.args(["cat-file", mode]).spawn_piped()?;
         let input = child.stdin.take();
         let output = BufReader::new(child.stdout.take().ok_or("git gave no output pipe")?);
-        Ok(Objects {
+        Ok(Pipe {
             child,
             input,
             output,
+        })
+    }
+
+    /// Writes `batch` (names, one a line) whole.
+    fn ask(&mut self, batch: &str) -> Result<(), String> {
+        let input = self.input.as_mut().ok_or("git cat-file is closed")?;
+        input.write_all(batch.as_bytes()).map_err(broken)?;
+        input.flush().map_err(broken)
+    }
+
+    /// Reads one header line: `<oid> <kind> <size>`, or the name and `missing` or
+    /// `ambiguous`.
+    fn header(&mut self) -> Result<Header, String> {
+        let mut line = String::new();
+        if self.output.read_line(&mut line).map_err(broken)? == 0 {
+            return Err("git cat-file stopped answering".to_string());
+        }
+        let line = line.trim_end_matches('\n');
+        if line.ends_with(" missing") {
+            return Ok(Header::Missing);
+        }
+        if line.ends_with(" ambiguous") {
+            return Ok(Header::Ambiguous);
+        }
+        let mut fields = line.split(' ');
+        match (fields.next(), fields.next(), fields.next().map(str::parse)) {
+            (Some(oid), Some(kind), Some(Ok(size))) => Ok(Header::Found {
+                oid: oid.to_string(),
+                kind: kind.to_string(),
+                size,
+            }),
+            _ => Err(format!(
+                "git cat-file answered `{}`",
+                terminal::escape(line)
+            )),
+        }
+    }
+}
+
+impl Drop for Pipe {
+    fn drop(&mut self) {
+        // Closing its input ends `cat-file`; wait so that no zombie is left.
+        drop(self.input.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn broken(e: std::io::Error) -> String {
+    format!("git cat-file stopped answering: {e}")
+}
+
+/// A header `cat-file` wrote.
+enum Header {
+    Found {
+        oid: String,
+        kind: String,
+        size: u64,
+    },
+    Missing,
+    Ambiguous,
+}
+
+/// A repository's object reader: `git cat-file --batch-check` tells each object's kind and
+/// size, and `git cat-file --batch` gives the content of those not past
+/// [`MAX_OBJECT_BYTES`], asked for by full hash.
+pub(crate) struct Objects {
+    check: Pipe,
+    contents: Pipe,
+}
+
+impl Objects {
+    /// Starts both processes, each on the repository as `git` gives it.
+    pub(crate) fn start(git: impl Fn() -> Git) -> Result<Objects, String> {
+        Ok(Objects {
+            check: Pipe::start(git(), "--batch-check")?,
+            contents: Pipe::start(git(), "--batch")?,
         })
     }
 
@@ -245,7 +411,6 @@ impl Objects {
     /// waits on the other).
     pub(crate) fn get_many<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
         const BATCH_BYTES: usize = 16 * 1024;
-        let broken = |e: std::io::Error| format!("git cat-file stopped answering: {e}");
         let mut objects = Vec::with_capacity(names.len());
         let mut rest = names;
         while !rest.is_empty() {
@@ -265,62 +430,65 @@ impl Objects {
                 batch.push('\n');
                 count += 1;
             }
-            let input = self.input.as_mut().ok_or("git cat-file is closed")?;
-            input.write_all(batch.as_bytes()).map_err(broken)?;
-            input.flush().map_err(broken)?;
-            for _ in 0..count {
-                objects.push(self.answer()?);
-            }
+            self.check.ask(&batch)?;
+            let headers = (0..count)
+                .map(|_| self.check.header())
+                .collect::<Result<Vec<_>, _>>()?;
+            self.read(headers, &mut objects)?;
             rest = &rest[count..];
         }
         Ok(objects)
     }
 
-    /// Reads one answer.
-    fn answer(&mut self) -> Result<Object, String> {
-        let broken = |e: std::io::Error| format!("git cat-file stopped answering: {e}");
-        let mut header = String::new();
-        if self.output.read_line(&mut header).map_err(broken)? == 0 {
-            return Err("git cat-file stopped answering".to_string());
+    /// The objects `headers` describe: the content of each found one within the limit read
+    /// by its full hash, the others answered from their header alone.
+    fn read(&mut self, headers: Vec<Header>, objects: &mut Vec<Object>) -> Result<(), String> {
+        let small =
+            |h: &Header| matches!(h, Header::Found { size, .. } if *size <= MAX_OBJECT_BYTES);
+        let wanted: String = (headers.iter().filter(|h| small(h)))
+            .filter_map(|h| match h {
+                Header::Found { oid, .. } => Some(format!("{oid}\n")),
+                _ => None,
+            })
+            .collect();
+        if !wanted.is_empty() {
+            self.contents.ask(&wanted)?;
         }
-        let header = header.trim_end_matches('\n');
-        if header.ends_with(" missing") {
-            return Ok(Object::Missing);
+        for header in headers {
+            objects.push(match header {
+                Header::Found { oid, kind, size } if size > MAX_OBJECT_BYTES => {
+                    Object::TooLarge { oid, kind, size }
+                }
+                Header::Found { oid, .. } => self.content(&oid)?,
+                Header::Missing => Object::Missing,
+                Header::Ambiguous => Object::Ambiguous,
+            });
         }
-        if header.ends_with(" ambiguous") {
-            return Ok(Object::Ambiguous);
-        }
-        let mut fields = header.split(' ');
-        let (Some(oid), Some(kind), Some(size)) = (fields.next(), fields.next(), fields.next())
+        Ok(())
+    }
+
+    /// Reads the content `--batch` answers for `oid`.
+    fn content(&mut self, oid: &str) -> Result<Object, String> {
+        let Header::Found {
+            oid: got,
+            kind,
+            size,
+        } = self.contents.header()?
         else {
-            return Err(format!("git cat-file answered `{header}`"));
+            return Err(format!("git cat-file lost object {oid}"));
         };
-        let size: usize = size
-            .parse()
-            .map_err(|_| format!("git cat-file answered `{header}`"))?;
-        let mut data = vec![0; size + 1];
-        self.output.read_exact(&mut data).map_err(broken)?;
+        if got != oid || size > MAX_OBJECT_BYTES {
+            return Err(format!("git cat-file answered {got} for {oid}"));
+        }
+        let mut data = vec![0; size as usize + 1];
+        self.contents.output.read_exact(&mut data).map_err(broken)?;
         data.pop();
         Ok(Object::Found {
-            oid: oid.to_string(),
-            kind: kind.to_string(),
+            oid: got,
+            kind,
             data,
         })
     }
-}
-
-impl Drop for Objects {
-    fn drop(&mut self) {
-        // Closing its input ends `cat-file`; wait so that no zombie is left.
-        drop(self.input.take());
-        let _ = self.child.wait();
-    }
-}
-
-/// The lines of a file's bytes, line endings (`\n`, `\r\n`) removed.
-pub(crate) fn lines(data: &[u8]) -> Vec<String> {
-    let text = String::from_utf8_lossy(data);
-    text.lines().map(str::to_string).collect()
 }
 
 #[cfg(test)]
@@ -352,11 +520,12 @@ mod tests {
 
     #[test]
     fn values_git_would_read_as_options_are_refused() {
+        let here = Path::new(".");
         for value in ["--output=x", "-p", "", "a\0b"] {
-            assert!(Git::new().value(value).is_err(), "{value:?}");
+            assert!(Git::new(here).value(value).is_err(), "{value:?}");
         }
         for value in ["HEAD", "origin/main", "3f4e5d6^{commit}", "a:refs/b"] {
-            assert!(Git::new().value(value).is_ok(), "{value:?}");
+            assert!(Git::new(here).value(value).is_ok(), "{value:?}");
         }
     }
 

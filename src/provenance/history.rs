@@ -10,7 +10,7 @@
 //! that holds its merge base with `HEAD`.
 
 use super::cache::Repo;
-use super::git::NO_PATHS;
+use super::git::{DIFF_SAFETY, NO_PATHS};
 use std::collections::{HashMap, HashSet};
 
 /// What one commit did to one path, against its first parent.
@@ -141,6 +141,7 @@ impl History {
         let out = (repo.git())
             .args(["log", "--first-parent", "--diff-merges=first-parent"])
             .args(["-M", "--raw", "--no-abbrev", "-z", "--format=%x01%H"])
+            .args(DIFF_SAFETY)
             .value(&range)?
             .operands(NO_PATHS)
             .run(None)?;

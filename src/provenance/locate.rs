@@ -13,6 +13,11 @@ const COMMON: usize = 64;
 /// file it was pinned in: `}` or `return None` could be anywhere.
 const DISTINCTIVE: usize = 20;
 
+/// The most lines of one file fieldnotes reads from a repository: counted before any is
+/// kept, so that a file of newlines costs no more than its bytes
+/// ([`super::git::MAX_OBJECT_BYTES`] bounds those).
+pub(crate) const MAX_LINES: usize = 1_000_000;
+
 /// Above this many cells (block lines × window lines), a closest match is not aligned line
 /// by line, only counted.
 const MAX_CELLS: usize = 4_000_000;
@@ -26,6 +31,11 @@ pub(crate) struct Text {
     /// first use.
     spans: OnceCell<Vec<(u32, u32)>>,
     at: OnceCell<HashMap<u64, Vec<u32>, BuildHasherDefault<Prehashed>>>,
+}
+
+/// How many times `byte` is in `bytes`.
+fn bytecount(bytes: &[u8], byte: u8) -> usize {
+    bytes.iter().filter(|&&b| b == byte).count()
 }
 
 /// A line's hash: FNV-1a over its bytes, eight at a time (for the index, never stored).
@@ -65,8 +75,18 @@ impl Hasher for Prehashed {
 
 impl Text {
     /// The text of a file's bytes (invalid UTF-8 replaced), split into lines as
-    /// [`str::lines`] does.
-    pub(crate) fn new(bytes: &[u8]) -> Text {
+    /// [`str::lines`] does; refused (why, in a few words) past [`MAX_LINES`] lines.
+    pub(crate) fn read(bytes: &[u8]) -> Result<Text, String> {
+        let lines = bytecount(bytes, b'\n') + usize::from(!bytes.ends_with(b"\n"));
+        match lines > MAX_LINES {
+            true => Err(format!(
+                "it has {lines} lines, past the {MAX_LINES} fieldnotes reads from a file"
+            )),
+            false => Ok(Text::new(bytes)),
+        }
+    }
+
+    fn new(bytes: &[u8]) -> Text {
         Text {
             data: String::from_utf8_lossy(bytes).into_owned(),
             spans: OnceCell::new(),

@@ -42,6 +42,7 @@ pub mod status;
 pub(crate) mod trace;
 pub mod verdict;
 pub mod verify;
+pub(crate) mod worktree;
 
 use crate::index::SiteIndex;
 use crate::model::{doc_id, text, SourcePathError, SourceRef, Spanned};

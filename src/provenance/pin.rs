@@ -16,8 +16,10 @@ pub fn format_path(file: &str, ranges: &[LineRange]) -> String {
 /// (`https://github.com/o/r/blob/…` → `https://github.com/o/r`) and GitLab (everything before
 /// `/-/`) the repository itself, lower-cased (both match owner and repository without case:
 /// `Owner/Repo` and `owner/repo` are one repository, one clone); for any other URL the URL
-/// without query, fragment, trailing `/` or `.git`. Hosts are lower-cased. `None` for a URL
-/// that is not http(s).
+/// without query, fragment, trailing `/` or `.git`. Hosts are lower-cased. A user name and
+/// password (`https://user:token@host/…`) are dropped: they are never part of the key, the
+/// cache folder's name, a message, or git's command line. `None` for a URL that is not
+/// http(s).
 pub fn repository_url(url: &str) -> Option<String> {
     let url = url.trim();
     let (scheme, rest) = url.split_once("://")?;
@@ -26,7 +28,10 @@ pub fn repository_url(url: &str) -> Option<String> {
         return None;
     }
     let rest = rest.split(['?', '#']).next().unwrap_or(rest);
-    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let host = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_credentials, host)| host);
     let host = host.to_ascii_lowercase();
     let host = host.strip_prefix("www.").unwrap_or(&host);
     if host.is_empty() {
@@ -109,6 +114,15 @@ mod tests {
                 "https://codeberg.org/a/b.git?x=1",
                 "https://codeberg.org/a/b",
             ),
+            (
+                "https://user:s3cret@git.test/acme/widget",
+                "https://git.test/acme/widget",
+            ),
+            (
+                "https://ghp_token@GitHub.com/o/r/blob/main/a.py",
+                "https://github.com/o/r",
+            ),
+            ("http://git.test/a/b", "http://git.test/a/b"),
         ];
         for (url, repo) in cases {
             assert_eq!(repository_url(url).as_deref(), Some(repo), "{url}");

@@ -7,7 +7,8 @@
 //! full hash and the file's lines at it.
 
 use super::cache::{Cache, Repo};
-use super::git::{lines, Object};
+use super::git::{too_large, Object};
+use super::locate::Text;
 use super::pin::LineRange;
 use super::{pinned, short, Pinned};
 use crate::index::SiteIndex;
@@ -52,12 +53,12 @@ impl Problem {
 }
 
 /// A source whose commit and path were found.
-#[derive(Debug, Clone)]
-pub struct Resolved {
+#[derive(Debug)]
+pub(crate) struct Resolved {
     /// The commit's full hash.
     pub commit: String,
-    /// The file's lines at the commit; `None` for a folder or when no path is pinned.
-    pub lines: Option<Vec<String>>,
+    /// The file's text at the commit; `None` for a folder or when no path is pinned.
+    pub lines: Option<Text>,
 }
 
 /// One pinned source and what verification found wrong with it (nothing: it holds).
@@ -147,7 +148,7 @@ pub(crate) fn out_of_range(pinned: &Pinned<'_>, resolved: &Resolved) -> Vec<Prob
 
 /// Finds the source's commit and file in its repository (fetching when the commit is not in
 /// the cache yet).
-pub fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Problem> {
+pub(crate) fn resolve(pinned: &Pinned<'_>, cache: &mut Cache) -> Result<Resolved, Problem> {
     let url = checkable(pinned)?;
     let repo = cache.repo(url).map_err(Problem::NotChecked)?;
     resolve_in(pinned, repo)
@@ -188,16 +189,28 @@ pub(crate) fn resolve_in(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolve
         });
     }
     let at = format!("{commit}:{}", pinned.file.trim_start_matches('/'));
-    match repo.object(&at).map_err(Problem::NotChecked)? {
-        Object::Found { kind, data, .. } if kind == "blob" => Ok(Resolved {
-            commit,
-            lines: Some(lines(&data)),
-        }),
-        Object::Found { kind, .. } if kind == "tree" && pinned.ranges.is_empty() => Ok(Resolved {
-            commit,
-            lines: None,
-        }),
-        Object::Found { kind, .. } => Err(Problem::PathMissing {
+    let object = repo.object(&at).map_err(Problem::NotChecked)?;
+    let shown = || format!("`{}` at commit {}", pinned.file, short(&commit));
+    match object {
+        Object::Found { kind, data, .. } if kind == "blob" => match Text::read(&data) {
+            Ok(text) => Ok(Resolved {
+                lines: Some(text),
+                commit,
+            }),
+            Err(why) => Err(Problem::NotChecked(format!("{}: {why}", shown()))),
+        },
+        Object::TooLarge { kind, size, .. } if kind == "blob" => {
+            Err(Problem::NotChecked(too_large(&shown(), size)))
+        }
+        Object::Found { kind, .. } | Object::TooLarge { kind, .. }
+            if kind == "tree" && pinned.ranges.is_empty() =>
+        {
+            Ok(Resolved {
+                commit,
+                lines: None,
+            })
+        }
+        Object::Found { kind, .. } | Object::TooLarge { kind, .. } => Err(Problem::PathMissing {
             commit,
             folder: kind == "tree",
         }),
@@ -219,8 +232,12 @@ fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
     let mut fetched_commit = false;
     loop {
         match repo.object(hash).map_err(Problem::NotChecked)? {
-            Object::Found { oid, kind, .. } if kind == "commit" => return Ok(oid),
-            Object::Found { kind, .. } => {
+            Object::Found { oid, kind, .. } | Object::TooLarge { oid, kind, .. }
+                if kind == "commit" =>
+            {
+                return Ok(oid)
+            }
+            Object::Found { kind, .. } | Object::TooLarge { kind, .. } => {
                 return Err(Problem::CommitUnknown(format!(
                     "`{hash}` names a {kind}, not a commit"
                 )))
@@ -255,7 +272,8 @@ fn disambiguate(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
         .objects_starting_with(hash)
         .map_err(Problem::NotChecked)?
     {
-        if let Object::Found { kind, .. } = repo.object(&candidate).map_err(Problem::NotChecked)? {
+        let object = repo.object(&candidate).map_err(Problem::NotChecked)?;
+        if let Some((_, kind)) = object.identity() {
             if kind == "commit" {
                 commits.push(candidate);
             }

@@ -73,6 +73,7 @@ impl<'a> Ctx<'a> {
             drop_leading_h1: drop,
             unsafe_html: self.config().markdown.unsafe_html,
             drop: &restated,
+            max_highlight_bytes: self.config().limits.max_highlight_bytes,
         };
         let targets = self.links_of(page);
         let html = markdown::body_html(markdown, &options, |i, dest| {

@@ -1,7 +1,7 @@
 //! Cited sources (a note's or a support cell's `sources`) as links pinned to a commit and line
 //! ranges (`…/blob/<commit>/<file>#L3-L5`).
 
-use super::highlight;
+use super::{escape, highlight};
 use super::views::safe_href;
 use crate::model::{text, LineRange, SourceRef};
 use crate::provenance::excerpt::{Excerpt, Excerpts};
@@ -71,7 +71,11 @@ pub struct ExcerptBlockView {
 }
 
 impl ExcerptView {
-    pub fn new(excerpt: &Excerpt) -> ExcerptView {
+    /// The view of `excerpt`, its blocks highlighted when at most `max_highlight` bytes long.
+    /// Its lines come from a repository nobody vetted: NUL, the other C0 controls and the
+    /// bidi controls are made harmless once here, for the page and the `.md` alike
+    /// ([`escape::visible_controls`]).
+    pub fn new(excerpt: &Excerpt, max_highlight: usize) -> ExcerptView {
         let blocks = excerpt
             .blocks
             .iter()
@@ -79,12 +83,12 @@ impl ExcerptView {
                 let numbers: Vec<String> =
                     block.lines.iter().map(|l| l.number.to_string()).collect();
                 let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
-                let text = lines.join("\n");
+                let text = escape::visible_controls(&lines.join("\n")).into_owned();
                 let longest = longest_backtick_run(&text);
                 ExcerptBlockView {
                     start: block.start,
                     numbers: numbers.join("\n"),
-                    html: highlight::code_block(&excerpt.language, &text),
+                    html: highlight::code_block(&excerpt.language, &text, max_highlight),
                     fence: "`".repeat((longest + 1).max(3)),
                     text,
                 }
@@ -108,9 +112,14 @@ fn longest_backtick_run(text: &str) -> usize {
 
 /// The view of one source, with its excerpt and status when the build has them; once its
 /// commit resolved, its links name the commit's full hash.
-pub fn source_view_with<'a>(source: &'a SourceRef, excerpts: Option<&Excerpts>) -> SourceView<'a> {
+/// `max_highlight`: `limits.maxHighlightBytes`.
+pub fn source_view_with<'a>(
+    source: &'a SourceRef,
+    excerpts: Option<&Excerpts>,
+    max_highlight: usize,
+) -> SourceView<'a> {
     let mut view = source_view(source);
-    view.excerpt = excerpts.and_then(|e| e.get(source)).map(ExcerptView::new);
+    view.excerpt = (excerpts.and_then(|e| e.get(source))).map(|e| ExcerptView::new(e, max_highlight));
     if let Some(status) = excerpts.and_then(|e| e.status(source)) {
         if let Some(full) = &status.commit {
             let (href, ranges, _) = links(source, Some(full));
@@ -404,7 +413,7 @@ mod tests {
         );
         let mut excerpts = Excerpts::default();
         excerpts.statuses = Some(statuses);
-        let v = source_view_with(&s, Some(&excerpts));
+        let v = source_view_with(&s, Some(&excerpts), usize::MAX);
         assert_eq!(
             hrefs(&v),
             [format!("https://github.com/o/r/blob/{full}/a/b.py#L3-L5")]

@@ -13,6 +13,7 @@
 
 pub(crate) mod markdown;
 
+use std::borrow::Cow;
 use std::io::Write;
 
 /// A Markdown filter: the value in, the escaped Markdown out.
@@ -86,9 +87,46 @@ fn markup_pieces(text: &str, mut push: impl FnMut(&str)) {
     push(&text[start..]);
 }
 
+/// Whether `c` reorders or hides text when shown (the Unicode bidi controls: embeddings,
+/// overrides, isolates and marks), the characters of "Trojan Source" attacks.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
+}
+
+/// Code from a repository nobody vetted (a source's pinned lines), made harmless to show as
+/// it lands in a page or a `.md` fence: NUL and the other C0 controls but tab and line breaks
+/// become U+FFFD (as [`markup`] does), and each bidi control becomes its visible name
+/// (`<U+202E>`), so lines read in the order they run. Everything else is left as it is.
+pub fn visible_controls(text: &str) -> Cow<'_, str> {
+    let harmful = |c: char| (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{7f}')) || is_bidi_control(c);
+    if !text.contains(harmful) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if is_bidi_control(c) {
+            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+        } else if harmful(c) {
+            out.push('\u{fffd}');
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn controls_in_code_become_visible() {
+        assert_eq!(visible_controls("a\tb\r\n"), Cow::Borrowed("a\tb\r\n"));
+        assert_eq!(
+            visible_controls("x\0y\u{1b}[2J/*\u{202e} } \u{2066}*/"),
+            "x\u{fffd}y\u{fffd}[2J/*<U+202E> } <U+2066>*/"
+        );
+    }
 
     #[test]
     fn markup_escapes_and_replaces_what_xml_forbids() {

@@ -46,9 +46,14 @@ const CACHE_LIMIT: usize = 512;
 /// Highlighted tokens by language and text (`None`: no grammar for the language).
 type Memory = Mutex<HashMap<(String, String), Option<String>>>;
 
-/// `<pre><code>` for a fenced block: tokens in `hl-` spans when a grammar knows `lang`,
-/// escaped text otherwise.
-pub fn code_block(lang: &str, code: &str) -> String {
+/// `<pre><code>` for a fenced block: tokens in `hl-` spans when a grammar knows `lang` and
+/// the block is at most `max_bytes` long (`limits.maxHighlightBytes`), escaped text
+/// otherwise. Past the cap a block is never handed to a highlighter: on some inputs they take
+/// time or memory far out of proportion to the block (SECURITY.md, "Bounded work").
+pub fn code_block(lang: &str, code: &str, max_bytes: usize) -> String {
+    if code.len() > max_bytes {
+        return wrap(lang, code, None);
+    }
     static CACHE: OnceLock<Memory> = OnceLock::new();
     let memory = CACHE.get_or_init(Mutex::default);
     let key = (lang.to_string(), code.to_string());
@@ -132,9 +137,21 @@ fn wrap(lang: &str, code: &str, tokens: Option<&str>) -> String {
 mod tests {
     use super::*;
 
+    /// The default `limits.maxHighlightBytes`.
+    const MAX: usize = 128 * 1024;
+
+    #[test]
+    fn blocks_past_the_cap_are_plain_escaped_text() {
+        let code = "if x:\n    return '<b>'\n".repeat(100);
+        let html = code_block("python", &code, 64);
+        assert!(html.starts_with("<pre><code class=\"language-python\">"), "{html}");
+        assert!(!html.contains("hl-") && html.contains("&lt;b&gt;"), "{html}");
+        assert!(code_block("python", &code, code.len()).contains("hl-"));
+    }
+
     #[test]
     fn known_languages_get_token_classes() {
-        let html = code_block("python", "if x == \"sse\":\n    return 1\n");
+        let html = code_block("python", "if x == \"sse\":\n    return 1\n", MAX);
         assert!(html.starts_with("<pre class=\"highlight\"><code class=\"language-python\">"));
         assert!(html.contains("hl-keyword"), "{html}");
         assert!(html.contains("hl-string"), "{html}");
@@ -152,7 +169,7 @@ mod tests {
             ("bash", "if true; then exit 1; fi\n"),
             ("python", "def f(): return 1\n"),
         ] {
-            let html = code_block(lang, code);
+            let html = code_block(lang, code, MAX);
             assert!(
                 html.starts_with("<pre class=\"highlight\">"),
                 "{lang}: {html}"
@@ -171,13 +188,13 @@ mod tests {
 
     #[test]
     fn unknown_languages_and_markup_are_escaped() {
-        let html = code_block("nosuchlang\"><x", "<script>alert(1)</script>\n");
+        let html = code_block("nosuchlang\"><x", "<script>alert(1)</script>\n", MAX);
         assert!(
             !html.contains("<script>") && !html.contains("\"><x"),
             "{html}"
         );
         assert!(html.contains("&lt;script&gt;"), "{html}");
-        let html = code_block("html", "<script>alert(1)</script>\n");
+        let html = code_block("html", "<script>alert(1)</script>\n", MAX);
         assert!(!html.contains("<script>"), "{html}");
         assert_eq!(language("rust,ignore"), "rust");
     }

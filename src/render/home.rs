@@ -1,6 +1,7 @@
 //! The home page: the support matrix with its filters and the detail panel of each cell.
 
 use super::matrix::{matrix_view, MatrixView};
+use super::state::current;
 use super::views::{status, Ctx, StatusView};
 use crate::model::SUPPORT_STATUSES;
 use crate::text_file::Section;
@@ -13,7 +14,8 @@ pub struct HomeView<'a> {
     pub note_count: usize,
     /// Every status, for the key above the matrix and the status filter.
     pub legend: Vec<StatusView>,
-    /// Spec revisions, newest first, for the revision filter.
+    /// Spec revisions, newest first, for the revision selector (the matrix shows each
+    /// capability's state at the one selected, the newest by default).
     pub revisions: Vec<Revision<'a>>,
 }
 
@@ -27,7 +29,7 @@ pub struct Revision<'a> {
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
     HomeView {
-        matrix: matrix_view(ctx, |_| true),
+        matrix: matrix_view(ctx, current(ctx.config()), |_| true),
         note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
         revisions: ctx

@@ -49,9 +49,10 @@ pub struct SpecView<'a> {
     pub introduced: Vec<LinkView<'a>>,
     /// What is new in this revision: each capability it introduced, with its group and how
     /// many clients support it.
-    pub new: Vec<NewCapability<'a>>,
-    pub deprecated: Vec<LinkView<'a>>,
-    pub removed: Vec<LinkView<'a>>,
+    pub new: Vec<ChangedCapability<'a>>,
+    /// What it deprecates and removes, the same way.
+    pub deprecated: Vec<ChangedCapability<'a>>,
+    pub removed: Vec<ChangedCapability<'a>>,
     pub notes: Vec<NoteCard<'a>>,
     pub previous: Option<LinkView<'a>>,
     pub next: Option<LinkView<'a>>,
@@ -59,13 +60,22 @@ pub struct SpecView<'a> {
     pub matrix: MatrixView<'a>,
 }
 
-/// A capability a spec revision introduced.
+/// A capability a spec revision introduced, deprecated or removed.
 #[derive(Debug, Serialize)]
-pub struct NewCapability<'a> {
+pub struct ChangedCapability<'a> {
     pub link: LinkView<'a>,
     pub group: Option<&'a str>,
     /// Every client's status for it.
     pub tally: TallyView,
+    /// The clients whose cell says yes or partial, in matrix order.
+    pub supporters: Vec<Supporter<'a>>,
+}
+
+/// A client that supports a changed capability, fully or in part.
+#[derive(Debug, Serialize)]
+pub struct Supporter<'a> {
+    pub link: LinkView<'a>,
+    pub status: &'static str,
 }
 
 /// `/llms.txt`: every page's Markdown rendition, by section.
@@ -282,7 +292,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
     let versions = &ctx.config().spec_versions;
     let v = &versions[i];
-    let with = |field: fn(&crate::model::Capability) -> &Option<crate::model::Spanned<String>>| {
+    let with = |field: Field| {
         (0..ctx.count(Section::Capabilities))
             .filter(|&c| text(field(ctx.capability(c))) == v.id)
             .map(|c| ctx.link(Page::Capability(c)))
@@ -295,9 +305,9 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         date: v.date.as_deref(),
         url: v.url.as_deref().and_then(safe_href),
         introduced: with(|c| &c.introduced),
-        new: new_in(ctx, &v.id),
-        deprecated: with(|c| &c.deprecated),
-        removed: with(|c| &c.removed),
+        new: changed_in(ctx, &v.id, |c| &c.introduced),
+        deprecated: changed_in(ctx, &v.id, |c| &c.deprecated),
+        removed: changed_in(ctx, &v.id, |c| &c.removed),
         notes: ctx
             .notes_of(Page::Spec(i))
             .iter()
@@ -305,24 +315,39 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
             .collect(),
         previous: i.checked_sub(1).map(version_link),
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
-        matrix: matrix_view(ctx, |cap| revisions(ctx, cap).contains(&v.id.as_str())),
+        matrix: matrix_view(ctx, Some(i), |cap| {
+            revisions(ctx, cap).contains(&v.id.as_str())
+        }),
     }
 }
 
-/// The capabilities revision `id` introduced, in matrix order, each with every client's status.
-fn new_in<'a>(ctx: &Ctx<'a>, id: &str) -> Vec<NewCapability<'a>> {
+/// One of a capability's revision fields (`introduced`, `deprecated`, `removed`).
+type Field = fn(&crate::model::Capability) -> &Option<crate::model::Spanned<String>>;
+
+/// The capabilities whose `field` is revision `id`, in matrix order, each with every client's
+/// status and the clients that support it.
+fn changed_in<'a>(ctx: &Ctx<'a>, id: &str, field: Field) -> Vec<ChangedCapability<'a>> {
     ctx.groups()
         .flat_map(|(group, capabilities)| capabilities.iter().map(move |&c| (group, c)))
-        .filter(|&(_, c)| text(&ctx.capability(c).introduced) == id)
+        .filter(|&(_, c)| text(field(ctx.capability(c))) == id)
         .map(|(group, c)| {
             let mut tally = TallyView::default();
+            let mut supporters = Vec::new();
             for &client in &ctx.matrix().clients {
-                tally.add(ctx.status(client, c));
+                let status = ctx.status(client, c);
+                tally.add(status);
+                if status == "yes" || status == "partial" {
+                    supporters.push(Supporter {
+                        link: ctx.link(Page::Client(client)),
+                        status,
+                    });
+                }
             }
-            NewCapability {
+            ChangedCapability {
                 link: ctx.link(Page::Capability(c)),
                 group: Some(group.title.as_str()),
                 tally,
+                supporters,
             }
         })
         .collect()

@@ -19,6 +19,8 @@ pub struct BodyOptions<'a> {
     /// Byte ranges of `markdown` to leave out (what a note's body restates of its front
     /// matter); their headings and links are still counted.
     pub drop: &'a [Range<usize>],
+    /// Fenced blocks longer than this are not highlighted (`limits.maxHighlightBytes`).
+    pub max_highlight_bytes: usize,
 }
 
 /// Renders a body. `link(i, dest)` gives the HTML destination of the `i`-th link or image
@@ -94,7 +96,7 @@ pub fn body_html(
             }
             Event::End(TagEnd::CodeBlock) if code.is_some() => {
                 if let Some((lang, text)) = code.take() {
-                    events.push(Event::Html(highlight::code_block(&lang, &text).into()));
+                    events.push(Event::Html(highlight::code_block(&lang, &text, options.max_highlight_bytes).into()));
                 }
             }
             other if options.unsafe_html => events.push(other),
@@ -144,6 +146,8 @@ pub fn inline_html(markdown: &str, mut link: impl FnMut(&str) -> String) -> Stri
         drop_leading_h1: false,
         unsafe_html: false,
         drop: &[],
+        // Front matter is capped far below this (`limits.maxFrontMatterBytes`).
+        max_highlight_bytes: crate::config::Limits::default().max_highlight_bytes,
     };
     let html = body_html(
         &escape::markdown::md_paragraph(markdown),
@@ -204,6 +208,7 @@ mod tests {
             drop_leading_h1: drop,
             unsafe_html,
             drop: &[],
+            max_highlight_bytes: usize::MAX,
         };
         body_html(text, &options, |i, dest| format!("{i}:{dest}"))
     }

@@ -1,7 +1,10 @@
 //! The support matrix as pages show it: capability groups × clients, each cell linked to its
 //! evidence, per-client tallies. The home page shows every capability; a spec revision's
-//! page shows those the revision has.
+//! page shows those the revision has. Each row carries its state at the matrix's revision (the
+//! newest on the home page): deprecated rows are tagged, removed ones set apart in a band of
+//! their own that the tallies leave out.
 
+use super::state::{state_at, State};
 use super::support::{row_anchor, support_row, SupportRow};
 use super::views::{status, Ctx, LinkView, StatusView, TallyView};
 use crate::index::routes::Page;
@@ -16,6 +19,12 @@ pub struct MatrixView<'a> {
     pub clients: Vec<ClientColumn<'a>>,
     /// Bands of rows, in `site.yaml` group order; groups without capabilities left out.
     pub groups: Vec<MatrixBand<'a>>,
+    /// The rows removed at or before [`MatrixView::at`], in group order: shown after the
+    /// bands, apart from them, and left out of the tallies.
+    pub removed: Vec<MatrixRow<'a>>,
+    /// The revision whose state the rows show.
+    pub at: Option<&'a str>,
+    /// The rows of `groups` (what the tallies count).
     pub capability_count: usize,
     /// Clients plus the row header column (a band header's `colspan`).
     pub columns: usize,
@@ -78,7 +87,12 @@ pub struct MatrixBand<'a> {
 pub struct MatrixRow<'a> {
     pub id: &'a str,
     pub capability: LinkView<'a>,
+    /// The capability's group id (the group filter reads it, also in the removed band).
+    pub group: &'a str,
+    /// The capability's state at the matrix's revision.
+    pub state: State,
     pub deprecated: Option<&'a str>,
+    pub removed: Option<&'a str>,
     /// The spec revisions that have the capability, space-separated (for the revision
     /// filter): from `introduced` (else the first) up to before `removed`.
     pub revisions: String,
@@ -103,17 +117,27 @@ pub struct MatrixCell<'a> {
     pub detail: Option<SupportRow<'a>>,
 }
 
-/// The matrix of the capabilities `include` keeps.
-pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> MatrixView<'a> {
+/// The matrix of the capabilities `include` keeps, each in its state at the revision of rank
+/// `at`.
+pub fn matrix_view<'a>(
+    ctx: &Ctx<'a>,
+    at: Option<usize>,
+    include: impl Fn(usize) -> bool,
+) -> MatrixView<'a> {
+    let mut removed = Vec::new();
     let groups: Vec<MatrixBand<'a>> = ctx
         .groups()
         .filter_map(|(group, capabilities)| {
-            let rows: Vec<MatrixRow<'a>> = capabilities
+            let (gone, rows): (Vec<MatrixRow<'a>>, Vec<MatrixRow<'a>>) = capabilities
                 .iter()
                 .filter(|&&cap| include(cap))
-                .map(|&cap| row(ctx, cap))
-                .collect();
-            (!rows.is_empty()).then_some(MatrixBand {
+                .map(|&cap| row(ctx, cap, &group.id, at))
+                .partition(|row| row.state == State::Removed);
+            let any = !(rows.is_empty() && gone.is_empty());
+            removed.extend(gone);
+            // A band whose rows are all removed stays (empty, hidden), so the page's script
+            // has a place to move them back to when an older revision is selected.
+            any.then_some(MatrixBand {
                 id: &group.id,
                 title: &group.title,
                 description: group.description.as_deref(),
@@ -150,6 +174,10 @@ pub fn matrix_view<'a>(ctx: &Ctx<'a>, include: impl Fn(usize) -> bool) -> Matrix
         columns: clients.len() + 1,
         clients,
         groups,
+        removed,
+        at: at
+            .and_then(|rank| ctx.config().spec_versions.get(rank))
+            .map(|v| v.id.as_str()),
     }
 }
 
@@ -158,14 +186,19 @@ fn panel_id(client: &str, capability: &str) -> String {
     format!("cell-{client}--{capability}")
 }
 
-fn row<'a>(ctx: &Ctx<'a>, cap: usize) -> MatrixRow<'a> {
+fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> MatrixRow<'a> {
     let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);
     let home = ctx.href(Page::Home);
+    let field =
+        |f: &'a Option<crate::model::Spanned<String>>| Some(text(f)).filter(|d| !d.is_empty());
     MatrixRow {
         id,
         capability: ctx.link(Page::Capability(cap)),
-        deprecated: Some(text(&capability.deprecated)).filter(|d| !d.is_empty()),
+        group,
+        state: state_at(ctx.config(), capability, at),
+        deprecated: field(&capability.deprecated),
+        removed: field(&capability.removed),
         revisions: revisions(ctx, cap).join(" "),
         search: search_text(ctx, cap),
         cells: ctx

@@ -34,12 +34,14 @@ mod note;
 pub mod output;
 mod search;
 mod sitemap;
+mod state;
 mod support;
 mod theme;
 mod urls;
 mod views;
 
 use crate::error::Result;
+use crate::index::outputs::fold_case;
 use crate::index::routes::{html_file_of_stem, output_stem, Page};
 use crate::index::SiteIndex;
 use crate::model::text;
@@ -358,7 +360,7 @@ struct Renderer<'r, 'a> {
     pages: &'r Pages<'r, 'a>,
     out: &'r mut dyn Output,
     stats: RenderStats,
-    /// Every path written so far: a static file may replace none of them.
+    /// Every path written so far, [`fold_case`]d: a static file may replace none of them.
     generated: HashSet<String>,
     progress: Option<&'r AtomicUsize>,
     /// With a memo: what inputs are now, and whether to defer listings.
@@ -477,22 +479,23 @@ impl Renderer<'_, '_> {
 
     fn put(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
         self.out.put(path, bytes)?;
-        self.generated.insert(path.to_string());
+        self.generated.insert(fold_case(path).into_owned());
         self.stats.files += 1;
         Ok(())
     }
 
     fn put_shared(&mut self, path: &str, bytes: &Shared) -> Result<()> {
         self.out.put_shared(path, bytes)?;
-        self.generated.insert(path.to_string());
+        self.generated.insert(fold_case(path).into_owned());
         self.stats.files += 1;
         Ok(())
     }
 
     /// Writes a static file, which may never replace a generated one (lint reports it first,
-    /// as FN012; this keeps the promise whatever lint was asked).
+    /// as FN012; this keeps the promise whatever lint was asked). Case is ignored, as macOS
+    /// and Windows ignore it.
     fn put_static(&mut self, path: &str, bytes: &[u8]) -> Result<()> {
-        if self.generated.contains(path) {
+        if self.generated.contains(fold_case(path).as_ref()) {
             let error = std::io::Error::new(
                 std::io::ErrorKind::AlreadyExists,
                 "a static file would replace this generated file; rename or move the static \

@@ -107,7 +107,7 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
         sources: note
             .sources
             .iter()
-            .map(|s| source_view_with(s, ctx.excerpts()))
+            .map(|s| source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes))
             .collect(),
         related,
         backlinks,

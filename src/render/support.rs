@@ -2,6 +2,7 @@
 
 use super::body::BodyView;
 use super::citations::{source_view_with, SourceView};
+use super::state::{current, state_at, State};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };
@@ -28,6 +29,8 @@ pub struct SupportRow<'a> {
     pub sources: Vec<SourceView<'a>>,
     pub verified: Option<DateView<'a>>,
     pub version: Option<&'a str>,
+    /// The capability's state at the newest revision.
+    pub state: State,
 }
 
 /// A capability group's band of rows.
@@ -112,6 +115,10 @@ pub struct RevisionView<'a> {
     pub link: Option<LinkView<'a>>,
 }
 
+/// The title of a client page's last group: the researched capabilities the newest revision
+/// no longer has.
+const REMOVED_GROUP: &str = "Removed from the current revision";
+
 /// A capability page.
 #[derive(Debug, Serialize)]
 pub struct CapabilityView<'a> {
@@ -123,6 +130,9 @@ pub struct CapabilityView<'a> {
     pub introduced: Option<RevisionView<'a>>,
     pub deprecated: Option<RevisionView<'a>>,
     pub removed: Option<RevisionView<'a>>,
+    /// Its state at the newest revision, and that revision.
+    pub state: State,
+    pub current: Option<RevisionView<'a>>,
     pub aliases: Vec<&'a str>,
     /// The cells that are not unknown, in matrix column order: the page's support table.
     pub researched: Vec<SupportRow<'a>>,
@@ -173,11 +183,12 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
         sources: cell.map_or_else(Vec::new, |c| {
             c.sources
                 .iter()
-                .map(|s| source_view_with(s, ctx.excerpts()))
+                .map(|s| source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes))
                 .collect()
         }),
         verified: cell.and_then(|c| ctx.maybe_date(&c.last_verified)),
         version: cell.and_then(|c| some(&c.version)),
+        state: state_at(ctx.config(), cap, current(ctx.config())),
     }
 }
 
@@ -185,11 +196,16 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
     let page = Page::Client(i);
     let mut researched = Vec::new();
     let mut unresearched = Vec::new();
+    let mut removed = Vec::new();
     for (group, capabilities) in ctx.groups() {
         let rows = capabilities.iter().map(|&cap| support_row(ctx, i, cap));
         let (known, unknown) =
             partition(rows, |row| Some(row.anchor.clone()), |row| row.capability);
         unresearched.extend(unknown);
+        let (gone, known): (Vec<_>, Vec<_>) = known
+            .into_iter()
+            .partition(|row| row.state == State::Removed);
+        removed.extend(gone);
         if !known.is_empty() {
             researched.push(SupportGroup {
                 id: &group.id,
@@ -197,6 +213,14 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
                 rows: known,
             });
         }
+    }
+    // What the newest revision removed is set apart, after every group.
+    if !removed.is_empty() {
+        researched.push(SupportGroup {
+            id: "removed",
+            title: REMOVED_GROUP,
+            rows: removed,
+        });
     }
     ClientView {
         profile: client_profile(ctx, i).linkable(),
@@ -246,6 +270,14 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         introduced: revision(ctx, &cap.introduced),
         deprecated: revision(ctx, &cap.deprecated),
         removed: revision(ctx, &cap.removed),
+        state: state_at(ctx.config(), cap, current(ctx.config())),
+        current: current(ctx.config()).map(|rank| {
+            let id = ctx.config().spec_versions[rank].id.as_str();
+            RevisionView {
+                id,
+                link: Some(ctx.link_as(Page::Spec(rank), id)),
+            }
+        }),
         aliases: texts(&cap.aliases),
         researched,
         unresearched,

@@ -108,6 +108,11 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
         sources.push((name, text));
     }
     let mut tera = super::escape::tera();
+    let limits = &index.config.limits;
+    tera.set_render_limits(tera::RenderLimits {
+        max_steps: Some(limits.max_render_steps),
+        max_bytes: Some(limits.max_page_bytes),
+    });
     tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| template_error("", &e))?;
     Ok(Theme { tera, static_files })
@@ -142,7 +147,25 @@ pub fn template_error(template: &str, error: &tera::Error) -> Error {
         message.push_str(&format!(": {cause}"));
         source = cause.source();
     }
+    if let Some(key) = budget_key(&message) {
+        message.push_str(&format!(
+            "\nhelp: the template runs away (a loop too long or nested too deep): make it do \
+             less, or raise `limits.{key}` in site.yaml if the site truly needs it"
+        ));
+    }
     Error::Template { name, message }
+}
+
+/// The `site.yaml` limit a render ran out of, from tera's budget message (see
+/// `vendor/tera/src/vm/budget.rs`).
+fn budget_key(message: &str) -> Option<&'static str> {
+    if message.contains("the render ran past its limit of") {
+        Some("maxRenderSteps")
+    } else if message.contains("the render made more than its limit of") {
+        Some("maxPageBytes")
+    } else {
+        None
+    }
 }
 
 #[cfg(test)]

@@ -139,6 +139,38 @@ describe("the matrix", () => {
     }
   });
 
+  test("the revision selector shows each capability's state at that revision", async () => {
+    const { page, problems, close } = await open("/");
+    const revisions = await page.locator("#filter-revision option").evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(revisions.length >= 2);
+    const [current, previous] = revisions;
+    assert.equal(await page.locator("#filter-revision").inputValue(), current);
+    // At the newest revision a removed capability sits in the removed band, tagged.
+    const removed = await page.locator("tbody[data-removed-band] tr[data-capability]").evaluateAll((trs) =>
+      trs.map((tr) => [tr.dataset.capability, tr.dataset.removed])
+    );
+    assert.ok(removed.length > 0, "the bundled site has capabilities the newest revision removed");
+    for (const [, at] of removed) assert.equal(at, current);
+    const [id] = removed[0];
+    const row = page.locator(`tr[data-capability="${id}"]`);
+    assert.ok(await row.locator(".tag-removed").isVisible());
+    // At the revision before, it is back in its group, untagged; what that revision did not
+    // have yet is hidden.
+    await page.selectOption("#filter-revision", previous);
+    const group = await row.getAttribute("data-group");
+    assert.equal(await row.evaluate((tr) => tr.parentElement.dataset.group), group);
+    assert.ok(!(await row.locator(".tag-removed").isVisible()));
+    const introduced = page.locator(`tbody tr[data-capability]:not([data-revisions~="${previous}"]):not([data-removed])`);
+    assert.ok((await introduced.count()) > 0);
+    assert.equal(await introduced.filter({ visible: true }).count(), 0);
+    assert.match(page.url(), new RegExp(`revision=${previous}`));
+    await page.selectOption("#filter-revision", current);
+    assert.equal(await row.evaluate((tr) => tr.parentElement.hasAttribute("data-removed-band")), true);
+    assert.ok(!page.url().includes("revision="));
+    assert.deepEqual(problems, []);
+    await close();
+  });
+
   test("a spec revision shows what each client supports of it", async () => {
     const { page, close } = await open("/spec/2025-11-25");
     const cells = await page.locator("table.matrix td.cell").count();

@@ -31,7 +31,9 @@ const FOUNDATION: [&str; 8] = [
 ];
 
 /// The command layer: it drives the steps, and no step or foundation module imports it.
-const COMMAND_LAYER: [&str; 6] = ["cli", "commands", "serve", "scaffold", "mcp", "lsp"];
+const COMMAND_LAYER: [&str; 7] = [
+    "cli", "commands", "serve", "scaffold", "mcp", "lsp", "probe",
+];
 
 fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")

@@ -154,36 +154,3 @@ fn every_finding_says_what_to_do() {
         }
     }
 }
-
-/// README.md's rule table is the rule table's: between the line that starts
-/// `<!-- rules:start` and `<!-- rules:end -->`, as `rules::markdown_table` makes it. With
-/// `UPDATE_README=1` the test writes it there instead of failing.
-#[test]
-fn readme_rule_table_is_current() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    let readme = fs::read_to_string(&path).expect("README.md");
-    let start = readme
-        .find("<!-- rules:start")
-        .expect("README.md has a rules:start marker");
-    let start = start + readme[start..].find('\n').expect("a line") + 1;
-    let end = start
-        + readme[start..]
-            .find("<!-- rules:end -->")
-            .expect("README.md has a rules:end marker");
-    let fresh = rules::markdown_table();
-    if readme[start..end] == fresh {
-        return;
-    }
-    if std::env::var_os("UPDATE_README").is_some_and(|v| v == "1") {
-        fs::write(
-            &path,
-            format!("{}{fresh}{}", &readme[..start], &readme[end..]),
-        )
-        .expect("write");
-        return;
-    }
-    panic!(
-        "README.md's rule table is stale: run `UPDATE_README=1 cargo test --test integration \
-         readme_rule_table` and commit README.md"
-    );
-}

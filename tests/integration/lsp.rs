@@ -1,6 +1,9 @@
 //! `fieldnotes lsp` driven as an editor drives it: the binary spawned, Content-Length framed
 //! JSON-RPC written to its standard input and read from its standard output.
 
+mod rename;
+mod wire;
+
 use crate::support::TestSite;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -23,14 +26,31 @@ struct Editor {
     next_id: i64,
     /// The last diagnostics published for each URI.
     diagnostics: HashMap<String, Vec<Value>>,
+    /// What the server offered in its answer to `initialize`.
+    capabilities: Value,
+    /// The messages shown (`window/showMessage`), in order.
+    shown: Vec<String>,
 }
 
 impl Editor {
-    /// Starts the server on `site` and initializes it.
+    /// Starts the server on `site` and initializes it, as an editor that declares no
+    /// capabilities.
     fn start(site: TestSite) -> Editor {
+        Editor::start_with(site, json!({}))
+    }
+
+    /// Starts the server on `site` and initializes it, declaring `capabilities`.
+    fn start_with(site: TestSite, capabilities: Value) -> Editor {
+        let folder = site.root().to_path_buf();
+        Editor::start_in(site, capabilities, &folder)
+    }
+
+    /// Starts the server in folder `cwd` (an editor's own current folder) on the workspace
+    /// folder `site`, and initializes it declaring `capabilities`.
+    fn start_in(site: TestSite, capabilities: Value, cwd: &std::path::Path) -> Editor {
         let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
             .args(["lsp", "--today", "2026-11-30"])
-            .current_dir(site.root())
+            .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -54,15 +74,18 @@ impl Editor {
             incoming,
             next_id: 0,
             diagnostics: HashMap::new(),
+            capabilities: Value::Null,
+            shown: Vec::new(),
         };
         let root = editor.uri("");
         let result = editor.request(
             "initialize",
-            json!({"processId": null, "rootUri": root, "capabilities": {}}),
+            json!({"processId": null, "rootUri": root, "capabilities": capabilities}),
         );
         assert!(result["capabilities"]["hoverProvider"]
             .as_bool()
             .unwrap_or(false));
+        editor.capabilities = result["capabilities"].clone();
         editor.notify("initialized", json!({}));
         editor
     }
@@ -77,7 +100,11 @@ impl Editor {
     }
 
     fn send(&mut self, message: Value) {
-        let body = message.to_string();
+        self.send_raw(&message.to_string());
+    }
+
+    /// Sends `body` as one message, as it is.
+    fn send_raw(&mut self, body: &str) {
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
         self.stdin.flush().expect("flush");
     }
@@ -119,6 +146,10 @@ impl Editor {
                 .cloned()
                 .unwrap_or_default();
             self.diagnostics.insert(uri, list);
+        }
+        if message["method"] == "window/showMessage" {
+            let shown = message["params"]["message"].as_str().unwrap_or("");
+            self.shown.push(shown.to_string());
         }
         message
     }
@@ -181,7 +212,7 @@ impl Editor {
 }
 
 /// Reads one Content-Length framed message.
-fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+pub(crate) fn read_message(reader: &mut impl BufRead) -> Option<Value> {
     let mut length = None;
     loop {
         let mut line = String::new();
@@ -432,7 +463,7 @@ fn a_note_without_a_title_is_hovered_by_its_id() {
 }
 
 #[test]
-fn definitions_references_and_rename_of_a_note() {
+fn definitions_and_references_of_a_note() {
     let site = two_notes();
     let mut editor = Editor::start(site);
     editor.open(OTHER, OTHER_TEXT);
@@ -497,52 +528,6 @@ fn definitions_references_and_rename_of_a_note() {
     );
     assert_eq!(references.len(), 3, "{references:?}");
 
-    let new_name = json!({"newName": "cline-reads-the-kind-key"});
-    let edit = editor.at(
-        "textDocument/rename",
-        OTHER,
-        OTHER_TEXT,
-        "  - cline-re",
-        new_name,
-    );
-    let changes = edit["documentChanges"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let edits_of = |path: &str| -> Vec<Value> {
-        let uri = editor.uri(path);
-        (changes.iter())
-            .filter(|c| c["textDocument"]["uri"] == uri)
-            .flat_map(|c| c["edits"].as_array().cloned().unwrap_or_default())
-            .collect()
-    };
-    assert_eq!(edits_of(OTHER).len(), 2, "related entry and link");
-    assert_eq!(edits_of(NOTE).len(), 2, "id and canonical");
-    assert_eq!(
-        edits_of("content/clients/hermes-agent.md").len(),
-        1,
-        "support cell"
-    );
-    assert!(changes
-        .iter()
-        .flat_map(|c| c["edits"].as_array().cloned().unwrap_or_default())
-        .all(|e| e["newText"] == "cline-reads-the-kind-key"));
-    let rename = changes.last().expect("a file rename");
-    assert_eq!(rename["kind"], "rename");
-    assert_eq!(rename["oldUri"], editor.uri(NOTE));
-    assert_eq!(
-        rename["newUri"],
-        editor.uri("content/research/cline-reads-the-kind-key.md")
-    );
-
-    let taken = json!({
-        "textDocument": {"uri": editor.uri(OTHER)},
-        "position": position_after(OTHER_TEXT, "  - cline-re"),
-        "newName": "cline-falls-back-to-sse",
-    });
-    let refused = editor.call("textDocument/rename", taken);
-    let why = refused["error"]["message"].as_str().unwrap_or("");
-    assert!(why.contains("exists already"), "{refused}");
     editor.stop();
 }
 
@@ -616,57 +601,4 @@ fn a_new_note_is_linted_once_it_is_on_disk() {
     let found = editor.diagnostics_until(new, |l| codes(l).contains(&"FN203"));
     assert!(codes(&found).contains(&"FN203"), "{found:?}");
     editor.stop();
-}
-
-#[test]
-fn files_changed_on_disk_load_the_site_again() {
-    let site = base();
-    let text = note_text(&site);
-    let mut editor = Editor::start(site);
-    editor.open(NOTE, &text);
-    // A note written outside the editor that lists a note that does not exist.
-    let other = OTHER_TEXT.replace("  - cline-reads-the-type-key", "  - no-such-note");
-    editor.site.write(OTHER, &other);
-    let changes = json!({"changes": [{"uri": editor.uri(OTHER), "type": 1}]});
-    editor.notify("workspace/didChangeWatchedFiles", changes);
-    let found = editor.diagnostics_until(OTHER, |l| !l.is_empty());
-    assert!(codes(&found).contains(&"FN501"), "{found:?}");
-    editor.stop();
-}
-
-#[test]
-fn editors_that_can_are_asked_to_watch_the_sites_files() {
-    let site = base();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
-        .args(["lsp", "--today", "2026-11-30"])
-        .current_dir(site.root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn fieldnotes lsp");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let capabilities =
-        json!({"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}});
-    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-        "params": {"processId": null, "rootUri": null, "capabilities": capabilities}});
-    for message in [
-        initialize,
-        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    ] {
-        let body = message.to_string();
-        write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).expect("write");
-    }
-    stdin.flush().expect("flush");
-    let registration = loop {
-        let message = read_message(&mut stdout).expect("a message");
-        if message["method"] == "client/registerCapability" {
-            break message;
-        }
-    };
-    let registered = &registration["params"]["registrations"][0];
-    assert_eq!(registered["method"], "workspace/didChangeWatchedFiles");
-    drop(stdin);
-    child.wait().expect("the server ends when the editor goes");
 }

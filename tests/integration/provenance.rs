@@ -26,13 +26,13 @@ mod hostile;
 mod pages;
 mod partial;
 mod paths;
-mod widget;
+pub(crate) mod widget;
 
 /// The codes `sources verify` reports for the fixture's `widget-broken-pins` note, in order.
 const BROKEN: [&str; 5] = ["FN951", "FN952", "FN953", "FN954", "FN955"];
 
 /// The provenance fixture with the widget repository built for it.
-fn fixture() -> (TestSite, Widget) {
+pub(crate) fn fixture() -> (TestSite, Widget) {
     (TestSite::fixture("provenance"), Widget::build())
 }
 
@@ -52,7 +52,7 @@ fn mapped(widget: &Widget, cache_dir: &Path) -> Cache {
 }
 
 /// Options for a build of `site` that reads excerpts through a cache with the widget mapped.
-fn build_with_excerpts(
+pub(crate) fn build_with_excerpts(
     site: &TestSite,
     widget: &Widget,
     cache_dir: &Path,
@@ -66,7 +66,7 @@ fn build_with_excerpts(
 
 /// Runs `fieldnotes sources <command>` on `site` with the widget's URL mapped to `widget`,
 /// offline, with a fresh cache.
-fn sources_offline(site: &TestSite, widget: &Widget, command: &[&str]) -> Output {
+pub(crate) fn sources_offline(site: &TestSite, widget: &Widget, command: &[&str]) -> Output {
     let cache = tempfile::tempdir().expect("temp dir");
     let repo = format!("{WIDGET}={}", widget.repo.path().display());
     let cache_arg = cache.path().to_string_lossy().into_owned();
@@ -416,7 +416,7 @@ fn run(dir: &Path, args: &[&str]) -> Output {
 
 /// git configuration (by environment) that makes `https://git.test/acme/widget` a name of the
 /// local repository: a clone or fetch of the URL reads it, with no network.
-fn url_of_local(repo: &Path) -> [(&'static str, String); 3] {
+pub(crate) fn url_of_local(repo: &Path) -> [(&'static str, String); 3] {
     [
         ("GIT_CONFIG_COUNT", "1".to_string()),
         (

@@ -5,7 +5,8 @@ on what comes back. Over stdio it also edits a note and waits for
 `notifications/resources/list_changed`; over HTTP it checks that a foreign `Origin` gets 403.
 
 Usage: python3 check_server.py FIELDNOTES_BINARY SITE_ROOT
-(tests/integration/mcp.rs runs it on the example site at the repository root.)
+(tests/mcp/run_sdk_checks.sh, run by .ci/run, runs it on the example site at the repository
+root.)
 """
 
 import asyncio

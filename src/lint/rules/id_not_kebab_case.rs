@@ -142,6 +142,29 @@ pub fn file_name_problem(id: &str) -> Option<String> {
     })
 }
 
+/// Why `id` cannot be a research note's or client's id, as this rule says, or `None`: for a
+/// check made before an id is written (the language server's rename).
+pub fn kebab_id_problem(id: &str) -> Option<String> {
+    if let Some(problem) = file_name_problem(id) {
+        return Some(format!("id `{}` {problem}", shortened(id)));
+    }
+    if is_kebab(id) {
+        return None;
+    }
+    let suggestion = kebab(id);
+    let like = if suggestion.is_empty() {
+        String::new()
+    } else {
+        format!(", like `{}`", shortened(&suggestion))
+    };
+    Some(format!(
+        "id `{}` is not kebab-case{} ({}): an id is lowercase words joined by `-`{like}",
+        shortened(id),
+        non_ascii(id),
+        META.code
+    ))
+}
+
 /// `con`, `prn`, `aux`, `nul`, `com0`–`com9`, `lpt0`–`lpt9` (and `com¹`…`lpt³`), any case.
 fn is_windows_device(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
@@ -265,6 +288,23 @@ mod tests {
             capability_id("transport.streamable_http"),
             "transport.streamableHttp"
         );
+    }
+
+    #[test]
+    fn new_ids_are_checked_as_written_ones_are() {
+        assert_eq!(kebab_id_problem("cline-reads-2"), None);
+        for bad in [
+            "Upper_Case",
+            "..\\..\\x",
+            "CON",
+            "nul.sse",
+            &"a".repeat(300),
+            "",
+        ] {
+            assert!(kebab_id_problem(bad).is_some(), "{bad}");
+        }
+        let why = kebab_id_problem("Upper_Case").unwrap_or_default();
+        assert!(why.contains("like `upper-case`"), "{why}");
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! `fieldnotes sources verify` (FN951–FN955) and `sources drift` (FN956–FN958) found in the
 //! sources' repositories ([`Check::Sources`] rules, which plain `lint` does not run).
 //!
-//! Each rule's `META` holds every fact about it (what it reads included); README.md's rule
-//! table is [`markdown_table`], kept current by a test.
+//! Each rule's `META` holds every fact about it (what it reads included); the manual's rule
+//! table (`docs/content/guides/rules.md`) is [`markdown_table`], kept current by a test.
 
 use super::{Check, Rule};
+
+pub(crate) use id_not_kebab_case::kebab_id_problem;
 
 mod broken_link;
 mod canonical_mismatch;
@@ -36,6 +38,7 @@ mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
 mod restatement_mismatch;
+mod revision_after_removal;
 mod revisions_out_of_order;
 mod self_related;
 mod source_after_verification;
@@ -151,6 +154,7 @@ pub const ALL: &[Rule] = &[
     rule!(unknown_group),
     rule!(unknown_revision),
     rule!(revisions_out_of_order),
+    rule!(revision_after_removal),
     sources_rule!(source_commit_unknown),
     sources_rule!(source_commit_ambiguous),
     sources_rule!(source_path_missing),
@@ -178,7 +182,8 @@ pub fn markdown_table() -> String {
             m.code,
             m.name,
             m.severity.as_str(),
-            m.summary.replace('|', "\\|")
+            // `|` ends a cell; `<` would start an HTML tag (GitHub drops `<commit>`).
+            m.summary.replace('|', "\\|").replace('<', "&lt;")
         ));
     }
     out

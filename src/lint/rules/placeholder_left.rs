@@ -12,7 +12,7 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     reads: Reads::Body,
-    summary: "a TODO marker left where the author must still write something",
+    summary: "a `TODO` marker left where the author must still write something",
     doc: r#"## What it flags
 
 The word `TODO` in front matter or in a body (outside code blocks and code spans): the marker

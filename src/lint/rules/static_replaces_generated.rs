@@ -18,18 +18,21 @@ A file of `static/` (or of the theme's `static/`) that would be published at the
 file the build generates: a page (`index.html`, `research/<id>.html` and its `.md`), `404.html`,
 `llms.txt`, `feed.xml`, `sitemap.xml`, `robots.txt`; or anywhere in `api/`, `feeds/` or
 `search/`, which the build fills itself; or where a generated file needs a folder, or a
-generated folder a file.
+generated folder a file. Case is ignored: `static/INDEX.html` is flagged as `static/index.html`
+is.
 
 ## Why
 
 Static files are copied as they are, after the pages. One at a page's path would silently
 replace the page the content and templates make, with whatever a pull request put there: a
-home page, a note or the data API that no note and no review shows.
+home page, a note or the data API that no note and no review shows. On macOS and Windows,
+whose file systems ignore case, `INDEX.html` and `index.html` are one file.
 
 ## Example
 
 ```text
 static/index.html
+static/INDEX.html
 static/api/notes.json
 ```
 

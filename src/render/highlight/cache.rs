@@ -3,20 +3,33 @@
 //! the text. Safe to delete at any time. An entry is never trusted blindly: it must name the
 //! same highlighter, language and text, and its HTML must be nothing but `hl-` spans around
 //! exactly that text, escaped — otherwise it is ignored and the block highlighted again.
+//!
+//! The folder is capped ([`DEFAULT_MAX_BYTES`], or `$FIELDNOTES_CACHE_MAX_BYTES`): once a
+//! process has written a quarter of the cap, the entries used least recently (a hit renews
+//! an entry's time) are removed until the folder holds three quarters of it.
 
 use super::highlighter_id;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
+use std::time::SystemTime;
 
 /// The first line of every entry; a new layout gets a new number.
 const MAGIC: &str = "fieldnotes-highlight 1";
+
+/// The most bytes the `highlight/` folder keeps unless `$FIELDNOTES_CACHE_MAX_BYTES` says.
+pub const DEFAULT_MAX_BYTES: u64 = 512 * 1024 * 1024;
 
 /// Where highlighted blocks are kept, for one highlighter.
 #[derive(Debug)]
 pub struct DiskCache {
     dir: PathBuf,
     highlighter: String,
+    /// The cap on the folder's size, in bytes.
+    max_bytes: u64,
+    /// Bytes this process wrote since it last trimmed the folder; `u64::MAX` before the
+    /// first write, so the first write trims (a cache left over the cap by an older build).
+    written: Mutex<u64>,
 }
 
 static DISK: OnceLock<DiskCache> = OnceLock::new();
@@ -56,9 +69,15 @@ impl DiskCache {
     }
 
     fn for_highlighter(dir: &Path, highlighter: String) -> DiskCache {
+        let max_bytes = std::env::var("FIELDNOTES_CACHE_MAX_BYTES")
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(DEFAULT_MAX_BYTES);
         DiskCache {
             dir: dir.join("highlight"),
             highlighter,
+            max_bytes,
+            written: Mutex::new(u64::MAX),
         }
     }
 
@@ -76,7 +95,14 @@ impl DiskCache {
             return None;
         }
         let tokens = rest.strip_prefix(code)?;
-        tokens_of(tokens, code).then(|| tokens.to_string())
+        if !tokens_of(tokens, code) {
+            return None;
+        }
+        // Used now: the last entry trimming removes.
+        if let Ok(file) = std::fs::File::options().append(true).open(self.path(lang, code)) {
+            let _ = file.set_modified(SystemTime::now());
+        }
+        Some(tokens.to_string())
     }
 
     /// Stores the tokens of `lang` and `code`: written beside the entry, then renamed over it,
@@ -98,9 +124,53 @@ impl DiskCache {
             std::process::id(),
             WRITES.fetch_add(1, Ordering::Relaxed)
         ));
-        if std::fs::write(&temporary, entry).is_err() || std::fs::rename(&temporary, &path).is_err()
+        if std::fs::write(&temporary, &entry).is_err()
+            || std::fs::rename(&temporary, &path).is_err()
         {
             let _ = std::fs::remove_file(&temporary);
+            return;
+        }
+        self.wrote(entry.len() as u64);
+    }
+
+    /// Counts `bytes` written, and trims the folder when this process has written a quarter
+    /// of the cap since it last did (or never did). One thread trims at a time.
+    fn wrote(&self, bytes: u64) {
+        let Ok(mut written) = self.written.try_lock() else {
+            return;
+        };
+        *written = written.saturating_add(bytes);
+        if *written > self.max_bytes / 4 {
+            self.trim();
+            *written = 0;
+        }
+    }
+
+    /// Removes the entries used least recently until the folder holds at most three
+    /// quarters of the cap (nothing when it is under the cap).
+    fn trim(&self) {
+        let mut entries: Vec<(SystemTime, u64, PathBuf)> = Vec::new();
+        for folder in std::fs::read_dir(&self.dir).into_iter().flatten().flatten() {
+            for file in std::fs::read_dir(folder.path()).into_iter().flatten().flatten() {
+                if let Ok(meta) = file.metadata() {
+                    let time = meta.modified().unwrap_or(SystemTime::UNIX_EPOCH);
+                    entries.push((time, meta.len(), file.path()));
+                }
+            }
+        }
+        let mut total: u64 = entries.iter().map(|(_, len, _)| len).sum();
+        if total <= self.max_bytes {
+            return;
+        }
+        entries.sort();
+        let keep = self.max_bytes / 4 * 3;
+        for (_, len, path) in entries {
+            if total <= keep {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                total -= len;
+            }
         }
     }
 
@@ -137,7 +207,8 @@ fn tokens_of(tokens: &str, code: &str) -> bool {
     let (html, code) = (tokens.as_bytes(), code.as_bytes());
     let (mut i, mut c, mut depth) = (0, 0, 0usize);
     while i < html.len() {
-        let rest = &tokens[i..];
+        // Inside a character of more than one byte: none of the tags or entities below.
+        let rest = tokens.get(i..).unwrap_or("");
         if rest.starts_with("</span>") {
             let Some(d) = depth.checked_sub(1) else {
                 return false;
@@ -179,6 +250,13 @@ mod tests {
 
     const CODE: &str = "if x == \"<sse>\" & y:\n    return 'a'\n";
 
+    #[test]
+    fn tokens_of_code_with_characters_of_several_bytes() {
+        let code = "a → é\n";
+        assert!(tokens_of("<span class=\"hl-x\">a → é</span>\n", code));
+        assert!(!tokens_of("<span class=\"hl-x\">a → è</span>\n", code));
+    }
+
     fn cache() -> (tempfile::TempDir, DiskCache) {
         let dir = tempfile::tempdir().unwrap();
         let cache = DiskCache::new(dir.path());
@@ -186,7 +264,11 @@ mod tests {
     }
 
     fn highlighted() -> String {
-        let html = super::super::code_block("python", CODE);
+        highlighted_of(CODE)
+    }
+
+    fn highlighted_of(code: &str) -> String {
+        let html = super::super::code_block("python", code, usize::MAX);
         let start = html.find("<span").unwrap();
         html[start..html.rfind("</code>").unwrap()].to_string()
     }
@@ -235,6 +317,29 @@ mod tests {
         assert_eq!(cache.get("python", CODE), None);
         std::fs::write(&path, &good).unwrap();
         assert_eq!(cache.get("python", CODE), Some(tokens));
+    }
+
+    #[test]
+    fn the_folder_keeps_to_its_cap_and_drops_the_least_recently_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cache = DiskCache::new(dir.path());
+        cache.max_bytes = 4000;
+        let code = |i: usize| CODE.replace("'a'", &format!("'{i:04}'"));
+        let tokens_for = |i: usize| highlighted_of(&code(i));
+        cache.put("python", &code(0), &tokens_for(0));
+        for i in 1..200 {
+            // Entry 0 stays in use; the others are written once.
+            assert!(cache.get("python", &code(0)).is_some(), "entry 0 kept at {i}");
+            cache.put("python", &code(i), &tokens_for(i));
+        }
+        let size: u64 = walkdir::WalkDir::new(dir.path())
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.metadata().ok().filter(|m| m.is_file()).map(|m| m.len()))
+            .sum();
+        assert!(size <= 4000, "the folder holds {size} bytes");
+        assert!(cache.get("python", &code(0)).is_some());
+        assert!(cache.get("python", &code(1)).is_none());
     }
 
     #[test]

@@ -9,9 +9,12 @@
 
   /* ---------- Matrix filters ---------- */
 
-  /* Filters by capability text, group, spec revision, status and client, kept in the address
+  /* Filters by capability text, group, status and client, kept in the address
      (`/?q=sse&clients=cline,zed`) so a filtered matrix can be shared. The coverage bars and
-     totals count what the filters show. */
+     totals count what the filters show. The revision selector shows each capability's state
+     at that revision (the newest, selected in the HTML, by default): rows not yet introduced
+     hide, deprecated ones are tagged, removed ones move to the removed band, which the totals
+     leave out. */
   function setUpFilters() {
     const form = $("#matrix-filters");
     const table = $("table.matrix");
@@ -21,6 +24,12 @@
     const empty = $("#matrix-empty");
     const revisionLink = $("#revision-link", form);
     const rows = $$("tbody tr[data-capability]", table);
+    const removedBand = $("tbody[data-removed-band]", table);
+    const revisionSelect = $("#filter-revision", form);
+    /* Revision ids, oldest first (the selector lists them newest first). */
+    const order = revisionSelect ? $$("option", revisionSelect).map((o) => o.value).reverse() : [];
+    const defaultRevision = order.length ? order[order.length - 1] : "";
+    const bodies = new Map($$("tbody[data-group]", table).map((body) => [body.dataset.group, body]));
     const heads = $$("thead th[data-client]", table);
     const clientCount = heads.length;
     const clientSearch = $("#client-search", form);
@@ -38,6 +47,35 @@
       };
     }
 
+    /* A row's state at revision `revision`: "future", "current", "deprecated" or "removed". */
+    function stateAt(row, revision) {
+      const rank = (id) => (id ? order.indexOf(id) : -1);
+      const at = rank(revision);
+      const reached = (id) => rank(id) >= 0 && rank(id) <= at;
+      if (row.dataset.revisions.split(" ").includes(revision)) {
+        return reached(row.dataset.deprecated) ? "deprecated" : "current";
+      }
+      return reached(row.dataset.removed) ? "removed" : "future";
+    }
+
+    /* Each row in the band its state at `revision` puts it in, its tags shown to match. */
+    function place(revision) {
+      const states = new Map();
+      for (const row of rows) {
+        const state = revision ? stateAt(row, revision) : "current";
+        states.set(row, state);
+        const home = state === "removed" && removedBand ? removedBand : bodies.get(row.dataset.group);
+        if (home && row.parentElement !== home) home.append(row);
+        const deprecated = $(".tag-deprecated", row);
+        if (deprecated) deprecated.hidden = state !== "deprecated";
+        const removed = $(".tag-removed", row);
+        if (removed) removed.hidden = state !== "removed";
+      }
+      const at = removedBand && $("[data-removed-at]", removedBand);
+      if (at) at.textContent = ` by ${revision}`;
+      return states;
+    }
+
     function apply() {
       const s = state();
       const words = s.q.split(/\s+/).filter(Boolean);
@@ -45,10 +83,12 @@
       for (const cell of $$("[data-client]", table)) {
         cell.hidden = !s.clients.has(cell.dataset.client);
       }
+      const states = place(s.revision);
       let shownRows = 0;
+      let countedRows = 0;
       for (const row of rows) {
-        const group = row.parentElement.dataset.group;
-        const revisions = row.dataset.revisions.split(" ");
+        const group = row.dataset.group;
+        const state = states.get(row);
         const search = row.dataset.search || "";
         let match = false;
         const cells = $$("td[data-status]", row);
@@ -59,11 +99,13 @@
         }
         row.hidden =
           (s.group !== "" && group !== s.group) ||
-          (s.revision !== "" && !revisions.includes(s.revision)) ||
+          state === "future" ||
           !words.every((w) => search.includes(w)) ||
           !match;
         if (row.hidden) continue;
         shownRows += 1;
+        if (state === "removed") continue;
+        countedRows += 1;
         for (const cell of cells) {
           const tally = tallies.get(cell.dataset.client);
           if (tally && !cell.classList.contains("dim") && cell.dataset.status in tally) {
@@ -71,16 +113,16 @@
           }
         }
       }
-      for (const body of $$("tbody[data-group]", table)) {
+      for (const body of $$("tbody[data-group], tbody[data-removed-band]", table)) {
         body.hidden = $$("tr[data-capability]", body).every((row) => row.hidden);
       }
       for (const th of heads) {
         const t = tallies.get(th.dataset.client);
-        const share = (n) => (shownRows ? ((n * 100) / shownRows).toFixed(1) : "0") + "%";
+        const share = (n) => (countedRows ? ((n * 100) / countedRows).toFixed(1) : "0") + "%";
         for (const status of ["yes", "partial", "no"]) {
           $(`.coverage-${status}`, th).style.width = share(t[status]);
         }
-        const label = `${t.yes + t.partial + t.no} of ${shownRows} researched: ${t.yes} yes, ${t.partial} partial, ${t.no} no`;
+        const label = `${t.yes + t.partial + t.no} of ${countedRows} researched: ${t.yes} yes, ${t.partial} partial, ${t.no} no`;
         $(".coverage", th).title = label;
         $(".coverage-label", th).textContent = label;
       }
@@ -90,7 +132,7 @@
       if (empty) empty.hidden = shownRows > 0 && s.clients.size > 0;
       count.textContent = `Showing ${shownRows} of ${rows.length} capabilities and ${s.clients.size} of ${clientCount} clients.`;
       if (clientsCount) clientsCount.textContent = `${s.clients.size} of ${clientCount}`;
-      const option = $("#filter-revision", form).selectedOptions[0];
+      const option = revisionSelect ? revisionSelect.selectedOptions[0] : null;
       revisionLink.hidden = !s.revision;
       if (s.revision && option) {
         const link = $("a", revisionLink);
@@ -112,7 +154,7 @@
       const params = new URLSearchParams();
       if (s.q) params.set("q", s.q);
       if (s.group) params.set("group", s.group);
-      if (s.revision) params.set("revision", s.revision);
+      if (s.revision && s.revision !== defaultRevision) params.set("revision", s.revision);
       if (s.statuses.size < 4) params.set("status", Array.from(s.statuses).join(","));
       if (s.clients.size < clientCount) params.set("clients", Array.from(s.clients).join(","));
       const query = params.toString();

@@ -1,17 +1,25 @@
 //! The Streamable HTTP transport: rmcp's service behind hyper, on the loopback address only.
 //! As the MCP specification asks of local servers, a request whose `Origin` is not a
 //! loopback one (a web page trying to reach this machine) gets 403, and so does one whose
-//! `Host` is not (DNS rebinding).
+//! `Host` is not (DNS rebinding). Its peers are bounded ([`limits`]): connections, the time
+//! to send headers and a body, sessions ([`sessions`]). No SSE priming event (an event with
+//! empty data, defined by 2025-11-25) is sent: rmcp cannot send it per session, and clients
+//! of older revisions parse every event as JSON-RPC. [`opening`] answers 2026-07-28 requests.
+
+mod limits;
+mod opening;
+mod sessions;
 
 use super::server::{Peers, Server};
 use super::site::Knowledge;
 use crate::error::{Error, Result};
-use hyper_util::rt::TokioIo;
-use hyper_util::service::TowerToHyperService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+
+use limits::{HEADER_TIMEOUT, MAX_CONNECTIONS};
+use sessions::MAX_SESSIONS;
 
 /// The path printed for clients to connect to (the service answers on any path).
 pub const ENDPOINT: &str = "/mcp";
@@ -26,6 +34,9 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
     "https://[::1]:*",
 ];
 
+/// The service every connection is handed to.
+pub(super) type Mcp = StreamableHttpService<Server, sessions::CappedSessions>;
+
 /// Serves MCP over Streamable HTTP on `127.0.0.1:port` until the process is stopped.
 pub async fn serve(knowledge: Knowledge, peers: Peers, port: u16) -> Result<()> {
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
@@ -38,27 +49,35 @@ pub async fn serve(knowledge: Knowledge, peers: Peers, port: u16) -> Result<()> 
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(["localhost", "127.0.0.1", "::1"])
         .with_allowed_origins(LOOPBACK_ORIGINS)
-        .enforce_origin_validation();
-    let service = StreamableHttpService::new(
+        .enforce_origin_validation()
+        .with_sse_retry(None)
+        .with_max_request_body_bytes(opening::MAX_BODY);
+    let service: Mcp = StreamableHttpService::new(
         move || Ok(Server::new(knowledge.clone(), peers.clone())),
-        Arc::new(LocalSessionManager::default()),
+        Arc::new(sessions::CappedSessions::new(MAX_SESSIONS)),
         config,
     );
     eprintln!("serving MCP over Streamable HTTP at http://{address}{ENDPOINT} (Ctrl-C stops)");
+    let mut gate = limits::Gate::new(MAX_CONNECTIONS);
     loop {
-        let (stream, _) = match listener.accept().await {
-            Ok(accepted) => accepted,
-            Err(e) => {
-                eprintln!("warning: could not accept a connection: {e}");
-                continue;
-            }
+        let Some((stream, permit)) = gate.accept(&listener).await else {
+            continue;
         };
-        let service = TowerToHyperService::new(service.clone());
+        let service = service.clone();
         tokio::spawn(async move {
+            let handler = hyper::service::service_fn(move |request| {
+                let service = service.clone();
+                async move {
+                    Ok::<_, std::convert::Infallible>(opening::handle(&service, request).await)
+                }
+            });
             let connection = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service);
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), handler);
             // A client that goes away mid-request is no error of the server's.
             let _ = connection.await;
+            drop(permit);
         });
     }
 }

@@ -1,0 +1,68 @@
+//! `fieldnotes probe`: an MCP server that records what a shipped client sends and answers,
+//! and writes each session as an observation (`content/observations/<id>.md` beside the raw
+//! transcript `<id>.jsonl`).
+//!
+//! [`session`] records and answers one client ([`protocol`]: `server/discover`, `initialize`
+//! for every revision, one tool, resource and prompt) and queues the [`scenarios`] (ping,
+//! roots, sampling, elicitation, tools list_changed) at once after the handshake;
+//! [`transcript`] keeps every message, bounded; [`rules`] turn a transcript into results, one
+//! table; [`observation`] writes the files atomically. [`stdio`] and [`http`] are the
+//! transports.
+
+mod http;
+mod observation;
+mod protocol;
+mod rules;
+mod scenarios;
+mod session;
+mod stdio;
+mod transcript;
+
+use crate::error::{Error, Result};
+pub use http::{HttpMode, Listen};
+pub(crate) use observation::ClientNames;
+use observation::Writer;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `fieldnotes probe` is asked to do.
+#[derive(Debug, Clone)]
+pub struct ProbeOptions {
+    /// Where observations are written.
+    pub out: PathBuf,
+    /// How the client was driven (the observation's `command`).
+    pub command: String,
+    /// How long a session may be silent before it is written, and how long the client has to
+    /// answer each of the probe's requests.
+    pub quiet: Duration,
+    /// The site's clients by `clientInfo.name`, when a site was found.
+    pub clients: Option<PathBuf>,
+}
+
+/// Serves one client on standard input and output, recording it, until it goes.
+pub fn stdio(options: &ProbeOptions) -> Result<()> {
+    let writer = writer(options, "stdio");
+    runtime()?.block_on(stdio::serve(&writer, options.quiet))
+}
+
+/// Serves clients over HTTP, recording each session, until the process is stopped.
+pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
+    let writer = writer(options, listen.mode.id());
+    runtime()?.block_on(http::serve(writer, options.quiet, listen))
+}
+
+fn writer(options: &ProbeOptions, mode: &'static str) -> Writer {
+    let clients = options
+        .clients
+        .as_deref()
+        .map(ClientNames::of_site)
+        .unwrap_or_default();
+    Writer::new(options.out.clone(), options.command.clone(), mode, clients)
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| Error::io("tokio runtime", "start the probe", e))
+}

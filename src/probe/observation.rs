@@ -1,0 +1,319 @@
+//! A session written as an observation: `DIR/<id>.jsonl` (the transcript) and `DIR/<id>.md`
+//! (front matter in the shape lint reads, results from [`rules`]), each written to a new
+//! temporary file and renamed into place.
+//!
+//! [`rules`]: super::rules
+
+use super::rules;
+use super::session::Session;
+use crate::error::{Error, Result};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// The longest observation id.
+const MAX_ID_BYTES: usize = 100;
+
+/// The site's clients by the `clientInfo.name`s they claim.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct ClientNames(BTreeMap<String, String>);
+
+impl ClientNames {
+    /// The names of the site in `root` (its clients' `clientInfoNames`); none when the site
+    /// cannot be read (said on standard error: the probe still records).
+    pub fn of_site(root: &Path) -> ClientNames {
+        match crate::open(root) {
+            Ok(index) => ClientNames(
+                index
+                    .content
+                    .clients
+                    .iter()
+                    .filter_map(|c| Some((c.id.as_ref()?.value.clone(), &c.client_info_names)))
+                    .flat_map(|(id, names)| {
+                        names.iter().map(move |n| (n.value.clone(), id.clone()))
+                    })
+                    .collect(),
+            ),
+            Err(error) => {
+                eprintln!(
+                    "warning: {}; clients are named by their clientInfo.name",
+                    error.terminal_line()
+                );
+                ClientNames::default()
+            }
+        }
+    }
+
+    #[cfg(test)]
+    pub fn of(pairs: &[(&str, &str)]) -> ClientNames {
+        ClientNames(
+            pairs
+                .iter()
+                .map(|(n, id)| (n.to_string(), id.to_string()))
+                .collect(),
+        )
+    }
+
+    /// The client id for `name`: the site's client claiming it, else its kebab-case.
+    fn client_id(&self, name: &str) -> String {
+        self.0
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| match kebab(name) {
+                k if k.is_empty() => "unknown".to_string(),
+                k => k,
+            })
+    }
+}
+
+/// Writes sessions' observations into one folder.
+#[derive(Debug)]
+pub(crate) struct Writer {
+    pub dir: PathBuf,
+    /// How the client was driven, as `--command` said.
+    pub command: String,
+    /// The probe's mode: `stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`.
+    pub mode: &'static str,
+    pub clients: ClientNames,
+    /// Ids picked by this process.
+    taken: Mutex<BTreeSet<String>>,
+}
+
+static TEMPORARY: AtomicUsize = AtomicUsize::new(0);
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FrontMatter<'a> {
+    id: &'a str,
+    client: String,
+    client_info: Value,
+    observed: String,
+    transport: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol_version: Option<&'a str>,
+    probe: ProbeInfo,
+    command: &'a str,
+    transcript: String,
+    results: BTreeMap<&'static str, rules::Finding>,
+}
+
+#[derive(Serialize)]
+struct ProbeInfo {
+    version: &'static str,
+    mode: &'static str,
+}
+
+impl Writer {
+    pub fn new(dir: PathBuf, command: String, mode: &'static str, clients: ClientNames) -> Writer {
+        Writer {
+            dir,
+            command,
+            mode,
+            clients,
+            taken: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// Writes (or writes again) `session`'s observation; returns the `.md` path. A session
+    /// with nothing recorded writes nothing.
+    pub fn write(&self, session: &mut Session) -> Result<Option<PathBuf>> {
+        if session.transcript.is_empty() {
+            return Ok(None);
+        }
+        std::fs::create_dir_all(&self.dir)
+            .map_err(|e| Error::io(&self.dir, "create the observations folder", e))?;
+        let name = session
+            .client_info
+            .as_ref()
+            .and_then(|i| i.get("name"))
+            .and_then(Value::as_str);
+        let client = self.clients.client_id(name.unwrap_or(""));
+        let id = match &session.observation_id {
+            Some(id) => id.clone(),
+            None => {
+                let id = self.pick_id(session, &client);
+                session.observation_id = Some(id.clone());
+                id
+            }
+        };
+        let front = FrontMatter {
+            id: &id,
+            client,
+            client_info: session
+                .client_info
+                .clone()
+                .unwrap_or_else(|| Value::Object(Default::default())),
+            observed: session.started.format("%Y-%m-%d").to_string(),
+            transport: session.transport.id(),
+            protocol_version: session.protocol_version.as_deref(),
+            probe: ProbeInfo {
+                version: env!("CARGO_PKG_VERSION"),
+                mode: self.mode,
+            },
+            command: &self.command,
+            transcript: format!("{id}.jsonl"),
+            results: rules::results(session.transport, session.transcript.records()),
+        };
+        let yaml = serde_yaml::to_string(&front).map_err(|e| Error::Usage {
+            message: format!("could not write the observation {id}: {e}"),
+        })?;
+        let markdown = format!(
+            "---\n{yaml}---\nObserved by `fieldnotes probe`. Add what a person saw below.\n"
+        );
+        self.replace(
+            &format!("{id}.jsonl"),
+            session.transcript.to_jsonl().as_bytes(),
+        )?;
+        let md = self.replace(&format!("{id}.md"), markdown.as_bytes())?;
+        session.dirty = false;
+        Ok(Some(md))
+    }
+
+    /// A new id: `<client>-<version>-<transport>[-<mode>]-<yyyymmdd>-<hhmmss>`, made unique.
+    fn pick_id(&self, session: &Session, client: &str) -> String {
+        let version = session
+            .client_info
+            .as_ref()
+            .and_then(|i| i.get("version"))
+            .and_then(Value::as_str)
+            .map(kebab)
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "unknown".to_string());
+        let transport = kebab(
+            &session
+                .transport
+                .id()
+                .replace("streamableHttp", "streamable-http"),
+        );
+        let mode = if self.mode.starts_with("legacy-only") {
+            format!("-{}", self.mode)
+        } else {
+            String::new()
+        };
+        let stamp = session.started.format("%Y%m%d-%H%M%S");
+        let tail = format!("-{transport}{mode}-{stamp}");
+        let room = MAX_ID_BYTES - tail.len() - 3;
+        let version = cut(&version, 24);
+        let client = cut(client, room.saturating_sub(version.len() + 1).max(1));
+        let base = format!("{client}-{version}{tail}");
+        let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
+        let mut id = base.clone();
+        let mut n = 2;
+        while taken.contains(&id) || self.dir.join(format!("{id}.md")).exists() {
+            id = format!("{base}-{n}");
+            n += 1;
+        }
+        taken.insert(id.clone());
+        id
+    }
+
+    /// Writes `name` in the folder by way of a new temporary file renamed over it.
+    fn replace(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
+        let path = self.dir.join(name);
+        let temporary = self.dir.join(format!(
+            ".{name}.{}.{}.tmp",
+            std::process::id(),
+            TEMPORARY.fetch_add(1, Ordering::Relaxed)
+        ));
+        let written = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .and_then(|mut file| {
+                file.write_all(bytes)?;
+                file.sync_all()
+            });
+        if let Err(e) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
+            let _ = std::fs::remove_file(&temporary);
+            return Err(Error::io(&path, "write the observation", e));
+        }
+        Ok(path)
+    }
+}
+
+/// `Claude Code 2.1` → `claude-code-2-1`.
+pub(crate) fn kebab(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// At most `bytes` of a kebab-case string, without a trailing dash.
+fn cut(text: &str, bytes: usize) -> String {
+    text[..text.len().min(bytes)]
+        .trim_end_matches('-')
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::probe::session::Transport;
+    use serde_json::json;
+    use std::time::Duration;
+
+    #[test]
+    fn an_observation_is_written_with_the_site_client_and_a_unique_id() {
+        let dir = tempfile::tempdir().expect("temp");
+        let clients = ClientNames::of(&[("claude-code", "claude-code")]);
+        let writer = Writer::new(dir.path().into(), String::new(), "stdio", clients);
+        let mut first = Session::new(Transport::Stdio, Duration::from_secs(1));
+        first.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "protocolVersion":"2025-06-18","capabilities":{},
+            "clientInfo":{"name":"claude-code","version":"2.1.328"}}}),
+        );
+        let mut second = Session::new(Transport::Stdio, Duration::from_secs(1));
+        second.started = first.started;
+        second.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "clientInfo":{"name":"Some Client!","version":"0.1"}}}),
+        );
+        let md = writer.write(&mut first).expect("written").expect("a file");
+        let text = std::fs::read_to_string(&md).expect("read");
+        let id = first.observation_id.clone().expect("an id");
+        assert!(id.starts_with("claude-code-2-1-328-stdio-"), "{id}");
+        assert!(text.contains("client: claude-code\n"), "{text}");
+        assert!(text.contains("core.initialization:"), "{text}");
+        assert!(dir.path().join(format!("{id}.jsonl")).is_file());
+        writer.write(&mut second).expect("written");
+        assert!(second
+            .observation_id
+            .expect("id")
+            .starts_with("some-client-0-1-stdio-"));
+        // Written again, the same files are replaced; no temporary file is left.
+        writer.write(&mut first).expect("rewritten");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .expect("list")
+            .flatten()
+            .collect();
+        assert_eq!(names.len(), 4);
+    }
+
+    #[test]
+    fn ids_stay_within_100_bytes() {
+        let writer = Writer::new(
+            "/nonexistent".into(),
+            String::new(),
+            "legacy-only-404",
+            ClientNames::default(),
+        );
+        let mut session = Session::new(Transport::Sse, Duration::from_secs(1));
+        session.client_info = Some(json!({"name": "x".repeat(300), "version": "1".repeat(80)}));
+        let id = writer.pick_id(&session, &"x".repeat(300));
+        assert!(
+            id.len() <= MAX_ID_BYTES && id.contains("-sse-legacy-only-404-"),
+            "{id}"
+        );
+    }
+}

@@ -1,0 +1,257 @@
+//! What the probe answers: `server/discover`, `initialize` for every revision, one tool, one
+//! resource and one prompt, and JSON-RPC errors for the rest. Pure functions of a request.
+
+use serde_json::{json, Value};
+
+/// The revisions the probe speaks, oldest first.
+pub(crate) const REVISIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
+
+/// The newest revision with an `initialize` handshake: answered to an `initialize` offering a
+/// revision the probe does not know.
+pub(crate) const LATEST_LEGACY: &str = "2025-11-25";
+
+/// The first revision without `initialize`: per-request `_meta` instead.
+pub(crate) const STATELESS: &str = "2026-07-28";
+
+/// The `_meta` keys a 2026-07-28 request carries.
+pub(crate) const META_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+pub(crate) const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+
+pub(crate) const TOOL: &str = "probe_echo";
+pub(crate) const RESOURCE: &str = "probe://fieldnotes/about";
+pub(crate) const PROMPT: &str = "probe_prompt";
+
+/// JSON-RPC error codes the probe answers with.
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+pub(crate) const INVALID_PARAMS: i64 = -32602;
+const UNSUPPORTED_VERSION: i64 = -32022;
+
+/// A JSON-RPC error: code, message and optional data.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RpcError {
+    pub code: i64,
+    pub message: String,
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    pub fn new(code: i64, message: impl Into<String>) -> RpcError {
+        RpcError {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+}
+
+/// The revision a request speaks under 2026-07-28 rules (`_meta` protocolVersion), if any.
+pub(crate) fn meta_version(params: Option<&Value>) -> Option<&str> {
+    params?.get("_meta")?.get(META_VERSION)?.as_str()
+}
+
+/// The revision the probe answers `initialize` with: the client's when known.
+pub(crate) fn negotiate(offered: Option<&str>) -> &str {
+    offered
+        .and_then(|o| REVISIONS.iter().find(|r| **r == o))
+        .copied()
+        .unwrap_or(LATEST_LEGACY)
+}
+
+/// What the probe offers: tools (which change), resources, prompts.
+pub(crate) fn server_capabilities() -> Value {
+    json!({
+        "tools": {"listChanged": true},
+        "resources": {},
+        "prompts": {},
+        "logging": {},
+    })
+}
+
+pub(crate) fn server_info() -> Value {
+    json!({"name": "fieldnotes-probe", "version": env!("CARGO_PKG_VERSION")})
+}
+
+/// The result of `method` with `params`, or the error the probe answers. `version` is the
+/// session's revision (from `initialize` or the request's `_meta`).
+pub(crate) fn answer(
+    method: &str,
+    params: Option<&Value>,
+    version: &str,
+) -> Result<Value, RpcError> {
+    if let Some(requested) = meta_version(params) {
+        if !REVISIONS.contains(&requested) {
+            return Err(RpcError {
+                code: UNSUPPORTED_VERSION,
+                message: "Unsupported protocol version".into(),
+                data: Some(json!({"supported": supported(), "requested": requested})),
+            });
+        }
+    }
+    let stateless = version == STATELESS;
+    let mut result = match method {
+        "initialize" => {
+            let offered = params
+                .and_then(|p| p.get("protocolVersion"))
+                .and_then(Value::as_str);
+            json!({
+                "protocolVersion": negotiate(offered),
+                "capabilities": server_capabilities(),
+                "serverInfo": server_info(),
+                "instructions": "fieldnotes probe: records what this client sends and answers.",
+            })
+        }
+        "server/discover" => json!({
+            "supportedVersions": supported(),
+            "capabilities": server_capabilities(),
+            "instructions": "fieldnotes probe: records what this client sends and answers.",
+        }),
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => json!({}),
+        "tools/list" => json!({"tools": [{
+            "name": TOOL,
+            "title": "Echo",
+            "description": "Returns the text it is given (fieldnotes probe).",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+            },
+        }]}),
+        "tools/call" => {
+            let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+            if name != Some(TOOL) {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("unknown tool; the probe has one: {TOOL}"),
+                ));
+            }
+            let text = params
+                .and_then(|p| p.pointer("/arguments/text"))
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            json!({"content": [{"type": "text", "text": text}], "isError": false})
+        }
+        "resources/list" => json!({"resources": [{
+            "uri": RESOURCE,
+            "name": "about",
+            "title": "About the probe",
+            "mimeType": "text/plain",
+        }]}),
+        "resources/templates/list" => json!({"resourceTemplates": []}),
+        "resources/read" => {
+            let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
+            if uri != Some(RESOURCE) {
+                let code = if stateless { INVALID_PARAMS } else { -32002 };
+                return Err(RpcError::new(
+                    code,
+                    format!("unknown resource; the probe has one: {RESOURCE}"),
+                ));
+            }
+            json!({"contents": [{
+                "uri": RESOURCE,
+                "mimeType": "text/plain",
+                "text": "fieldnotes probe: an MCP server that records its clients.",
+            }]})
+        }
+        "prompts/list" => json!({"prompts": [{
+            "name": PROMPT,
+            "title": "Probe prompt",
+            "description": "A prompt with one argument (fieldnotes probe).",
+            "arguments": [{"name": "topic", "required": false}],
+        }]}),
+        "prompts/get" => {
+            let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+            if name != Some(PROMPT) {
+                return Err(RpcError::new(
+                    INVALID_PARAMS,
+                    format!("unknown prompt; the probe has one: {PROMPT}"),
+                ));
+            }
+            json!({"messages": [{
+                "role": "user",
+                "content": {"type": "text", "text": "Say hello to the fieldnotes probe."},
+            }]})
+        }
+        "completion/complete" => json!({"completion": {"values": [], "hasMore": false}}),
+        _ => {
+            return Err(RpcError::new(
+                METHOD_NOT_FOUND,
+                format!("the probe does not answer {method}"),
+            ))
+        }
+    };
+    if stateless || method == "server/discover" {
+        stamp_stateless(method, &mut result);
+    }
+    Ok(result)
+}
+
+/// The 2026-07-28 fields every result carries, and the cache hints of list and read results.
+fn stamp_stateless(method: &str, result: &mut Value) {
+    let Some(object) = result.as_object_mut() else {
+        return;
+    };
+    object.insert("resultType".into(), json!("complete"));
+    object.insert("_meta".into(), json!({META_SERVER_INFO: server_info()}));
+    if method.ends_with("/list") || method == "resources/read" || method == "server/discover" {
+        object.insert("ttlMs".into(), json!(0));
+        object.insert("cacheScope".into(), json!("private"));
+    }
+}
+
+/// The revisions `server/discover` lists, newest first.
+fn supported() -> Vec<&'static str> {
+    REVISIONS.iter().rev().copied().collect()
+}
+
+/// A JSON-RPC response to request `id`.
+pub(crate) fn response(id: &Value, outcome: Result<Value, RpcError>) -> Value {
+    match outcome {
+        Ok(result) => json!({"jsonrpc": "2.0", "id": id, "result": result}),
+        Err(error) => {
+            let mut body = json!({"code": error.code, "message": error.message});
+            if let Some(data) = error.data {
+                body["data"] = data;
+            }
+            json!({"jsonrpc": "2.0", "id": id, "error": body})
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn initialize_echoes_every_known_revision_and_answers_the_latest_otherwise() {
+        for revision in REVISIONS {
+            let params = json!({"protocolVersion": revision, "capabilities": {}});
+            let result = answer("initialize", Some(&params), revision).expect("answered");
+            assert_eq!(result["protocolVersion"], revision);
+        }
+        let params = json!({"protocolVersion": "1999-01-01"});
+        let result = answer("initialize", Some(&params), LATEST_LEGACY).expect("answered");
+        assert_eq!(result["protocolVersion"], LATEST_LEGACY);
+    }
+
+    #[test]
+    fn a_stateless_request_gets_result_type_and_an_unknown_revision_is_refused() {
+        let params = json!({"_meta": {META_VERSION: STATELESS}});
+        let result = answer("tools/list", Some(&params), STATELESS).expect("answered");
+        assert_eq!(result["resultType"], "complete");
+        assert_eq!(result["tools"][0]["name"], TOOL);
+        let params = json!({"_meta": {META_VERSION: "2099-01-01"}});
+        let error = answer("tools/list", Some(&params), STATELESS).expect_err("refused");
+        assert_eq!(error.code, UNSUPPORTED_VERSION);
+        let discover = answer("server/discover", None, LATEST_LEGACY).expect("answered");
+        assert_eq!(discover["supportedVersions"][0], STATELESS);
+    }
+}

@@ -1,0 +1,323 @@
+//! Each rule on a small hand-made transcript.
+
+use super::*;
+use crate::probe::transcript::{Entry, HttpEvent, Transcript};
+use serde_json::json;
+
+/// A transcript from `(dir, value)` pairs: `in`/`out` messages, `note` strings, `http`
+/// `(method, [headers], status)`.
+fn transcript(lines: &[(&str, Value)]) -> Vec<Record> {
+    let mut transcript = Transcript::default();
+    for (dir, value) in lines {
+        let entry = match *dir {
+            "in" => Entry::In { msg: value.clone() },
+            "out" => Entry::Out { msg: value.clone() },
+            "note" => Entry::Note {
+                note: value.as_str().expect("a note").to_string(),
+            },
+            "http" => Entry::Http {
+                http: HttpEvent {
+                    method: value[0].as_str().expect("method").to_string(),
+                    path: "/mcp".into(),
+                    headers: value[1]
+                        .as_array()
+                        .expect("headers")
+                        .iter()
+                        .map(|h| (h.as_str().expect("name").to_string(), "x".to_string()))
+                        .collect(),
+                    status: value[2].as_u64().expect("status") as u16,
+                    stream: "json".into(),
+                },
+            },
+            other => panic!("no direction {other}"),
+        };
+        transcript.push_at("2026-12-01T00:00:00.000Z".into(), entry);
+    }
+    transcript.records().to_vec()
+}
+
+fn init(capabilities: Value) -> (&'static str, Value) {
+    (
+        "in",
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+            "protocolVersion":"2025-11-25","capabilities":capabilities,
+            "clientInfo":{"name":"c","version":"1"}}}),
+    )
+}
+
+fn request(id: u64, method: &str) -> (&'static str, Value) {
+    ("in", json!({"jsonrpc":"2.0","id":id,"method":method}))
+}
+
+fn reply(id: Value) -> (&'static str, Value) {
+    ("out", json!({"jsonrpc":"2.0","id":id,"result":{}}))
+}
+
+fn asked(scenario: Scenario) -> (&'static str, Value) {
+    ("out", scenarios::request(scenario, "2025-11-25"))
+}
+
+fn answered(scenario: Scenario) -> (&'static str, Value) {
+    ("in", json!({"jsonrpc":"2.0","id":scenario.id,"result":{}}))
+}
+
+fn refused(scenario: Scenario) -> (&'static str, Value) {
+    (
+        "in",
+        json!({"jsonrpc":"2.0","id":scenario.id,"error":{"code":-32601,"message":"no"}}),
+    )
+}
+
+fn timeout(what: &str) -> (&'static str, Value) {
+    ("note", json!(scenarios::timeout_note(what, 3000)))
+}
+
+fn result(lines: &[(&str, Value)], id: &str) -> Option<Finding> {
+    results(Transport::Stdio, &transcript(lines)).remove(id)
+}
+
+fn result_over(transport: Transport, lines: &[(&str, Value)], id: &str) -> Option<Finding> {
+    results(transport, &transcript(lines)).remove(id)
+}
+
+fn status(lines: &[(&str, Value)], id: &str) -> Option<Status> {
+    result(lines, id).map(|f| f.status)
+}
+
+#[test]
+fn every_rule_names_a_distinct_dotted_capability() {
+    let mut ids: Vec<&str> = RULES.iter().map(|(id, _)| *id).collect();
+    assert!(ids.iter().all(|id| id.split('.').count() == 2));
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), RULES.len());
+}
+
+#[test]
+fn core_initialization_is_yes_when_initialize_was_sent_with_its_lines() {
+    let lines = [init(json!({})), reply(json!(0))];
+    let found = result(&lines, "core.initialization").expect("judged");
+    assert_eq!((found.status, found.messages), (Status::Yes, vec![1, 2]));
+    assert_eq!(
+        status(&[request(1, "tools/list")], "core.initialization"),
+        None
+    );
+}
+
+#[test]
+fn list_and_get_requests_are_yes_when_sent_and_left_out_otherwise() {
+    for (id, method) in [
+        ("tools.list", "tools/list"),
+        ("resources.list", "resources/list"),
+        ("resources.read", "resources/read"),
+        ("resources.templates", "resources/templates/list"),
+        ("prompts.list", "prompts/list"),
+        ("prompts.get", "prompts/get"),
+        ("core.discover", "server/discover"),
+    ] {
+        let lines = [init(json!({})), request(1, method), reply(json!(1))];
+        let found = result(&lines, id).expect(id);
+        assert_eq!(
+            (found.status, found.messages),
+            (Status::Yes, vec![2, 3]),
+            "{id}"
+        );
+        assert_eq!(status(&[init(json!({}))], id), None, "{id}");
+    }
+}
+
+#[test]
+fn tools_call_is_unknown_unless_the_client_called() {
+    assert_eq!(
+        status(&[init(json!({}))], "tools.call"),
+        Some(Status::Unknown)
+    );
+    let lines = [init(json!({})), request(1, "tools/call")];
+    assert_eq!(status(&lines, "tools.call"), Some(Status::Yes));
+}
+
+#[test]
+fn tools_list_changed_yes_no_or_unknown_after_the_notification() {
+    let notified = ("out", scenarios::list_changed());
+    let before = [
+        init(json!({})),
+        request(1, "tools/list"),
+        reply(json!(1)),
+        notified.clone(),
+    ];
+    let mut again = before.to_vec();
+    again.push(request(2, "tools/list"));
+    let found = result(&again, "tools.listChanged").expect("judged");
+    assert_eq!((found.status, found.messages), (Status::Yes, vec![4, 5]));
+    let mut late = before.to_vec();
+    late.push(timeout(scenarios::LIST_CHANGED));
+    assert_eq!(status(&late, "tools.listChanged"), Some(Status::No));
+    assert_eq!(status(&before, "tools.listChanged"), Some(Status::Unknown));
+    assert_eq!(status(&before[..3], "tools.listChanged"), None);
+}
+
+#[test]
+fn roots_list_from_the_declaration_and_the_answer() {
+    let declared = json!({"roots": {"listChanged": true}});
+    assert_eq!(
+        status(&[init(declared.clone())], "roots.list"),
+        Some(Status::Yes)
+    );
+    let lines = [init(json!({})), asked(ROOTS), answered(ROOTS)];
+    let found = result(&lines, "roots.list").expect("judged");
+    assert_eq!((found.status, found.messages), (Status::Yes, vec![1, 2, 3]));
+    let lines = [init(json!({})), asked(ROOTS), refused(ROOTS)];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::No));
+    let lines = [init(declared), asked(ROOTS), refused(ROOTS)];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::Partial));
+    let lines = [init(json!({})), asked(ROOTS)];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::No));
+    assert_eq!(status(&[request(1, "ping")], "roots.list"), None);
+}
+
+#[test]
+fn roots_list_changed_and_sampling_tools_follow_the_declared_capability() {
+    let caps = json!({"roots": {"listChanged": true}, "sampling": {}});
+    assert_eq!(
+        status(&[init(caps.clone())], "roots.listChanged"),
+        Some(Status::Yes)
+    );
+    assert_eq!(status(&[init(caps)], "sampling.tools"), Some(Status::No));
+    let caps = json!({"roots": {}, "sampling": {"tools": {}}});
+    assert_eq!(
+        status(&[init(caps.clone())], "roots.listChanged"),
+        Some(Status::No)
+    );
+    assert_eq!(status(&[init(caps)], "sampling.tools"), Some(Status::Yes));
+    assert_eq!(status(&[request(1, "ping")], "roots.listChanged"), None);
+}
+
+#[test]
+fn sampling_create_message_timed_out_while_declared_is_partial() {
+    let lines = [
+        init(json!({"sampling": {}})),
+        asked(SAMPLING),
+        timeout(SAMPLING.id),
+    ];
+    let found = result(&lines, "sampling.createMessage").expect("judged");
+    assert_eq!(
+        (found.status, found.messages),
+        (Status::Partial, vec![1, 2, 3])
+    );
+    let lines = [init(json!({})), asked(SAMPLING), answered(SAMPLING)];
+    assert_eq!(status(&lines, "sampling.createMessage"), Some(Status::Yes));
+}
+
+#[test]
+fn elicitation_form_and_url_are_told_apart() {
+    let empty = json!({"elicitation": {}});
+    assert_eq!(
+        status(&[init(empty.clone())], "elicitation.form"),
+        Some(Status::Yes)
+    );
+    assert_eq!(status(&[init(empty)], "elicitation.url"), Some(Status::No));
+    let url = json!({"elicitation": {"url": {}}});
+    assert_eq!(
+        status(&[init(url.clone())], "elicitation.form"),
+        Some(Status::No)
+    );
+    assert_eq!(status(&[init(url)], "elicitation.url"), Some(Status::Yes));
+    let lines = [
+        init(json!({"elicitation": {"form": {}}})),
+        asked(ELICIT_FORM),
+        answered(ELICIT_FORM),
+        asked(ELICIT_URL),
+        refused(ELICIT_URL),
+    ];
+    assert_eq!(status(&lines, "elicitation.form"), Some(Status::Yes));
+    assert_eq!(status(&lines, "elicitation.url"), Some(Status::No));
+}
+
+#[test]
+fn cancellation_and_progress_only_when_seen() {
+    assert_eq!(status(&[init(json!({}))], "core.cancellation"), None);
+    assert_eq!(status(&[init(json!({}))], "core.progress"), None);
+    let lines = [
+        init(json!({})),
+        (
+            "in",
+            json!({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}),
+        ),
+    ];
+    assert_eq!(status(&lines, "core.cancellation"), Some(Status::Yes));
+    let lines = [
+        init(json!({})),
+        (
+            "in",
+            json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{"progressToken":"p"}}}),
+        ),
+    ];
+    assert_eq!(status(&lines, "core.progress"), Some(Status::Yes));
+}
+
+#[test]
+fn the_transport_used_is_yes_and_a_refused_post_shows_the_fallback() {
+    let lines = [init(json!({}))];
+    assert_eq!(status(&lines, "transports.stdio"), Some(Status::Yes));
+    assert_eq!(status(&lines, "transports.sse"), None);
+    let lines = [
+        ("http", json!(["POST", [], 404])),
+        ("http", json!(["GET", [], 200])),
+        init(json!({})),
+    ];
+    let sse = |id| result_over(Transport::Sse, &lines, id).map(|f| f.status);
+    assert_eq!(sse("transports.sse"), Some(Status::Yes));
+    assert_eq!(sse("transports.streamableHttp"), Some(Status::Yes));
+    assert_eq!(sse("transports.stdio"), None);
+}
+
+#[test]
+fn headers_after_initialize_are_yes_on_all_partial_on_some_no_on_none() {
+    let over = |headers: [Value; 2], id| {
+        let lines = [
+            ("http", json!(["POST", [], 200])),
+            init(json!({})),
+            ("http", headers[0].clone()),
+            ("http", headers[1].clone()),
+        ];
+        result_over(Transport::StreamableHttp, &lines, id).map(|f| (f.status, f.messages))
+    };
+    let both = json!(["POST", ["mcp-protocol-version", "mcp-session-id"], 202]);
+    let none = json!(["POST", [], 200]);
+    let id = "transports.protocolVersionHeader";
+    assert_eq!(
+        over([both.clone(), both.clone()], id),
+        Some((Status::Yes, vec![3, 4]))
+    );
+    assert_eq!(
+        over([both.clone(), none.clone()], id),
+        Some((Status::Partial, vec![4]))
+    );
+    assert_eq!(
+        over([none.clone(), none.clone()], id),
+        Some((Status::No, vec![3, 4]))
+    );
+    assert_eq!(
+        over([both.clone(), both], "transports.sessions").map(|f| f.0),
+        Some(Status::Yes)
+    );
+    assert_eq!(
+        over([none.clone(), none], "transports.standardHeaders").map(|f| f.0),
+        Some(Status::No)
+    );
+    assert_eq!(status(&[init(json!({}))], id), None);
+}
+
+#[test]
+fn core_stateless_is_meta_without_initialize() {
+    let meta = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+        "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}});
+    let lines = [("in", meta.clone())];
+    assert_eq!(status(&lines, "core.stateless"), Some(Status::Yes));
+    assert_eq!(status(&lines, "roots.list"), Some(Status::Yes));
+    assert_eq!(
+        status(&[init(json!({})), ("in", meta)], "core.stateless"),
+        None
+    );
+}

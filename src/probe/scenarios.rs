@@ -1,0 +1,121 @@
+//! What the probe asks of a client at once after the handshake: `ping`, `roots/list`,
+//! `sampling/createMessage`, `elicitation/create` (form, then url), and, once the client has
+//! listed tools, `notifications/tools/list_changed`. Each request has an id naming it, so the
+//! rules find its answer; a request not answered in time gets a timeout note.
+
+use serde_json::{json, Value};
+
+/// One server → client request of the probe's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Scenario {
+    /// The JSON-RPC id the request is sent with: `fieldnotes-probe/<name>`.
+    pub id: &'static str,
+    pub method: &'static str,
+}
+
+pub(crate) const PING: Scenario = Scenario {
+    id: "fieldnotes-probe/ping",
+    method: "ping",
+};
+pub(crate) const ROOTS: Scenario = Scenario {
+    id: "fieldnotes-probe/roots",
+    method: "roots/list",
+};
+pub(crate) const SAMPLING: Scenario = Scenario {
+    id: "fieldnotes-probe/sampling",
+    method: "sampling/createMessage",
+};
+pub(crate) const ELICIT_FORM: Scenario = Scenario {
+    id: "fieldnotes-probe/elicitation-form",
+    method: "elicitation/create",
+};
+pub(crate) const ELICIT_URL: Scenario = Scenario {
+    id: "fieldnotes-probe/elicitation-url",
+    method: "elicitation/create",
+};
+
+/// The requests, in the order they are sent.
+pub(crate) const REQUESTS: [Scenario; 5] = [PING, ROOTS, SAMPLING, ELICIT_FORM, ELICIT_URL];
+
+/// The notification whose effect the probe watches: does the client list tools again?
+pub(crate) const LIST_CHANGED: &str = "notifications/tools/list_changed";
+
+/// The request `scenario` sends to a client speaking `version`.
+pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
+    let modes = version >= "2025-11-25";
+    let params = match scenario.id {
+        id if id == SAMPLING.id => json!({
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello."}}],
+            "maxTokens": 16,
+        }),
+        id if id == ELICIT_FORM.id => {
+            let mut params = json!({
+                "message": "The fieldnotes probe asks: what is your name?",
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {"name": {"type": "string"}},
+                },
+            });
+            if modes {
+                params["mode"] = json!("form");
+            }
+            params
+        }
+        id if id == ELICIT_URL.id => {
+            let mut params = json!({
+                "mode": "url",
+                "message": "The fieldnotes probe asks you to open a page.",
+                "url": "https://example.com/fieldnotes-probe",
+            });
+            if version < "2026-07-28" {
+                params["elicitationId"] = json!("fieldnotes-probe-1");
+            }
+            params
+        }
+        _ => Value::Null,
+    };
+    let mut message = json!({"jsonrpc": "2.0", "id": scenario.id, "method": scenario.method});
+    if !params.is_null() {
+        message["params"] = params;
+    }
+    message
+}
+
+pub(crate) fn list_changed() -> Value {
+    json!({"jsonrpc": "2.0", "method": LIST_CHANGED})
+}
+
+/// The note written when `what` got no answer in time; [`timed_out`] reads it back.
+pub(crate) fn timeout_note(what: &str, millis: u128) -> String {
+    format!("{TIMEOUT_PREFIX}{what} not answered within {millis} ms")
+}
+
+const TIMEOUT_PREFIX: &str = "timeout: ";
+
+/// The request id or notification a timeout note names.
+pub(crate) fn timed_out(note: &str) -> Option<&str> {
+    note.strip_prefix(TIMEOUT_PREFIX)?.split(' ').next()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_note_names_what_timed_out() {
+        assert_eq!(timed_out(&timeout_note(ROOTS.id, 3000)), Some(ROOTS.id));
+        assert_eq!(timed_out("client closed stdin"), None);
+    }
+
+    #[test]
+    fn elicitation_modes_follow_the_revision() {
+        assert!(request(ELICIT_FORM, "2025-06-18")["params"]
+            .get("mode")
+            .is_none());
+        assert_eq!(request(ELICIT_FORM, "2025-11-25")["params"]["mode"], "form");
+        assert!(request(ELICIT_URL, "2026-07-28")["params"]
+            .get("elicitationId")
+            .is_none());
+        assert!(request(PING, "2025-11-25").get("params").is_none());
+    }
+}

@@ -1,0 +1,266 @@
+//! A session's transcript: every message in and out, every HTTP request and the probe's own
+//! notes, in order, with their times; bounded, and written one JSON object a line.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// The largest message the probe reads; a longer one is noted (its first bytes) and dropped.
+pub(crate) const MAX_MESSAGE_BYTES: usize = 1 << 20;
+/// The most a transcript keeps (its JSON lines); what comes after is counted, not kept.
+pub(crate) const MAX_TRANSCRIPT_BYTES: usize = 16 << 20;
+/// How many bytes of unreadable input a note quotes.
+pub(crate) const QUOTED_BYTES: usize = 200;
+
+/// One line of the transcript.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Record {
+    /// When, UTC, to the millisecond: `2026-12-01T23:15:00.123Z`.
+    pub t: String,
+    #[serde(flatten)]
+    pub entry: Entry,
+}
+
+/// What a line records, by direction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "dir", rename_all = "lowercase")]
+pub(crate) enum Entry {
+    /// Client → probe.
+    In { msg: Value },
+    /// Probe → client.
+    Out { msg: Value },
+    /// An HTTP request the probe answered.
+    Http { http: HttpEvent },
+    /// The probe's own remark: timeouts, end of input, signals, unreadable input.
+    Note { note: String },
+}
+
+/// One HTTP request: what came and what the probe answered.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct HttpEvent {
+    pub method: String,
+    pub path: String,
+    /// The kept headers, names lower-case (credentials as `<redacted>`).
+    pub headers: BTreeMap<String, String>,
+    pub status: u16,
+    /// `sse` (an event stream), `json` (one JSON body) or `none`.
+    pub stream: String,
+}
+
+/// The headers a transcript keeps; all others are dropped.
+pub(crate) const KEPT_HEADERS: [&str; 10] = [
+    "mcp-protocol-version",
+    "mcp-session-id",
+    "accept",
+    "content-type",
+    "mcp-method",
+    "mcp-name",
+    "last-event-id",
+    "user-agent",
+    "origin",
+    "host",
+];
+
+/// Headers whose presence is kept but never their value.
+pub(crate) const REDACTED_HEADERS: [&str; 3] = ["authorization", "cookie", "proxy-authorization"];
+
+/// The transcript of one session.
+#[derive(Debug, Default)]
+pub(crate) struct Transcript {
+    records: Vec<Record>,
+    bytes: usize,
+    /// Records not kept because the transcript was full.
+    dropped: usize,
+}
+
+impl Transcript {
+    /// Appends `entry` stamped now; returns its 1-based line, or `None` when the transcript is
+    /// full (the first record that does not fit is replaced by a note saying so).
+    pub fn push(&mut self, entry: Entry) -> Option<usize> {
+        self.push_at(now(), entry)
+    }
+
+    pub fn push_at(&mut self, t: String, entry: Entry) -> Option<usize> {
+        if self.dropped > 0 {
+            self.dropped += 1;
+            return None;
+        }
+        let record = Record { t, entry };
+        let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
+        if self.bytes + size > MAX_TRANSCRIPT_BYTES {
+            self.dropped = 1;
+            self.records.push(Record {
+                t: record.t,
+                entry: Entry::Note {
+                    note: format!(
+                        "transcript full ({MAX_TRANSCRIPT_BYTES} bytes): later messages are \
+                         answered but not kept"
+                    ),
+                },
+            });
+            return None;
+        }
+        self.bytes += size;
+        self.records.push(record);
+        Some(self.records.len())
+    }
+
+    /// Puts `entry`, stamped now, at position `index` (0-based): an HTTP request recorded
+    /// before the messages its body held, once its status is known.
+    pub fn insert(&mut self, index: usize, entry: Entry) {
+        let record = Record { t: now(), entry };
+        let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
+        if self.dropped == 0 && self.bytes + size <= MAX_TRANSCRIPT_BYTES {
+            self.bytes += size;
+            self.records.insert(index.min(self.records.len()), record);
+        }
+    }
+
+    /// Puts `earlier` records (what came before this session was known) first.
+    pub fn absorb(&mut self, earlier: Vec<Record>) {
+        for record in &earlier {
+            self.bytes += serde_json::to_string(record).map_or(0, |s| s.len() + 1);
+        }
+        self.records.splice(0..0, earlier);
+    }
+
+    /// Takes every record out, leaving the transcript empty.
+    pub fn take(&mut self) -> Vec<Record> {
+        self.bytes = 0;
+        std::mem::take(&mut self.records)
+    }
+
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    pub fn note(&mut self, note: impl Into<String>) -> Option<usize> {
+        self.push(Entry::Note { note: note.into() })
+    }
+
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// The transcript as JSON lines, each ending in `\n`.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::with_capacity(self.bytes);
+        for record in &self.records {
+            if let Ok(line) = serde_json::to_string(record) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// Reads JSON lines back (tests, and rules run over a written transcript).
+    #[cfg(test)]
+    pub fn from_jsonl(text: &str) -> Transcript {
+        let mut transcript = Transcript::default();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let record: Record = serde_json::from_str(line).expect("a transcript line");
+            transcript.push_at(record.t, record.entry);
+        }
+        transcript
+    }
+}
+
+/// Now, as a transcript writes times.
+pub(crate) fn now() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+        .to_string()
+}
+
+/// A note's quotation of unreadable input: its first bytes, escaped.
+pub(crate) fn quote(bytes: &[u8]) -> String {
+    let head = &bytes[..bytes.len().min(QUOTED_BYTES)];
+    String::from_utf8_lossy(head).escape_debug().to_string()
+}
+
+/// The kept headers of a request, names lower-case, credentials redacted.
+pub(crate) fn kept_headers<'a>(
+    headers: impl IntoIterator<Item = (&'a str, &'a [u8])>,
+) -> BTreeMap<String, String> {
+    let mut kept = BTreeMap::new();
+    for (name, value) in headers {
+        let name = name.to_ascii_lowercase();
+        if REDACTED_HEADERS.contains(&name.as_str()) {
+            kept.insert(name, "<redacted>".to_string());
+        } else if KEPT_HEADERS.contains(&name.as_str()) {
+            let value = String::from_utf8_lossy(&value[..value.len().min(1024)]).into_owned();
+            kept.entry(name)
+                .and_modify(|v: &mut String| {
+                    v.push_str(", ");
+                    v.push_str(&value)
+                })
+                .or_insert(value);
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_in_the_contract_shape() {
+        let mut transcript = Transcript::default();
+        transcript.push_at(
+            "2026-12-01T23:15:00.123Z".into(),
+            Entry::In {
+                msg: serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            },
+        );
+        transcript.push_at(
+            "2026-12-01T23:15:00.124Z".into(),
+            Entry::Note { note: "x".into() },
+        );
+        let text = transcript.to_jsonl();
+        assert!(text.lines().next().is_some_and(
+            |l| l.starts_with(r#"{"t":"2026-12-01T23:15:00.123Z","dir":"in","msg":{"#)
+        ));
+        assert_eq!(
+            Transcript::from_jsonl(&text).records(),
+            transcript.records()
+        );
+    }
+
+    #[test]
+    fn a_full_transcript_says_so_once_and_keeps_nothing_more() {
+        let mut transcript = Transcript::default();
+        let big = "x".repeat(MAX_TRANSCRIPT_BYTES / 3);
+        for _ in 0..5 {
+            transcript.note(big.clone());
+        }
+        let records = transcript.records();
+        assert_eq!(records.len(), 3);
+        assert!(
+            matches!(&records[2].entry, Entry::Note { note } if note.starts_with("transcript full"))
+        );
+    }
+
+    #[test]
+    fn credentials_are_redacted_and_unknown_headers_dropped() {
+        let kept = kept_headers([
+            ("Authorization", b"Bearer secret".as_slice()),
+            ("MCP-Protocol-Version", b"2025-06-18".as_slice()),
+            ("X-Api-Key", b"secret".as_slice()),
+        ]);
+        assert_eq!(
+            kept.get("authorization").map(String::as_str),
+            Some("<redacted>")
+        );
+        assert_eq!(
+            kept.get("mcp-protocol-version").map(String::as_str),
+            Some("2025-06-18")
+        );
+        assert!(!kept.contains_key("x-api-key"));
+    }
+}
