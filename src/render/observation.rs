@@ -100,6 +100,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
     let page = Page::Observation(i);
     let index = ctx.observations();
     let transcript = ctx.transcript(i);
+    let max_highlight = ctx.config().limits.max_highlight_bytes;
     let info = o.client_info.as_ref();
     let mut client_info: Vec<Field<'a>> = info
         .map(|info| {
@@ -129,7 +130,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
                 messages: r
                     .messages
                     .iter()
-                    .map(|m| message(transcript.and_then(|t| t.line(m.value)), m.value))
+                    .map(|m| message(transcript.and_then(|t| t.line(m.value)), m.value, max_highlight))
                     .collect(),
             }
         })
@@ -188,7 +189,7 @@ fn known_status(value: &str) -> &'static str {
 }
 
 /// Transcript line `line` as a result shows it.
-fn message(raw: Option<&str>, line: usize) -> MessageView<'_> {
+fn message(raw: Option<&str>, line: usize, max_highlight: usize) -> MessageView<'_> {
     let Some(raw) = raw else {
         return MessageView {
             line,
@@ -217,7 +218,7 @@ fn message(raw: Option<&str>, line: usize) -> MessageView<'_> {
     let longest = longest_run(&text, '`');
     MessageView {
         line,
-        html: highlight::code_block("json", &text),
+        html: highlight::code_block("json", &text, max_highlight),
         fence: "`".repeat(longest.max(2) + 1),
         text,
         cut,
