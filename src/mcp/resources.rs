@@ -29,10 +29,12 @@ pub fn list(site: &Snapshot) -> Vec<Resource> {
         .collect()
 }
 
-/// One template per kind of page: `<baseUrl>/research/{id}.md`, ….
+/// One template per kind of page: `<baseUrl>/research/{id}.md`, … (observations' only when
+/// the site has some, as their pages).
 pub fn templates(site: &Snapshot) -> Vec<ResourceTemplate> {
     Section::ALL
         .into_iter()
+        .filter(|&s| s != Section::Observations || !site.index.content.observations.is_empty())
         .map(|section| {
             let dir = section.dir();
             ResourceTemplate::new(format!("{}/{dir}/{{id}}.md", site.base_url()), dir)
