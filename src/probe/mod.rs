@@ -42,13 +42,21 @@ pub struct ProbeOptions {
 /// Serves one client on standard input and output, recording it, until it goes.
 pub fn stdio(options: &ProbeOptions) -> Result<()> {
     let writer = writer(options, "stdio");
-    runtime()?.block_on(stdio::serve(&writer, options.quiet))
+    let runtime = runtime()?;
+    let served = runtime.block_on(stdio::serve(&writer, options.quiet));
+    // Not waiting for the thread still blocked reading stdin, which a client that signals
+    // the probe may keep open.
+    runtime.shutdown_background();
+    served
 }
 
 /// Serves clients over HTTP, recording each session, until the process is stopped.
 pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
     let writer = writer(options, listen.mode.id());
-    runtime()?.block_on(http::serve(writer, options.quiet, listen))
+    let runtime = runtime()?;
+    let served = runtime.block_on(http::serve(writer, options.quiet, listen));
+    runtime.shutdown_background();
+    served
 }
 
 fn writer(options: &ProbeOptions, mode: &'static str) -> Writer {

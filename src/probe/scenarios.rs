@@ -81,8 +81,16 @@ pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
     message
 }
 
-pub(crate) fn list_changed() -> Value {
-    json!({"jsonrpc": "2.0", "method": LIST_CHANGED})
+/// The `_meta` key that ties a notification to its 2026-07-28 subscription.
+pub(crate) const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// `notifications/tools/list_changed`, on the client's subscription when it has one.
+pub(crate) fn list_changed(subscription: Option<&Value>) -> Value {
+    match subscription {
+        Some(id) => json!({"jsonrpc": "2.0", "method": LIST_CHANGED,
+            "params": {"_meta": {SUBSCRIPTION_ID: id}}}),
+        None => json!({"jsonrpc": "2.0", "method": LIST_CHANGED}),
+    }
 }
 
 /// The note written when `what` got no answer in time; [`timed_out`] reads it back.

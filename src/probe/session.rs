@@ -57,6 +57,9 @@ pub(crate) struct Session {
     /// Requests sent and not yet answered: id, when sent.
     pending: Vec<(String, Instant)>,
     list_changed: ListChanged,
+    /// The id of the client's open `subscriptions/listen` request (2026-07-28), and whether
+    /// it asked for `toolsListChanged`.
+    pub subscription: Option<(Value, bool)>,
     /// Whether anything was recorded since the observation was last written.
     pub dirty: bool,
     /// When the session began (the observation's date and id).
@@ -79,6 +82,7 @@ impl Session {
             outbound: VecDeque::new(),
             pending: Vec::new(),
             list_changed: ListChanged::NotSent,
+            subscription: None,
             dirty: false,
             started: chrono::Utc::now(),
             observation_id: None,
@@ -166,6 +170,9 @@ impl Session {
             (Some(method), Some(id)) => {
                 let params = message.get("params");
                 self.learn(&method, params);
+                if method == "subscriptions/listen" {
+                    return Some(self.listen(id, params));
+                }
                 let outcome = protocol::answer(&method, params, self.version());
                 let stateless = protocol::meta_version(params).is_some();
                 if method != "initialize" && (self.initialized || stateless) {
@@ -226,6 +233,33 @@ impl Session {
         }
     }
 
+    /// Opens a 2026-07-28 subscription: no response until it ends, an acknowledgment now
+    /// naming the notifications the probe honours.
+    fn listen(&mut self, id: Value, params: Option<&Value>) -> Value {
+        let asked = params.and_then(|p| p.get("notifications"));
+        let mut honoured = serde_json::Map::new();
+        for kind in [
+            "toolsListChanged",
+            "promptsListChanged",
+            "resourcesListChanged",
+        ] {
+            if asked.and_then(|a| a.get(kind)) == Some(&Value::Bool(true)) {
+                honoured.insert(kind.into(), Value::Bool(true));
+            }
+        }
+        if let Some(uris) = asked.and_then(|a| a.get("resourceSubscriptions")) {
+            honoured.insert("resourceSubscriptions".into(), uris.clone());
+        }
+        let tools = honoured.contains_key("toolsListChanged");
+        self.subscription = Some((id.clone(), tools));
+        self.trigger();
+        serde_json::json!({
+            "jsonrpc": "2.0",
+            "method": "notifications/subscriptions/acknowledged",
+            "params": {"_meta": {scenarios::SUBSCRIPTION_ID: id}, "notifications": honoured},
+        })
+    }
+
     /// Queues the server → client requests, once per session.
     fn trigger(&mut self) {
         if self.triggered {
@@ -246,7 +280,9 @@ impl Session {
     fn tools_listed(&mut self) {
         match self.list_changed {
             ListChanged::NotSent if self.triggered => {
-                self.outbound.push_back(scenarios::list_changed());
+                let subscription = self.subscription.as_ref().filter(|(_, tools)| *tools);
+                self.outbound
+                    .push_back(scenarios::list_changed(subscription.map(|(id, _)| id)));
                 self.list_changed = ListChanged::Sent(Instant::now());
             }
             ListChanged::Sent(_) => self.list_changed = ListChanged::Settled,
@@ -375,5 +411,18 @@ mod tests {
         assert_eq!(s.client_info, Some(json!({"name":"m","version":"2"})));
         assert_eq!(s.protocol_version.as_deref(), Some(protocol::STATELESS));
         assert!(s.has_outbound());
+        let ack = s.receive(
+            json!({"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{
+            "notifications":{"toolsListChanged":true,"other":true}}}),
+        );
+        assert_eq!(ack[0]["params"]["_meta"][scenarios::SUBSCRIPTION_ID], "l");
+        assert_eq!(
+            ack[0]["params"]["notifications"],
+            json!({"toolsListChanged": true})
+        );
+        s.drain_outbound();
+        s.receive(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
+        let sent = s.drain_outbound();
+        assert_eq!(sent[0]["params"]["_meta"][scenarios::SUBSCRIPTION_ID], "l");
     }
 }

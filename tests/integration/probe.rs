@@ -193,3 +193,98 @@ fn a_probe_killed_mid_session_still_writes_the_observation() {
     );
     drop(stdin);
 }
+
+/// One HTTP/1.1 request on a fresh connection: the status and the whole response.
+fn http(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+    use std::io::Read;
+    let mut stream = std::net::TcpStream::connect(address).expect("connect to the probe");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let mut request = format!(
+        "{method} /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    request.push_str("\r\n");
+    request.push_str(body);
+    stream.write_all(request.as_bytes()).expect("send");
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response);
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, response)
+}
+
+#[test]
+fn a_streamable_http_session_is_recorded_with_its_headers_and_ended_by_delete() {
+    let out = tempfile::tempdir().expect("temp");
+    let mut child = probe(out.path(), &["http", "--port", "0"]);
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut url)
+        .expect("the URL");
+    let address = url
+        .trim()
+        .strip_prefix("http://")
+        .and_then(|u| u.strip_suffix("/mcp"))
+        .expect("http://ADDRESS/mcp")
+        .to_string();
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let (code, response) = http(&address, "POST", &[("Accept", "application/json")], init);
+    assert_eq!(code, 200, "{response}");
+    let session = response
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "))
+        .expect("a session id")
+        .trim()
+        .to_string();
+    let with = [
+        ("Mcp-Session-Id", session.as_str()),
+        ("MCP-Protocol-Version", "2025-06-18"),
+        ("Authorization", "Bearer secret-value"),
+    ];
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    assert_eq!(http(&address, "POST", &with, initialized).0, 202);
+    let (code, _) = http(&address, "POST", &[("Mcp-Session-Id", "nope")], initialized);
+    assert_eq!(code, 404);
+    let (code, _) = http(
+        &address,
+        "POST",
+        &[("Origin", "https://evil.example")],
+        init,
+    );
+    assert_eq!(code, 403);
+    assert_eq!(http(&address, "DELETE", &with, "").0, 200);
+    let started = Instant::now();
+    while std::fs::read_dir(out.path()).map_or(0, |d| d.count()) < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "no observation written"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (front, lines) = observation(out.path());
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    exits(&mut child);
+    assert_eq!(front["transport"].as_str(), Some("streamableHttp"));
+    assert_eq!(status(&front, "transports.streamableHttp"), Some("yes"));
+    assert_eq!(status(&front, "transports.sessions"), Some("yes"));
+    assert_eq!(
+        status(&front, "transports.protocolVersionHeader"),
+        Some("yes")
+    );
+    let text: String = lines.iter().map(|l| l.to_string()).collect();
+    assert!(
+        !text.contains("secret-value") && text.contains("<redacted>"),
+        "{text}"
+    );
+    assert!(text.contains("\"DELETE\""));
+}

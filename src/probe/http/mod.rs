@@ -256,13 +256,17 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
                 t: super::transcript::now(),
                 entry: Entry::Http { http: event },
             });
+            // The body is kept as a note: the probe did not read it as a message.
             if let Ok(bytes) = body {
-                if let Ok(msg) = serde_json::from_slice(&bytes) {
-                    state.orphans.push(Record {
-                        t: super::transcript::now(),
-                        entry: Entry::In { msg },
-                    });
-                }
+                let note = format!(
+                    "refused {} body: {}",
+                    status.as_u16(),
+                    super::transcript::quote(&bytes)
+                );
+                state.orphans.push(Record {
+                    t: super::transcript::now(),
+                    entry: Entry::Note { note },
+                });
             }
             bound(&mut state.orphans);
             let mut response = plain(

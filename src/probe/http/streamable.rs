@@ -51,8 +51,12 @@ fn sessionless_key(user_agent: Option<&str>) -> String {
 fn is_initialize(message: &Value) -> bool {
     match message {
         Value::Array(batch) => batch.iter().any(is_initialize),
-        one => one.get("method").and_then(Value::as_str) == Some("initialize"),
+        one => method_of(one) == Some("initialize"),
     }
+}
+
+fn method_of(message: &Value) -> Option<&str> {
+    message.get("method").and_then(Value::as_str)
 }
 
 async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
@@ -144,6 +148,13 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         }
         for reply in &replies {
             let _ = sender.send(body::event(Some("message"), &reply.to_string()));
+        }
+        // A 2026-07-28 subscription stays open: later notifications come on it.
+        if parsed
+            .as_ref()
+            .is_some_and(|m| method_of(m) == Some("subscriptions/listen"))
+        {
+            live.stream = Some(sender);
         }
         let mut response = Response::new(body);
         response

@@ -71,6 +71,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("core.initialization", Rule::Sent("initialize")),
     ("core.discover", Rule::Sent("server/discover")),
     ("core.stateless", Rule::Stateless),
+    ("core.subscriptions", Rule::Sent("subscriptions/listen")),
     ("core.cancellation", Rule::Sent("notifications/cancelled")),
     ("core.progress", Rule::Progress),
     ("tools.list", Rule::Sent("tools/list")),

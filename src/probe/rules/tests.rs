@@ -114,6 +114,7 @@ fn list_and_get_requests_are_yes_when_sent_and_left_out_otherwise() {
         ("prompts.list", "prompts/list"),
         ("prompts.get", "prompts/get"),
         ("core.discover", "server/discover"),
+        ("core.subscriptions", "subscriptions/listen"),
     ] {
         let lines = [init(json!({})), request(1, method), reply(json!(1))];
         let found = result(&lines, id).expect(id);
@@ -138,7 +139,7 @@ fn tools_call_is_unknown_unless_the_client_called() {
 
 #[test]
 fn tools_list_changed_yes_no_or_unknown_after_the_notification() {
-    let notified = ("out", scenarios::list_changed());
+    let notified = ("out", scenarios::list_changed(None));
     let before = [
         init(json!({})),
         request(1, "tools/list"),
