@@ -249,6 +249,11 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
         lines.push(answer.line);
         let error = answer.msg.get("error");
         return match (error, declared) {
+            (None, Some((_, false))) => finding(
+                Status::Partial,
+                format!("answered {method} with a result, without declaring {name}"),
+                lines,
+            ),
             (None, _) => finding(
                 Status::Yes,
                 format!("answered {method} with a result"),
@@ -269,7 +274,12 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
             ),
         };
     }
-    let timeout = sent.and_then(|_| facts.timed_out(scenario.id));
+    // Without `initialize` (2026-07-28) a server asks through results that need input, not
+    // with requests of its own: a request the client left unanswered says nothing.
+    let stateless = facts.initialize().is_none();
+    let timeout = sent
+        .filter(|_| !stateless)
+        .and_then(|_| facts.timed_out(scenario.id));
     lines.extend(timeout);
     match (declared, timeout) {
         (Some((_, true)), None) => finding(Status::Yes, format!("declared {name}"), lines),
@@ -310,7 +320,12 @@ fn lists_again(facts: &Facts) -> Option<Finding> {
             vec![notified.line, again.line],
         );
     }
-    match facts.timed_out(scenarios::LIST_CHANGED) {
+    // Without `initialize` (2026-07-28) list changes reach a client only on the stream it
+    // opened with `subscriptions/listen`: silence after a notification says nothing.
+    let timed_out = facts
+        .timed_out(scenarios::LIST_CHANGED)
+        .filter(|_| facts.initialize().is_some());
+    match timed_out {
         Some(line) => finding(
             Status::No,
             "did not send tools/list again after notifications/tools/list_changed",

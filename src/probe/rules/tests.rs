@@ -164,9 +164,12 @@ fn roots_list_from_the_declaration_and_the_answer() {
         status(&[init(declared.clone())], "roots.list"),
         Some(Status::Yes)
     );
-    let lines = [init(json!({})), asked(ROOTS), answered(ROOTS)];
+    let lines = [init(declared.clone()), asked(ROOTS), answered(ROOTS)];
     let found = result(&lines, "roots.list").expect("judged");
     assert_eq!((found.status, found.messages), (Status::Yes, vec![1, 2, 3]));
+    // An answer without the capability declared (Codex answers an empty list) is partial.
+    let lines = [init(json!({})), asked(ROOTS), answered(ROOTS)];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::Partial));
     let lines = [init(json!({})), asked(ROOTS), refused(ROOTS)];
     assert_eq!(status(&lines, "roots.list"), Some(Status::No));
     let lines = [init(declared), asked(ROOTS), refused(ROOTS)];
@@ -205,8 +208,36 @@ fn sampling_create_message_timed_out_while_declared_is_partial() {
         (found.status, found.messages),
         (Status::Partial, vec![1, 2, 3])
     );
-    let lines = [init(json!({})), asked(SAMPLING), answered(SAMPLING)];
+    let lines = [init(json!({"sampling": {}})), asked(SAMPLING), answered(SAMPLING)];
     assert_eq!(status(&lines, "sampling.createMessage"), Some(Status::Yes));
+    let lines = [init(json!({})), asked(SAMPLING), answered(SAMPLING)];
+    assert_eq!(
+        status(&lines, "sampling.createMessage"),
+        Some(Status::Partial)
+    );
+}
+
+#[test]
+fn without_initialize_silence_to_the_probes_requests_says_nothing() {
+    // 2026-07-28 clients get no requests from servers (results ask for input instead), and
+    // list changes only on their `subscriptions/listen` stream.
+    let meta = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
+        "io.modelcontextprotocol/protocolVersion":"2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}});
+    let lines = [
+        ("in", meta.clone()),
+        asked(ROOTS),
+        timeout(ROOTS.id),
+        asked(SAMPLING),
+        timeout(SAMPLING.id),
+        ("out", scenarios::list_changed(None)),
+        timeout(scenarios::LIST_CHANGED),
+    ];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::Yes));
+    assert_eq!(status(&lines, "sampling.createMessage"), Some(Status::No));
+    let found = result(&lines, "sampling.createMessage").expect("judged");
+    assert!(!found.why.contains("in time"), "{}", found.why);
+    assert_eq!(status(&lines, "tools.listChanged"), Some(Status::Unknown));
 }
 
 #[test]
