@@ -248,7 +248,17 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
     if let Some(answer) = facts.answer(scenario.id) {
         lines.push(answer.line);
         let error = answer.msg.get("error");
+        let no_roots = answer
+            .msg
+            .pointer("/result/roots")
+            .and_then(Value::as_array)
+            .is_some_and(Vec::is_empty);
         return match (error, declared) {
+            (None, Some((_, false))) if no_roots => finding(
+                Status::No,
+                format!("did not declare {name}, and answered {method} with no roots"),
+                lines,
+            ),
             (None, Some((_, false))) => finding(
                 Status::Partial,
                 format!("answered {method} with a result, without declaring {name}"),

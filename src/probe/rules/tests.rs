@@ -167,9 +167,13 @@ fn roots_list_from_the_declaration_and_the_answer() {
     let lines = [init(declared.clone()), asked(ROOTS), answered(ROOTS)];
     let found = result(&lines, "roots.list").expect("judged");
     assert_eq!((found.status, found.messages), (Status::Yes, vec![1, 2, 3]));
-    // An answer without the capability declared (Codex answers an empty list) is partial.
+    // An answer without the capability declared is partial; an empty list of roots (what
+    // Codex answers) shows none, so it is no.
     let lines = [init(json!({})), asked(ROOTS), answered(ROOTS)];
     assert_eq!(status(&lines, "roots.list"), Some(Status::Partial));
+    let empty = ("in", json!({"jsonrpc":"2.0","id":ROOTS.id,"result":{"roots":[]}}));
+    let lines = [init(json!({})), asked(ROOTS), empty];
+    assert_eq!(status(&lines, "roots.list"), Some(Status::No));
     let lines = [init(json!({})), asked(ROOTS), refused(ROOTS)];
     assert_eq!(status(&lines, "roots.list"), Some(Status::No));
     let lines = [init(declared), asked(ROOTS), refused(ROOTS)];
