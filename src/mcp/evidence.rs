@@ -77,10 +77,17 @@ pub struct Cell {
     pub research: Vec<NoteBrief>,
     /// How the claim was checked: `observed`, `source`, `docs` or `none`, as the data API
     /// says it.
+    #[schemars(schema_with = "evidence_object")]
     pub evidence: Value,
     /// The observations the cell cites, then every other observation of the client that has
     /// a result for the capability (newest client version first).
     pub observations: Vec<ObservationBrief>,
+}
+
+/// The schema of a cell's `evidence`: the data API's object (`method`, and where known
+/// `version`, `observed`, `commit`).
+fn evidence_object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({"type": "object"})
 }
 
 /// What one `fieldnotes probe` session saw of a capability, with the transcript lines that
