@@ -270,7 +270,9 @@ impl SiteConfig {
                 path: path.to_path_buf(),
                 line,
                 column,
-                message: format!("{e}; see the manual, docs/content/guides/content-format.md, section site.yaml"),
+                message: format!(
+                    "{e}; see the manual, docs/content/guides/content-format.md, section site.yaml"
+                ),
             }
         })?;
         config.base_url = config.base_url.trim_end_matches('/').to_string();

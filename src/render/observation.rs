@@ -130,7 +130,13 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
                 messages: r
                     .messages
                     .iter()
-                    .map(|m| message(transcript.and_then(|t| t.line(m.value)), m.value, max_highlight))
+                    .map(|m| {
+                        message(
+                            transcript.and_then(|t| t.line(m.value)),
+                            m.value,
+                            max_highlight,
+                        )
+                    })
                     .collect(),
             }
         })

@@ -2,8 +2,8 @@
 
 use super::body::BodyView;
 use super::citations::{source_view_with, SourceView};
-use super::state::{current, state_at, State};
 use super::evidence::{client_observations, evidence_view, EvidenceView, ObservationItem};
+use super::state::{current, state_at, State};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
 };

@@ -171,7 +171,10 @@ fn roots_list_from_the_declaration_and_the_answer() {
     // Codex answers) shows none, so it is no.
     let lines = [init(json!({})), asked(ROOTS), answered(ROOTS)];
     assert_eq!(status(&lines, "roots.list"), Some(Status::Partial));
-    let empty = ("in", json!({"jsonrpc":"2.0","id":ROOTS.id,"result":{"roots":[]}}));
+    let empty = (
+        "in",
+        json!({"jsonrpc":"2.0","id":ROOTS.id,"result":{"roots":[]}}),
+    );
     let lines = [init(json!({})), asked(ROOTS), empty];
     assert_eq!(status(&lines, "roots.list"), Some(Status::No));
     let lines = [init(json!({})), asked(ROOTS), refused(ROOTS)];
@@ -212,7 +215,11 @@ fn sampling_create_message_timed_out_while_declared_is_partial() {
         (found.status, found.messages),
         (Status::Partial, vec![1, 2, 3])
     );
-    let lines = [init(json!({"sampling": {}})), asked(SAMPLING), answered(SAMPLING)];
+    let lines = [
+        init(json!({"sampling": {}})),
+        asked(SAMPLING),
+        answered(SAMPLING),
+    ];
     assert_eq!(status(&lines, "sampling.createMessage"), Some(Status::Yes));
     let lines = [init(json!({})), asked(SAMPLING), answered(SAMPLING)];
     assert_eq!(
