@@ -195,7 +195,7 @@ async def exercise(session: ClientSession, site: Path) -> None:
         assert (await session.read_resource(uri)).contents[0].text.strip()
     templates = (await session.list_resource_templates()).resource_templates
     assert {t.uri_template for t in templates} == {
-        f"https://canimcp.io/{d}/{{id}}.md" for d in ["research", "clients", "capabilities", "guides"]
+        f"https://canimcp.io/{d}/{{id}}.md" for d in ["research", "clients", "capabilities", "guides", "observations"]
     }
     try:
         await session.read_resource("https://canimcp.io/research/no-such-note.md")
