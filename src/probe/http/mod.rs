@@ -199,7 +199,7 @@ async fn tick(hub: Arc<Hub>) {
         for live in state.live.values_mut() {
             live.session.expire(now);
             live.flush();
-            if beats % 10 == 0 {
+            if beats.is_multiple_of(10) {
                 if let Some(stream) = &live.stream {
                     let _ = stream.send(body::keep_alive());
                 }

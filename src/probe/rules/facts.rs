@@ -78,7 +78,7 @@ impl<'a> Facts<'a> {
     }
 
     /// The client's requests (or notifications, with `notifications/…`) of `method`.
-    pub fn from_client(&self, method: &str) -> impl Iterator<Item = &Message<'a>> + '_ {
+    pub fn sent_by_client(&self, method: &str) -> impl Iterator<Item = &Message<'a>> + '_ {
         let method = method.to_string();
         self.messages
             .iter()
@@ -94,7 +94,7 @@ impl<'a> Facts<'a> {
     }
 
     /// The probe's message of `method` (a request, or a notification it sent).
-    pub fn from_probe(&self, method: &str, id: Option<&str>) -> Option<&Message<'a>> {
+    pub fn sent_by_probe(&self, method: &str, id: Option<&str>) -> Option<&Message<'a>> {
         self.messages.iter().find(|m| {
             !m.incoming
                 && m.method() == Some(method)
@@ -119,7 +119,7 @@ impl<'a> Facts<'a> {
 
     /// The client's `initialize` request.
     pub fn initialize(&self) -> Option<&Message<'a>> {
-        self.from_client("initialize").find(|m| m.is_request())
+        self.sent_by_client("initialize").find(|m| m.is_request())
     }
 
     /// The capabilities the client declared, and the line that declared them: `initialize`'s,

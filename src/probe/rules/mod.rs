@@ -160,7 +160,7 @@ fn finding(status: Status, why: impl Into<String>, messages: Vec<usize>) -> Opti
 fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
     match rule {
         Rule::Sent(method) => {
-            let sent = facts.from_client(method).next()?;
+            let sent = facts.sent_by_client(method).next()?;
             let mut lines = vec![sent.line];
             lines.extend(facts.reply_to(sent).map(|r| r.line));
             finding(Status::Yes, format!("sent {method}"), lines)
@@ -242,7 +242,7 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
         .map(|(line, caps)| (line, declares.holds(caps)));
     let name = declares.name();
     let method = scenario.method;
-    let sent = facts.from_probe(method, Some(scenario.id)).map(|m| m.line);
+    let sent = facts.sent_by_probe(method, Some(scenario.id)).map(|m| m.line);
     let mut lines: Vec<usize> = sent.into_iter().collect();
     lines.extend(declared.map(|(line, _)| line));
     if let Some(answer) = facts.answer(scenario.id) {
@@ -319,9 +319,9 @@ fn code(error: &Value) -> String {
 }
 
 fn lists_again(facts: &Facts) -> Option<Finding> {
-    let notified = facts.from_probe(scenarios::LIST_CHANGED, None)?;
+    let notified = facts.sent_by_probe(scenarios::LIST_CHANGED, None)?;
     let again = facts
-        .from_client("tools/list")
+        .sent_by_client("tools/list")
         .find(|m| m.line > notified.line && m.is_request());
     if let Some(again) = again {
         return finding(
@@ -356,7 +356,7 @@ fn progress(facts: &Facts) -> Option<Finding> {
     if let Some(m) = token {
         return finding(Status::Yes, "sent a progressToken", vec![m.line]);
     }
-    let notified = facts.from_client("notifications/progress").next()?;
+    let notified = facts.sent_by_client("notifications/progress").next()?;
     finding(
         Status::Yes,
         "sent notifications/progress",
