@@ -242,7 +242,9 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
         .map(|(line, caps)| (line, declares.holds(caps)));
     let name = declares.name();
     let method = scenario.method;
-    let sent = facts.sent_by_probe(method, Some(scenario.id)).map(|m| m.line);
+    let sent = facts
+        .sent_by_probe(method, Some(scenario.id))
+        .map(|m| m.line);
     let mut lines: Vec<usize> = sent.into_iter().collect();
     lines.extend(declared.map(|(line, _)| line));
     if let Some(answer) = facts.answer(scenario.id) {
