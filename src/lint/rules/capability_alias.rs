@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::model::doc_id;
+use crate::model::{doc_id, Spanned};
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN206",
@@ -38,12 +38,23 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         .clients
         .iter()
         .flat_map(|c| c.support.iter().map(|cell| &cell.capability));
-    for name in notes.chain(cells) {
+    report_aliases(cx, sink, &META, notes.chain(cells));
+}
+
+/// Reports, under `meta`, each of `names` that is a capability's alias instead of its id
+/// (this rule for notes and cells, FN213 for observations' results).
+pub(crate) fn report_aliases<'a>(
+    cx: &Context<'_>,
+    sink: &mut Sink<'_>,
+    meta: &'static RuleMeta,
+    names: impl Iterator<Item = &'a Spanned<String>>,
+) {
+    for name in names {
         if let Some((i, true)) = cx.index.ids.capability(&name.value) {
-            let capability = &content.capabilities[i];
+            let capability = &cx.index.content.capabilities[i];
             let id = doc_id(&capability.id, &capability.doc);
             sink.report(
-                &META,
+                meta,
                 name.span,
                 format!("`{}` is an alias of capability `{id}`", name.value),
                 Some(format!("write the capability's id, `{id}`")),

@@ -3,7 +3,6 @@
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
-use crate::model::doc_id;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN213",
@@ -36,16 +35,5 @@ Write `transports.streamableHttp`."#,
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     let content = &cx.index.content;
     let keys = (content.observations.iter()).flat_map(|o| o.results.iter().map(|r| &r.capability));
-    for name in keys {
-        if let Some((i, true)) = cx.index.ids.capability(&name.value) {
-            let capability = &content.capabilities[i];
-            let id = doc_id(&capability.id, &capability.doc);
-            sink.report(
-                &META,
-                name.span,
-                format!("`{}` is an alias of capability `{id}`", name.value),
-                Some(format!("write the capability's id, `{id}`")),
-            );
-        }
-    }
+    super::capability_alias::report_aliases(cx, sink, &META, keys);
 }
