@@ -2,29 +2,18 @@
 //! read as git configuration, write outside the site, or exhaust memory. Each test builds its
 //! own hostile repository or site in a temporary folder (no network).
 
+// `fieldnotes(dir, args, env)`: the binary in `dir`, without the machine's git configuration.
+use crate::provenance::run_with as fieldnotes;
 use crate::provenance::widget::Repo;
 use crate::support::{copy_dir, fixtures};
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 mod bump;
 mod cache;
 mod objects;
 
-/// Runs fieldnotes in `dir` without the machine's git configuration, with `env` added.
-fn fieldnotes(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_fieldnotes"));
-    command
-        .current_dir(dir)
-        .env_remove("SOURCE_DATE_EPOCH")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("GIT_CONFIG_GLOBAL", "/dev/null");
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    command.args(args).output().expect("fieldnotes runs")
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -396,8 +396,9 @@ fn build_with_excerpts_reads_them_before_render() {
     );
 }
 
-/// Runs the binary in `dir` with `args` and the environment `env` adds.
-fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+/// Runs the binary in `dir` with `args` and the environment `env` adds, without the machine's
+/// git configuration.
+pub(crate) fn run_with(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_fieldnotes"));
     command
         .current_dir(dir)
