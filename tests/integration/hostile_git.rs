@@ -14,7 +14,6 @@ mod bump;
 mod cache;
 mod objects;
 
-
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
