@@ -50,6 +50,7 @@ pub(crate) fn read(tree: &WorkTree, site: &Path, commit: &str, head: &Limits) ->
             .map_err(&fail)?;
     }
     let loaded = load::from_memory(site, config, files);
+    reader.unread.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(BaseSite {
         loaded,
         unread: reader.unread,

@@ -305,7 +305,12 @@ fn link(label: &str, url: Option<&str>) -> String {
     }
 }
 
-/// `text` on one line with all whitespace folded, every ASCII punctuation character
+/// The characters that can make inline Markdown on GitHub (a link, autolink, image, tag,
+/// entity, emphasis, code span, strikethrough, math, mention, issue reference or table cell)
+/// in text that sits inside a table cell or after other text on a line.
+const MARKUP: &str = "\\`*_[](){}<>|#!~@&:$";
+
+/// `text` on one line with all whitespace folded, each [`MARKUP`] character
 /// backslash-escaped (so none makes a link, tag, emphasis, mention or table cell), and cut
 /// at 120 characters.
 fn text(text: &str) -> String {
@@ -321,7 +326,7 @@ fn text(text: &str) -> String {
             out.push('\u{fffd}');
             continue;
         }
-        if c.is_ascii_punctuation() {
+        if MARKUP.contains(c) {
             out.push('\\');
         }
         out.push(c);

@@ -10,26 +10,26 @@ use std::collections::BTreeMap;
 /// Ids and titles of one kind of document.
 type Titles = BTreeMap<String, String>;
 
-fn clients(index: &SiteIndex) -> Titles {
-    (index.content.clients.iter())
-        .map(|c| {
-            (
-                doc_id(&c.id, &c.doc).to_string(),
-                c.display_title().to_string(),
-            )
-        })
+/// `(id, title)` pairs as [`Titles`].
+fn titles<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> Titles {
+    pairs
+        .map(|(id, title)| (id.to_string(), title.to_string()))
         .collect()
 }
 
+fn clients(index: &SiteIndex) -> Titles {
+    titles(
+        index
+            .content
+            .clients
+            .iter()
+            .map(|c| (doc_id(&c.id, &c.doc), c.display_title())),
+    )
+}
+
 fn capabilities(index: &SiteIndex) -> Titles {
-    (index.content.capabilities.iter())
-        .map(|c| {
-            (
-                doc_id(&c.id, &c.doc).to_string(),
-                c.display_title().to_string(),
-            )
-        })
-        .collect()
+    let all = index.content.capabilities.iter();
+    titles(all.map(|c| (doc_id(&c.id, &c.doc), c.display_title())))
 }
 
 /// The clients and the capabilities added and removed from `before` to `after`.
