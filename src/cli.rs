@@ -55,6 +55,9 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Check pinned sources against their git repositories: verify, drift, queue.
     Sources(SourcesArgs),
+    /// Show what the work tree changes since a git revision: support cells, notes, pins,
+    /// clients and capabilities, as Markdown (for a pull request) or JSON.
+    Diff(DiffArgs),
     /// Write a new note, client or capability from a template (never overwrites).
     #[command(subcommand)]
     New(NewCommand),
@@ -432,5 +435,30 @@ pub struct BumpArgs {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ReportFormat {
     Table,
+    Json,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DiffArgs {
+    /// The revision to compare with: a branch, tag or commit (`origin/main`); `REV...` is
+    /// where HEAD branched from REV, as in `git diff REV...`.
+    #[arg(long, value_name = "REV")]
+    pub base: String,
+    /// How to print the diff.
+    #[arg(long, value_enum, default_value_t = DiffFormat::Markdown)]
+    pub format: DiffFormat,
+    /// Link each change to its page on the preview served at URL (the pull request's
+    /// build, e.g. `https://pr-12.preview.example.org`).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+}
+
+/// `fieldnotes diff --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    /// Tables per client, for a pull-request comment or a job summary.
+    Markdown,
+    /// The diff as data (`version`, `base`, `cells`, `notes`, `pins`, `clients`,
+    /// `capabilities`, `unread`).
     Json,
 }

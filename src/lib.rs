@@ -36,7 +36,8 @@
 //!   people, control characters escaped).
 //! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
 //!   [`front_matter_schema`] (JSON Schemas of front matter, for editors), [`scaffold`]
-//!   (`fieldnotes new`).
+//!   (`fieldnotes new`), `diff` (what a change does to the matrix and the notes, against a
+//!   base commit: `fieldnotes diff`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP), `probe` (an MCP
@@ -60,6 +61,7 @@ pub mod commands;
 pub mod config;
 pub(crate) mod dates;
 pub(crate) mod diagnostic;
+pub(crate) mod diff;
 pub(crate) mod error;
 pub(crate) mod field_table;
 pub mod front_matter_schema;

@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         Command::Mcp(args) => fieldnotes::commands::mcp(&run, args),
         Command::Schema(args) => fieldnotes::commands::schema(&run, args),
         Command::Sources(args) => fieldnotes::commands::sources(&run, args),
+        Command::Diff(args) => fieldnotes::commands::diff(&run, args),
         Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
         Command::Probe(what) => fieldnotes::commands::probe(&run, what),
         Command::New(what) => fieldnotes::commands::new(&run, what),

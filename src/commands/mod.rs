@@ -4,6 +4,7 @@
 
 mod build;
 mod color;
+mod diff;
 mod generated;
 mod lint;
 mod lsp;
@@ -17,6 +18,7 @@ pub(crate) mod site_root;
 mod sources;
 
 pub use build::build;
+pub use diff::diff;
 pub use generated::{completions, man};
 pub use lint::lint;
 pub use lsp::lsp;

@@ -410,6 +410,17 @@ impl Objects {
     /// its answers are read (a batch of names fits in a pipe's buffer, so that neither side
     /// waits on the other).
     pub(crate) fn get_many<S: AsRef<str>>(&mut self, names: &[S]) -> Result<Vec<Object>, String> {
+        self.get_many_within(names, MAX_OBJECT_BYTES)
+    }
+
+    /// [`Objects::get_many`], reading no object past `limit` bytes (nor past
+    /// [`MAX_OBJECT_BYTES`]): a larger one is [`Object::TooLarge`], its content never read.
+    pub(crate) fn get_many_within<S: AsRef<str>>(
+        &mut self,
+        names: &[S],
+        limit: u64,
+    ) -> Result<Vec<Object>, String> {
+        let limit = limit.min(MAX_OBJECT_BYTES);
         const BATCH_BYTES: usize = 16 * 1024;
         let mut objects = Vec::with_capacity(names.len());
         let mut rest = names;
@@ -434,17 +445,21 @@ impl Objects {
             let headers = (0..count)
                 .map(|_| self.check.header())
                 .collect::<Result<Vec<_>, _>>()?;
-            self.read(headers, &mut objects)?;
+            self.read(headers, limit, &mut objects)?;
             rest = &rest[count..];
         }
         Ok(objects)
     }
 
-    /// The objects `headers` describe: the content of each found one within the limit read
+    /// The objects `headers` describe: the content of each found one within `limit` read
     /// by its full hash, the others answered from their header alone.
-    fn read(&mut self, headers: Vec<Header>, objects: &mut Vec<Object>) -> Result<(), String> {
-        let small =
-            |h: &Header| matches!(h, Header::Found { size, .. } if *size <= MAX_OBJECT_BYTES);
+    fn read(
+        &mut self,
+        headers: Vec<Header>,
+        limit: u64,
+        objects: &mut Vec<Object>,
+    ) -> Result<(), String> {
+        let small = |h: &Header| matches!(h, Header::Found { size, .. } if *size <= limit);
         let wanted: String = (headers.iter().filter(|h| small(h)))
             .filter_map(|h| match h {
                 Header::Found { oid, .. } => Some(format!("{oid}\n")),
@@ -456,7 +471,7 @@ impl Objects {
         }
         for header in headers {
             objects.push(match header {
-                Header::Found { oid, kind, size } if size > MAX_OBJECT_BYTES => {
+                Header::Found { oid, kind, size } if size > limit => {
                     Object::TooLarge { oid, kind, size }
                 }
                 Header::Found { oid, .. } => self.content(&oid)?,

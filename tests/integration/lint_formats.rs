@@ -3,12 +3,15 @@
 //! `--explain`; `fieldnotes schema` and the schemas kept in `schemas/`. Submodules: every
 //! format against its published schema and in print order (`validated`); the command-line
 //! conventions (`conventions`); the GitHub Action, its install script and the release
-//! workflow (`action`); editor set-up (`editors`).
+//! workflow (`action`), its pull-request comment (`comment`) and the `fieldnotes` commands
+//! every workflow runs (`workflow_commands`); editor set-up (`editors`).
 
 mod action;
+mod comment;
 mod conventions;
 mod editors;
 mod validated;
+mod workflow_commands;
 
 use crate::lint_rules::{lint_site, snapshot};
 use crate::support::TestSite;

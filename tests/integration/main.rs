@@ -7,6 +7,7 @@ mod architecture;
 mod bad_input;
 mod build;
 mod cli_errors;
+mod diff;
 mod docs;
 mod hostile_git;
 mod hostile_render;

@@ -465,3 +465,48 @@ fn a_cached_binary_is_kept_only_under_its_own_key() {
         "another key installs anew"
     );
 }
+
+#[test]
+fn the_action_writes_the_diff_to_the_summary_and_comments_only_where_the_token_writes() {
+    let action = yaml("action.yml");
+    let steps = steps(&action, None);
+    let position = |name: &str| {
+        (steps.iter())
+            .position(|s| text(&s["name"]) == name)
+            .unwrap_or_else(|| panic!("a step `{name}`"))
+    };
+    let (lint, diff, comment, fail) = (
+        position("Lint"),
+        position("Diff"),
+        position("Comment the diff on the pull request"),
+        position("Fail on findings"),
+    );
+    assert!(
+        lint < diff && diff < comment && comment < fail,
+        "lint, diff, comment, then fail"
+    );
+    let run = text(&steps[diff]["run"]);
+    for part in [
+        "fieldnotes diff --base \"$BASE\"",
+        "GITHUB_STEP_SUMMARY",
+        "file=",
+    ] {
+        assert!(run.contains(part), "the diff step has {part}");
+    }
+    assert!(
+        text(&steps[diff]["env"]["BASE"]).contains("github.event.pull_request.base.sha"),
+        "a pull request is compared with its base"
+    );
+    let condition = text(&steps[comment]["if"]);
+    for part in [
+        "github.event.pull_request.head.repo.full_name == github.repository",
+        "github.actor != 'dependabot[bot]'",
+        "inputs.comment == 'true'",
+    ] {
+        assert!(
+            condition.contains(part),
+            "the comment step's condition has {part}: {condition}"
+        );
+    }
+    assert!(text(&steps[comment]["run"]).contains(".github/action/comment.sh"));
+}

@@ -1,0 +1,364 @@
+//! The diff as Markdown, for a pull-request comment or a CI job summary: a heading that
+//! counts what changed (one line when nothing did), a small table of changed support cells
+//! per client, then notes, pins, clients and capabilities; every id in a code span and every
+//! title escaped, so that nothing from content can open a link, a tag or another cell.
+
+use super::model::{CellChange, CellEvidence, Named, SiteDiff};
+use crate::index::evidence::Method;
+use crate::provenance::short;
+
+/// Most rows a table lists; the rest are counted.
+pub(crate) const MAX_ROWS: usize = 100;
+
+/// The whole diff as Markdown.
+pub(crate) fn render(diff: &SiteDiff) -> String {
+    let base = code(short(&diff.base));
+    if diff.is_empty() {
+        return format!(
+            "### fieldnotes diff: no change to support cells, notes, pins, clients or \
+             capabilities since {base}\n"
+        );
+    }
+    let notes = &diff.notes;
+    let counts = [
+        (diff.cells.len(), "support cell"),
+        (
+            notes.added.len() + notes.removed.len() + notes.changed.len(),
+            "note",
+        ),
+        (diff.pins.len(), "pin"),
+        (
+            diff.clients.added.len() + diff.clients.removed.len(),
+            "client",
+        ),
+        (
+            diff.capabilities.added.len() + diff.capabilities.removed.len(),
+            "capability",
+        ),
+    ];
+    let mut counted: Vec<String> = (counts.iter())
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| plural(*n, what))
+        .collect();
+    let statuses = diff.cells.iter().filter(|c| c.before != c.after).count();
+    if let Some(cells) = counted.first_mut().filter(|_| !diff.cells.is_empty()) {
+        cells.push_str(&format!(" ({statuses} with a new status)"));
+    }
+    let counted = match counted.is_empty() {
+        true => "nothing compared".to_string(),
+        false => counted.join(", "),
+    };
+    let mut out = format!("### fieldnotes diff: {counted} changed since {base}\n");
+    cells(&mut out, &diff.cells);
+    note_table(&mut out, diff);
+    pin_table(&mut out, diff);
+    roster(
+        &mut out,
+        "Clients",
+        &diff.clients.added,
+        &diff.clients.removed,
+    );
+    roster(
+        &mut out,
+        "Capabilities",
+        &diff.capabilities.added,
+        &diff.capabilities.removed,
+    );
+    if !diff.unread.is_empty() {
+        out.push_str("\n**Not read at the base** (what they held is not compared):\n\n");
+        for unread in diff.unread.iter().take(MAX_ROWS) {
+            out.push_str(&format!(
+                "- {}: {}\n",
+                code(&unread.path),
+                text(&unread.reason)
+            ));
+        }
+        more(&mut out, diff.unread.len());
+    }
+    out
+}
+
+/// `n thing` or `n things`.
+fn plural(n: usize, what: &str) -> String {
+    match (n, what) {
+        (1, _) => format!("1 {what}"),
+        (_, "capability") => format!("{n} capabilities"),
+        _ => format!("{n} {what}s"),
+    }
+}
+
+/// One table per client of its changed cells.
+fn cells(out: &mut String, cells: &[CellChange]) {
+    let mut rows = 0;
+    let mut client = None;
+    for cell in cells {
+        if rows == MAX_ROWS {
+            break;
+        }
+        if client != Some(&cell.client) {
+            client = Some(&cell.client);
+            let name = link(&code(&cell.client), cell.client_url.as_deref());
+            out.push_str(&format!("\n**{}** {name}\n\n", text(&cell.client_title)));
+            out.push_str("| capability | before | after | evidence | changed |\n");
+            out.push_str("| --- | --- | --- | --- | --- |\n");
+        }
+        let capability = link(&code(&cell.capability), cell.capability_url.as_deref());
+        let after = match cell.before == cell.after {
+            true => cell.after.to_string(),
+            false => format!("**{}**", cell.after),
+        };
+        let after = link(&after, cell.url.as_deref());
+        out.push_str(&format!(
+            "| {capability} {} | {} | {after} | {} | {} |\n",
+            text(&cell.capability_title),
+            cell.before,
+            evidence(&cell.evidence.before, &cell.evidence.after),
+            cell.changed.join(", ")
+        ));
+        rows += 1;
+    }
+    more(out, cells.len());
+}
+
+/// How a cell's evidence reads: its method after (and before, when that differs), and how
+/// many citations came and went.
+fn evidence(before: &CellEvidence, after: &CellEvidence) -> String {
+    let (was, is) = (method(before), method(after));
+    let mut out = match was == is {
+        true => is,
+        false => format!("{was} → {is}"),
+    };
+    let cited = [
+        ("source", delta(&before.sources, &after.sources)),
+        ("note", delta(&before.research, &after.research)),
+        (
+            "observation",
+            delta(&before.observations, &after.observations),
+        ),
+    ];
+    let parts: Vec<String> = (cited.iter())
+        .filter(|(_, (new, gone))| new + gone > 0)
+        .map(|(what, (new, gone))| {
+            let signs = [(*new, '+'), (*gone, '−')];
+            let counts: Vec<String> = (signs.iter())
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, sign)| format!("{sign}{n}"))
+                .collect();
+            let what = match new.max(gone) {
+                1 => what.to_string(),
+                _ => format!("{what}s"),
+            };
+            format!("{} {what}", counts.join(" "))
+        })
+        .collect();
+    if !parts.is_empty() {
+        out.push_str(&format!(" ({})", parts.join(", ")));
+    }
+    out
+}
+
+/// How many items `after` has that `before` has not, and the other way round (each item
+/// counted as often as it is listed).
+fn delta<T: PartialEq>(before: &[T], after: &[T]) -> (usize, usize) {
+    let missing = |from: &[T], in_: &[T]| {
+        let mut left: Vec<&T> = in_.iter().collect();
+        from.iter()
+            .filter(|item| match left.iter().position(|l| l == item) {
+                Some(at) => {
+                    left.swap_remove(at);
+                    false
+                }
+                None => true,
+            })
+            .count()
+    };
+    (missing(after, before), missing(before, after))
+}
+
+/// The method of a cell's evidence, with its commit or version.
+fn method(evidence: &CellEvidence) -> String {
+    let e = &evidence.summary;
+    let version = e
+        .version
+        .as_deref()
+        .map(|v| format!(" {}", code(v)))
+        .unwrap_or_default();
+    match e.method {
+        Method::Source => match &e.commit {
+            Some(commit) => format!("source {}", code(short(commit))),
+            None => "source".to_string(),
+        },
+        Method::Observed => format!("observed{version}"),
+        Method::Docs => format!("docs{version}"),
+        Method::None => "none".to_string(),
+    }
+}
+
+fn note_table(out: &mut String, diff: &SiteDiff) {
+    let notes = &diff.notes;
+    let total = notes.added.len() + notes.removed.len() + notes.changed.len();
+    if total == 0 {
+        return;
+    }
+    out.push_str("\n**Notes**\n\n| note | change |\n| --- | --- |\n");
+    let added = (notes.added.iter()).map(|n| {
+        let status = match n.status.as_str() {
+            "current" => String::new(),
+            status => format!(" ({})", text(status)),
+        };
+        (
+            link(&code(&n.id), n.url.as_deref()),
+            &n.title,
+            format!("added{status}"),
+        )
+    });
+    let removed = (notes.removed.iter()).map(|n| (code(&n.id), &n.title, "removed".to_string()));
+    let changed = notes.changed.iter().map(|n| {
+        let mut change = match (&n.status, n.retired) {
+            (Some(status), true) => format!("retired: {}", text(&status.after)),
+            (Some(status), false) => {
+                format!("status {} → {}", text(&status.before), text(&status.after))
+            }
+            (None, _) => "changed".to_string(),
+        };
+        if let Some(by) = &n.superseded_by {
+            change.push_str(&format!(" by {}", code(by)));
+        }
+        change.push_str(&format!(" ({})", n.fields.join(", ")));
+        (link(&code(&n.id), n.url.as_deref()), &n.title, change)
+    });
+    for (note, title, change) in added.chain(changed).chain(removed).take(MAX_ROWS) {
+        out.push_str(&format!("| {note} {} | {change} |\n", text(title)));
+    }
+    more(out, total);
+}
+
+fn pin_table(out: &mut String, diff: &SiteDiff) {
+    if diff.pins.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n**Pins bumped**\n\n| where | source | before | after |\n| --- | --- | --- | --- |\n",
+    );
+    for pin in diff.pins.iter().take(MAX_ROWS) {
+        let place = match (&pin.note, &pin.client, &pin.capability) {
+            (Some(note), _, _) => format!("note {}", code(note)),
+            (None, Some(client), Some(cap)) => format!("{} · {}", code(client), code(cap)),
+            _ => String::new(),
+        };
+        let repository = (pin.repository.as_deref())
+            .map(|r| {
+                format!(
+                    " in {}",
+                    code(r.split_once("://").map_or(r, |(_, rest)| rest))
+                )
+            })
+            .unwrap_or_default();
+        let path = match pin.before.path == pin.after.path {
+            true => code(&pin.after.path),
+            false => format!("{} → {}", code(&pin.before.path), code(&pin.after.path)),
+        };
+        out.push_str(&format!(
+            "| {place} | {path}{repository} | {} | {} |\n",
+            code(short(&pin.before.commit)),
+            code(short(&pin.after.commit))
+        ));
+    }
+    more(out, diff.pins.len());
+}
+
+fn roster(out: &mut String, what: &str, added: &[Named], removed: &[Named]) {
+    for (list, verb) in [(added, "added"), (removed, "removed")] {
+        if list.is_empty() {
+            continue;
+        }
+        let names: Vec<String> = (list.iter().take(MAX_ROWS))
+            .map(|n| {
+                format!(
+                    "{} {}",
+                    link(&code(&n.id), n.url.as_deref()),
+                    text(&n.title)
+                )
+            })
+            .collect();
+        out.push_str(&format!("\n**{what} {verb}**: {}\n", names.join(", ")));
+        more(out, list.len());
+    }
+}
+
+/// The line saying how many rows past [`MAX_ROWS`] were left out.
+fn more(out: &mut String, total: usize) {
+    if total > MAX_ROWS {
+        out.push_str(&format!(
+            "\n…and {} more: `fieldnotes diff --format json` lists them all.\n",
+            total - MAX_ROWS
+        ));
+    }
+}
+
+/// `label` linking to `url` when there is one (the URL is one [`super::links::Preview`]
+/// made: nothing in it ends the link).
+fn link(label: &str, url: Option<&str>) -> String {
+    match url {
+        Some(url) => format!("[{label}]({url})"),
+        None => label.to_string(),
+    }
+}
+
+/// The characters that can make inline Markdown on GitHub (a link, autolink, image, tag,
+/// entity, emphasis, code span, strikethrough, math, mention, issue reference or table cell)
+/// in text that sits inside a table cell or after other text on a line.
+const MARKUP: &str = "\\`*_[](){}<>|#!~@&:$";
+
+/// `text` on one line with all whitespace folded, each [`MARKUP`] character
+/// backslash-escaped (so none makes a link, tag, emphasis, mention or table cell), and cut
+/// at 120 characters.
+fn text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let line = words.join(" ");
+    for (i, c) in line.chars().enumerate() {
+        if i == 120 {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.push('\u{fffd}');
+            continue;
+        }
+        if MARKUP.contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `text` as a code span on one line: a backtick in it becomes `'`, `|` is escaped as
+/// tables need, and whitespace folds to single spaces.
+fn code(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let line: String = (words.join(" ").chars())
+        .map(|c| match c {
+            '`' => '\'',
+            c if c.is_control() => '\u{fffd}',
+            c => c,
+        })
+        .collect();
+    format!("`{}`", line.replace('|', "\\|"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_text_opens_nothing() {
+        assert_eq!(
+            text("a [x](javascript:y) <b>|@me\n#1"),
+            "a \\[x\\]\\(javascript\\:y\\) \\<b\\>\\|\\@me \\#1"
+        );
+        assert_eq!(code("a`b|c\nd"), "`a'b\\|c d`");
+        assert_eq!(text(&"x".repeat(200)).chars().count(), 121);
+    }
+}
