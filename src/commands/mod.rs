@@ -15,6 +15,7 @@ mod schema;
 mod serve;
 pub(crate) mod site_root;
 mod sources;
+mod submit;
 
 pub use build::build;
 pub use generated::{completions, man};
@@ -26,6 +27,7 @@ pub use probe::probe;
 pub use schema::schema;
 pub use serve::serve;
 pub use sources::sources;
+pub use submit::submit;
 
 use crate::cli::{Cli, ColorChoice};
 use crate::error::{Error, Result};

@@ -25,3 +25,4 @@ mod self_contained;
 mod serve;
 mod serve_rebuild;
 mod site_features;
+mod submit;
