@@ -331,8 +331,9 @@ fn front_matter_parses(text: &str) -> bool {
     yaml::parse(&source, 0, yaml.start, yaml.end).is_ok()
 }
 
-/// Whether `text` after `key: ` reads as the string `value`.
-fn reads_back(text: &str, value: &str) -> bool {
+/// Whether `text` after `key: ` reads as the string `value` (also how `fieldnotes submit`
+/// checks every value it writes).
+pub(crate) fn reads_back(text: &str, value: &str) -> bool {
     let yaml = format!("key: {text}\n");
     let source = TextFile::new("bump", yaml);
     let Ok(node) = yaml::parse(&source, 0, 0, source.text.len()) else {

@@ -5,8 +5,7 @@
 //! a key, an anchor, a tag or a comment.
 
 use crate::model::{text, SupportCell};
-use crate::parse::yaml::{self, NodeKind, ScalarType};
-use crate::text_file::TextFile;
+use crate::provenance::bump::reads_back;
 
 /// A source of the cell, as its fields' values.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -164,21 +163,6 @@ fn printable(c: char) -> bool {
         0xa0..=0xd7ff => !matches!(n, 0x2028 | 0x2029),
         0xe000..=0xfffd => n != 0xfeff,
         0x10000..=0x10ffff => true,
-        _ => false,
-    }
-}
-
-/// Whether `written` after `key: ` reads as the text `value`.
-fn reads_back(written: &str, value: &str) -> bool {
-    let source = TextFile::new("submit", format!("key: {written}\n"));
-    let Ok(node) = yaml::parse(&source, 0, 0, source.text.len()) else {
-        return false;
-    };
-    match node.kind {
-        NodeKind::Map(entries) => matches!(
-            &entries[..],
-            [(_, v)] if v.kind == NodeKind::Scalar(value.to_string(), ScalarType::Str)
-        ),
         _ => false,
     }
 }

@@ -47,7 +47,9 @@ pub(crate) fn edit(
                 "the cell is written on one line (`{…}`); write its fields on lines of their own",
             )?;
                 let start = line_start(text, key);
-                (start..block_end(text, start, indent), indent, inner)
+                let end = block_end(text, start, indent);
+                unknown_keys(client, start..end)?;
+                (start..end, indent, inner)
             }
             None => match client.support.last() {
                 Some(last) => {
@@ -120,6 +122,24 @@ fn check(
     match now == old {
         true => Ok(()),
         false => Err(lost.to_string()),
+    }
+}
+
+/// Refuses to write a cell anew over fields fieldnotes does not know (they would be lost).
+fn unknown_keys(client: &Client, lines: Range<usize>) -> Result<(), String> {
+    let unknown: Vec<&str> = (client.doc.keys.iter())
+        .filter(|k| lines.contains(&k.span.start))
+        .filter(|k| matches!(k.object, ObjectKind::SupportCell | ObjectKind::Source))
+        .filter(|k| crate::field_table::find(k.object, &k.key).is_none())
+        .map(|k| k.key.as_ref())
+        .collect();
+    match unknown.is_empty() {
+        true => Ok(()),
+        false => Err(format!(
+            "the cell has fields fieldnotes does not know ({}), which writing it anew would \
+             drop",
+            crate::terminal::escape(&unknown.join(", "))
+        )),
     }
 }
 

@@ -98,22 +98,33 @@ impl Submission {
         (self.findings.iter()).any(|d| d.severity == crate::diagnostic::Severity::Error)
     }
 
-    /// The change as a diff of the client file: the cell's old lines and its new ones.
+    /// The change as a diff of the client file: the cell's old lines and its new ones, the
+    /// lines they share at the start and the end shown as context.
     pub fn diff(&self) -> String {
-        let old = &self.before[self.replaced.clone()];
-        let new = &self.after[self.written.clone()];
+        let old: Vec<&str> = self.before[self.replaced.clone()].lines().collect();
+        let new: Vec<&str> = self.after[self.written.clone()].lines().collect();
+        let head = (old.iter().zip(&new)).take_while(|(a, b)| a == b).count();
+        let tail = (old[head..].iter().rev().zip(new[head..].iter().rev()))
+            .take_while(|(a, b)| a == b)
+            .count();
         let first = self.before[..self.replaced.start].matches('\n').count() + 1;
-        let count = |t: &str| t.lines().count();
-        let (path, old_count, new_count) = (&self.path, count(old), count(new));
+        let (path, old_count, new_count) = (&self.path, old.len(), new.len());
         let mut out = format!(
             "--- a/{path}\n+++ b/{path}\n@@ -{first},{old_count} +{first},{new_count} @@\n"
         );
-        for line in old.lines() {
-            out.push_str(&format!("-{}\n", line.trim_end_matches('\r')));
-        }
-        for line in new.lines() {
-            out.push_str(&format!("+{}\n", line.trim_end_matches('\r')));
-        }
+        let mut push = |mark: char, line: &str| {
+            out.push(mark);
+            out.push_str(line.trim_end_matches('\r'));
+            out.push('\n');
+        };
+        old[..head].iter().for_each(|l| push(' ', l));
+        old[head..old.len() - tail]
+            .iter()
+            .for_each(|l| push('-', l));
+        new[head..new.len() - tail]
+            .iter()
+            .for_each(|l| push('+', l));
+        old[old.len() - tail..].iter().for_each(|l| push(' ', l));
         crate::terminal::escape_source(&out).into_owned()
     }
 }
@@ -207,6 +218,11 @@ struct Report {
     version: Option<String>,
 }
 
+const CLIENT_HELP: &str = "give the id of a client of the site: the last part of its page's \
+     URL (/clients/<id>), e.g. `cline`";
+const CAPABILITY_HELP: &str = "give a capability's dotted id (group.name), the last part of \
+     its page's URL (/capabilities/<id>), e.g. `transports.sse`";
+
 /// The statuses a report may give (`unknown` is what a missing cell already says).
 const STATUSES: [&str; 3] = ["yes", "partial", "no"];
 
@@ -216,49 +232,24 @@ impl Report {
         answers: &form::Answers,
     ) -> std::result::Result<Report, Vec<Problem>> {
         let mut problems = Vec::new();
-        let client = id_answer(&answers.get(form::CLIENT), form::CLIENT, &mut problems).and_then(
-            |(id, answer)| match index.ids.client(&id) {
-                Some(n) => Some(n),
-                None => {
-                    let ids = index.content.clients.iter().map(|c| doc_id(&c.id, &c.doc));
-                    let help = did_you_mean(&id, ids, || {
-                        "give the id of a client of the site: the last part of its page's URL \
-                         (/clients/<id>), e.g. `cline`"
-                            .to_string()
-                    });
-                    problems.push(Problem::at(
-                        Some(form::CLIENT),
-                        answer.line,
-                        format!("no client `{}`", shown(&id)),
-                        &help,
-                    ));
-                    None
-                }
-            },
-        );
-        let capability = id_answer(
-            &answers.get(form::CAPABILITY),
-            form::CAPABILITY,
+        let clients = (index.content.clients.iter()).map(|c| doc_id(&c.id, &c.doc));
+        let client = lookup(
+            answers,
+            form::CLIENT,
+            |id| index.ids.client(id),
+            clients,
+            ("client", CLIENT_HELP),
             &mut problems,
-        )
-        .and_then(|(id, answer)| match index.ids.capability(&id) {
-            Some((n, _)) => Some(n),
-            None => {
-                let ids = (index.content.capabilities.iter()).map(|c| doc_id(&c.id, &c.doc));
-                let help = did_you_mean(&id, ids, || {
-                    "give a capability's dotted id (group.name), the last part of its \
-                         page's URL (/capabilities/<id>), e.g. `transports.sse`"
-                        .to_string()
-                });
-                problems.push(Problem::at(
-                    Some(form::CAPABILITY),
-                    answer.line,
-                    format!("no capability `{}`", shown(&id)),
-                    &help,
-                ));
-                None
-            }
-        });
+        );
+        let capabilities = (index.content.capabilities.iter()).map(|c| doc_id(&c.id, &c.doc));
+        let capability = lookup(
+            answers,
+            form::CAPABILITY,
+            |id| index.ids.capability(id).map(|(n, _)| n),
+            capabilities,
+            ("capability", CAPABILITY_HELP),
+            &mut problems,
+        );
         let status = answers.get(form::STATUS);
         let status_value = status.text.to_ascii_lowercase();
         if !status.text.is_empty() && !STATUSES.contains(&status_value.as_str()) {
@@ -359,6 +350,26 @@ impl Report {
             }
         }
     }
+}
+
+/// The position of the thing `question`'s answer names, by `find`; an unknown id is a
+/// problem with "did you mean" among `ids` (`what`: its name and the help without one).
+fn lookup<'a>(
+    answers: &form::Answers,
+    question: Question,
+    find: impl Fn(&str) -> Option<usize>,
+    ids: impl Iterator<Item = &'a str>,
+    (what, help): (&str, &str),
+    problems: &mut Vec<Problem>,
+) -> Option<usize> {
+    let (id, answer) = id_answer(&answers.get(question), question, problems)?;
+    if let Some(n) = find(&id) {
+        return Some(n);
+    }
+    let help = did_you_mean(&id, ids, || help.to_string());
+    let message = format!("no {what} `{}`", shown(&id));
+    problems.push(Problem::at(Some(question), answer.line, message, &help));
+    None
 }
 
 /// An id answer: one word of letters, digits, `.`, `-` and `_` (never a path: `/`, `\` and

@@ -285,7 +285,7 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     let diff = String::from_utf8_lossy(&out.stdout);
     assert!(
         diff.starts_with("--- a/content/clients/client-c.md\n+++ b/content/clients/client-c.md\n@@ -12,9 +12,5 @@\n")
-            && diff.contains("-    status: no\n")
+            && diff.contains("@@\n   transports.sse:\n-    status: no\n")
             && diff.contains("+    status: partial\n")
             && diff.contains("+      - url: https://gamma.example.org/docs\n"),
         "{diff}"
@@ -572,7 +572,7 @@ fn hostile_bodies_are_refused_naming_the_field_and_write_nothing() {
         if let Some(field) = field {
             assert!(
                 said.lines().any(|l| l.starts_with("error: ")
-                    && l.contains(&format!(".md:"))
+                    && l.contains(".md:")
                     && l.contains(&format!(": {field}: "))),
                 "{case}: the field {field} named in {line}\n{said}"
             );
@@ -711,4 +711,59 @@ fn the_workflow_keeps_the_body_out_of_its_scripts() {
             stderr(&out)
         );
     }
+}
+
+#[test]
+fn a_client_with_no_support_map_gets_one_and_a_cell_with_unknown_fields_is_left() {
+    let site = site();
+    let text = read(&site, C);
+    let start = text.find("support:\n").expect("the map");
+    let end = text.find("---\n\nGamma").expect("the closing line");
+    let bare = format!("{}{}", &text[..start], &text[end..]);
+    site.write(C, &bare);
+    let out = submit(
+        &site,
+        &report(
+            "client-c",
+            "tools.call",
+            "yes",
+            "https://gamma.example.org/tools",
+            &[],
+        ),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        read(&site, C),
+        format!(
+            "{}support:\n  tools.call:\n    status: yes\n    sources:\n      \
+             - url: https://gamma.example.org/tools\n    lastVerified: 2026-11-30\n{}",
+            &text[..start],
+            &text[end..]
+        )
+    );
+    assert_eq!(lint_errors(&site), Vec::<String>::new());
+
+    // A field fieldnotes does not know would be lost by writing the cell anew: refused.
+    let with_extra =
+        read(&site, C).replace("    status: yes\n", "    status: yes\n    since: 2.0\n");
+    site.write(C, &with_extra);
+    let out = submit(
+        &site,
+        &report(
+            "client-c",
+            "tools.call",
+            "no",
+            "https://gamma.example.org/x",
+            &[],
+        ),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("fields fieldnotes does not know (since)"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(read(&site, C), with_extra);
 }
