@@ -68,6 +68,9 @@ pub enum Command {
     /// as an observation (content/observations/<id>.md and .jsonl).
     #[command(subcommand)]
     Probe(ProbeCommand),
+    /// Turn a "Report support" issue form's body into the edit of a client's support cell,
+    /// checked by lint.
+    Submit(SubmitArgs),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions {
         #[arg(value_enum)]
@@ -430,6 +433,19 @@ pub struct BumpArgs {
     pub dry_run: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SubmitArgs {
+    /// The issue's body (`### Client`, `### Capability`, … as GitHub writes an issue form's
+    /// answers), or `-` for standard input.
+    pub form: PathBuf,
+    /// Print the change, as a diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// The day written as the cell's lastVerified (YYYY-MM-DD); today when omitted.
+    #[arg(long)]
+    pub today: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

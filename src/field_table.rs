@@ -114,6 +114,12 @@ const SOURCE: &[Field] = &[
         "file, file:L, file:L-L or file:L-L,L-L",
     ),
     field("date", false, Date, "the date of the commit or page"),
+    field(
+        "pin",
+        false,
+        Text,
+        "fixed: the commit is the point (sources bump leaves it; drift does not queue it)",
+    ),
 ];
 
 const CLIENT: &[Field] = &[

@@ -37,7 +37,8 @@
 //! - Around the pipeline: [`provenance`] (pinned sources against their repositories),
 //!   [`front_matter_schema`] (JSON Schemas of front matter, for editors), [`scaffold`]
 //!   (`fieldnotes new`), `diff` (what a change does to the matrix and the notes, against a
-//!   base commit: `fieldnotes diff`).
+//!   base commit: `fieldnotes diff`), [`submit`] (an issue form's report turned into the edit
+//!   of a support cell, `fieldnotes submit`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP), `probe` (an MCP
@@ -77,6 +78,7 @@ pub mod provenance;
 pub mod render;
 pub mod scaffold;
 pub mod serve;
+pub mod submit;
 mod terminal;
 pub mod text_file;
 pub(crate) mod write;

@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
         Command::Probe(what) => fieldnotes::commands::probe(&run, what),
         Command::New(what) => fieldnotes::commands::new(&run, what),
+        Command::Submit(args) => fieldnotes::commands::submit(&run, args),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),
     };

@@ -221,11 +221,25 @@ pub struct SourceRef {
     /// excerpts alike. `None` when there is no `path`.
     pub location: Option<Result<SourcePath, SourcePathError>>,
     pub date: Option<Spanned<String>>,
+    /// `pin` as written: `fixed` when the commit is the point of the source (the commit that
+    /// made a change, say), so `sources bump` leaves it and drift does not queue it.
+    pub pin: Option<Spanned<String>>,
     /// What `url` pins when it is a file at a commit of a GitHub or GitLab repository
     /// (`…/blob/<commit>/<file>#L10-L20`), read once by [`crate::parse::url_pin`]: the pin of
     /// a source without `commit`, and what `commit` and `path` must agree with (FN405).
     pub url_pin: Option<UrlPin>,
 }
+
+impl SourceRef {
+    /// Whether the source says `pin: fixed`: its commit is what it cites, not a place to
+    /// read lines that may move.
+    pub fn fixed(&self) -> bool {
+        text(&self.pin) == PIN_FIXED
+    }
+}
+
+/// The one value `pin` takes on a source: the commit is the point, not where lines are.
+pub const PIN_FIXED: &str = "fixed";
 
 /// A file at a commit, and lines in it, as a source URL names them.
 #[derive(Debug, Clone, PartialEq, Eq)]

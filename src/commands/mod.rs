@@ -16,6 +16,7 @@ mod schema;
 mod serve;
 pub(crate) mod site_root;
 mod sources;
+mod submit;
 
 pub use build::build;
 pub use diff::diff;
@@ -28,6 +29,7 @@ pub use probe::probe;
 pub use schema::schema;
 pub use serve::serve;
 pub use sources::sources;
+pub use submit::submit;
 
 use crate::cli::{Cli, ColorChoice};
 use crate::error::{Error, Result};

@@ -150,7 +150,8 @@ fn drift(run: &Invocation, root: &Path, args: DriftArgs) -> Result<u8> {
         }
     }
     let failing: Vec<State> = args.fail_on.iter().map(|s| drift_state(*s)).collect();
-    let failed = drift.sources.iter().any(|d| failing.contains(&d.state));
+    // A `pin: fixed` source whose lines drifted fails nothing: its commit is the point.
+    let failed = (drift.sources.iter()).any(|d| failing.contains(&d.queued_state()));
     Ok(u8::from(failed))
 }
 
@@ -199,8 +200,13 @@ fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
     } else {
         "re-pinned"
     };
+    let fixed = plan.left.iter().filter(|l| l.fixed).count();
+    let fixed = match fixed {
+        0 => String::new(),
+        n => format!(" ({n} `pin: fixed`)"),
+    };
     run.say(&format!(
-        "{verb} {moved} source{} in {} file{}; {} already current; {} left as they are",
+        "{verb} {moved} source{} in {} file{}; {} already current; {} left as they are{fixed}",
         plural(moved),
         plan.files.len(),
         plural(plan.files.len()),
@@ -209,9 +215,10 @@ fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
     ));
     for left in &plan.left {
         let column = left.column.map(|c| format!(":{c}")).unwrap_or_default();
-        let state = match left.refused {
-            true => "refused",
-            false => left.state.as_str(),
+        let state = match (left.refused, left.fixed) {
+            (true, _) => "refused",
+            (false, true) => "fixed",
+            (false, false) => left.state.as_str(),
         };
         eprintln!(
             "  {}:{}{column}: {state}: {}",

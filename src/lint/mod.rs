@@ -331,7 +331,8 @@ pub(crate) fn report_drift(
     let Some(report) = cx.drift else {
         return;
     };
-    for drift in report.sources.iter().filter(|d| d.state == state) {
+    // A `pin: fixed` source's drift asks nothing of anyone: the table shows it, no finding.
+    for drift in (report.sources.iter()).filter(|d| d.state == state && !d.fixed_drift()) {
         let (span, message) = crate::provenance::report::drift_finding(drift);
         sink.report(rule, span, message, Some(help()));
     }

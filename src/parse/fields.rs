@@ -212,6 +212,7 @@ impl<'a> Reader<'a> {
                     location: (path.as_ref()).map(|path| source_path(path, r.file_text)),
                     path,
                     date: r.text("date"),
+                    pin: r.text("pin"),
                 }
             }));
         }

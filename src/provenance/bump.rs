@@ -51,6 +51,8 @@ pub struct Left {
     /// source would hold, and a person must rewrite it before bump can. `sources bump` exits
     /// 1 when there is one.
     pub refused: bool,
+    /// Left because the source says `pin: fixed`: its commit is the point of it.
+    pub fixed: bool,
 }
 
 /// Why a source is left as it is: in a few words, and the value that could not be rewritten
@@ -58,6 +60,7 @@ pub struct Left {
 struct Why {
     text: String,
     refused_at: Option<Span>,
+    fixed: bool,
 }
 
 impl From<String> for Why {
@@ -65,6 +68,7 @@ impl From<String> for Why {
         Why {
             text,
             refused_at: None,
+            fixed: false,
         }
     }
 }
@@ -99,6 +103,7 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
                 state: drift.state,
                 why: why.text,
                 refused: at.is_some(),
+                fixed: why.fixed,
             }
         };
         match repin(index, drift) {
@@ -129,6 +134,7 @@ pub fn plan(index: &SiteIndex, report: &DriftReport<'_>) -> Bump {
                 why: "its front matter would not parse once rewritten; re-pin it by hand"
                     .to_string(),
                 refused: true,
+                fixed: false,
             });
             continue;
         }
@@ -151,6 +157,9 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Why>
         State::Gone => "its file is gone; find where the claim stands now".to_string(),
         _ => drift.reason.clone().unwrap_or_default(),
     };
+    if drift.pinned.source.fixed() {
+        return Err(fixed(drift));
+    }
     if !matches!(drift.state, State::Unchanged | State::Moved) {
         return Err(describe().into());
     }
@@ -191,6 +200,30 @@ fn repin(index: &SiteIndex, drift: &Drift<'_>) -> Result<Option<Vec<Edit>>, Why>
     ]))
 }
 
+/// Why a `pin: fixed` source is left at its commit, and what drift saw of its lines.
+fn fixed(drift: &Drift<'_>) -> Why {
+    let commit = super::short(&drift.pinned.commit.value);
+    let branch = drift.branch.as_deref().unwrap_or("the default branch");
+    let seen = match drift.state {
+        State::Unchanged => format!("its lines are unchanged on {branch}"),
+        State::Moved | State::Changed | State::Gone => {
+            format!("its lines {} on {branch}", drift.state.as_str())
+        }
+        _ => format!(
+            "it could not be compared ({})",
+            drift.reason.as_deref().unwrap_or("not checked")
+        ),
+    };
+    Why {
+        text: format!(
+            "`pin: fixed`: the commit {commit} is the point of this source, so it stays \
+             pinned there ({seen}); remove `pin: fixed` to let bump move it"
+        ),
+        refused_at: None,
+        fixed: true,
+    }
+}
+
 /// Writing `value` in place of the scalar at `span` of `file`: the scalar itself (a quoted
 /// one's span may run on past its closing quote, over spaces and a comment), in its style.
 /// A scalar that is more than its text — it carries an anchor (`&p`, which aliases elsewhere
@@ -201,6 +234,7 @@ fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, Why> {
     let refuse = |text: String| Why {
         text,
         refused_at: Some(span),
+        fixed: false,
     };
     if let Some(mark) = written
         .chars()
@@ -297,8 +331,9 @@ fn front_matter_parses(text: &str) -> bool {
     yaml::parse(&source, 0, yaml.start, yaml.end).is_ok()
 }
 
-/// Whether `text` after `key: ` reads as the string `value`.
-fn reads_back(text: &str, value: &str) -> bool {
+/// Whether `text` after `key: ` reads as the string `value` (also how `fieldnotes submit`
+/// checks every value it writes).
+pub(crate) fn reads_back(text: &str, value: &str) -> bool {
     let yaml = format!("key: {text}\n");
     let source = TextFile::new("bump", yaml);
     let Ok(node) = yaml::parse(&source, 0, 0, source.text.len()) else {
@@ -360,7 +395,7 @@ pub fn write(root: &Path, bump: &Bump) -> Result<usize, Error> {
         let now = std::fs::read(&path).map_err(io)?;
         if now != file.before.as_bytes() {
             return Err(refuse(
-                "changed while fieldnotes read it; run `sources bump` again",
+                "changed while fieldnotes read it; run the command again",
             ));
         }
         let (staged, mut out) = staging_file(&path).map_err(io)?;

@@ -40,18 +40,30 @@ fn summary_line(report: &DriftReport<'_>) -> String {
         .iter()
         .map(|(state, n)| format!("{n} {}", state.as_str()))
         .collect();
+    let fixed = report.sources.iter().filter(|d| d.fixed_drift()).count();
+    let fixed = match fixed {
+        0 => String::new(),
+        n => format!(
+            "; {n} of them `pin: fixed` (the commit is the point: not queued, not re-pinned)"
+        ),
+    };
     format!(
-        "{} pinned source{}: {}",
+        "{} pinned source{}: {}{fixed}",
         report.sources.len(),
         if report.sources.len() == 1 { "" } else { "s" },
         parts.join(", ")
     )
 }
 
-/// The source's pinned path and commit: `src/a.py:5-8 @ 3f4e5d6`.
+/// The source's pinned path and commit: `src/a.py:5-8 @ 3f4e5d6`, and ` (pin: fixed)` when
+/// the commit is the point of it.
 fn pinned_text(drift: &Drift<'_>) -> String {
     let path = drift.pinned.pinned_path();
-    format!("{path} @ {}", short(&drift.pinned.commit.value))
+    let fixed = match drift.pinned.source.fixed() {
+        true => " (pin: fixed)",
+        false => "",
+    };
+    format!("{path} @ {}{fixed}", short(&drift.pinned.commit.value))
 }
 
 /// Where the lines are on the default branch: `src/a.py:8-11 @ 1b2c3d4`; a range not found as
@@ -193,6 +205,7 @@ fn drift_value(index: &SiteIndex, report: &DriftReport<'_>) -> Value {
                 "resolvedCommit": d.commit,
                 "path": d.pinned.path(),
                 "state": d.state,
+                "fixed": d.pinned.source.fixed(),
                 "branch": d.branch,
                 "head": d.head,
                 "fileNow": d.file_now,
@@ -249,8 +262,11 @@ pub struct QueueEntry {
     /// The most drifted of its sources (`None`: no source is pinned to a commit).
     pub state: Option<State>,
     /// Pinned sources, and how many of them are not as pinned (moved, changed, gone, broken).
+    /// A `pin: fixed` source whose lines drifted counts as unchanged: its commit is the point.
     pub pinned: usize,
     pub drifted: usize,
+    /// How many of its sources say `pin: fixed` and drifted (reported, not queued).
+    pub fixed: usize,
     /// `lastVerified` is missing, or older than `lint.staleAfterDays`.
     pub stale: bool,
     /// A person must read it again: a source is broken, gone or changed, or it is stale
@@ -280,8 +296,13 @@ impl QueueEntry {
 pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> Vec<QueueEntry> {
     let stale_after = i64::from(index.config.lint.stale_after_days);
     let mut states: BTreeMap<Holder, Vec<State>> = BTreeMap::new();
+    let mut fixed: BTreeMap<Holder, usize> = BTreeMap::new();
     for d in &report.sources {
-        states.entry(d.pinned.holder).or_default().push(d.state);
+        states
+            .entry(d.pinned.holder)
+            .or_default()
+            .push(d.queued_state());
+        *fixed.entry(d.pinned.holder).or_default() += usize::from(d.fixed_drift());
     }
     let content = &index.content;
     let mut entries: Vec<QueueEntry> = Holder::all(index)
@@ -333,6 +354,7 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
                 state,
                 pinned: states.len(),
                 drifted,
+                fixed: fixed.get(&holder).copied().unwrap_or_default(),
                 stale,
                 needs_person,
             }

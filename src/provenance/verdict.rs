@@ -98,6 +98,24 @@ pub struct Drift<'a> {
 }
 
 impl<'a> Drift<'a> {
+    /// Whether the source says `pin: fixed` (its commit is the point) and its lines moved,
+    /// changed or went on the default branch: drift reports where they are, but nothing is
+    /// asked of anyone: `sources bump` leaves the pin, the queue does not count it, its
+    /// findings (FN956–FN958) are not reported and `--fail-on` does not fail on it.
+    pub fn fixed_drift(&self) -> bool {
+        self.pinned.source.fixed()
+            && matches!(self.state, State::Moved | State::Changed | State::Gone)
+    }
+
+    /// The state the queue and `--fail-on` go by: a [`Drift::fixed_drift`] counts as
+    /// unchanged (the commit it cites is still the commit it cites).
+    pub fn queued_state(&self) -> State {
+        match self.fixed_drift() {
+            true => State::Unchanged,
+            false => self.state,
+        }
+    }
+
     /// A source that could not be compared: broken (its commit, path or lines are not in the
     /// repository), or unchecked.
     pub(crate) fn unready(pinned: Pinned<'a>, problem: Problem) -> Drift<'a> {

@@ -313,6 +313,7 @@ mod tests {
             location: s(path).map(|p| crate::parse::source_path::source_path(&p, path)),
             path: s(path),
             date: s("2026-01-02"),
+            pin: None,
             url_pin: None,
         }
     }

@@ -26,4 +26,5 @@ mod self_contained;
 mod serve;
 mod serve_rebuild;
 mod site_features;
+mod submit;
 mod take_away;

@@ -21,6 +21,7 @@ use widget::{colliding_commit, git_command, Widget, COLLIDING, V1, V2, WIDGET};
 
 mod bump;
 mod ci;
+mod fixed;
 mod history;
 mod hostile;
 mod pages;

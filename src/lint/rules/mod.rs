@@ -28,6 +28,7 @@ mod id_mismatch;
 mod id_not_kebab_case;
 mod invalid_commit;
 mod invalid_date;
+mod invalid_pin;
 mod invalid_source_path;
 mod invalid_yaml;
 mod link_escapes_root;
@@ -152,6 +153,7 @@ pub const ALL: &[Rule] = &[
     rule!(invalid_source_path),
     rule!(unpinned_source),
     rule!(source_url_disagrees),
+    rule!(invalid_pin),
     rule!(unknown_related),
     rule!(self_related),
     rule!(duplicate_related),
