@@ -5,7 +5,7 @@
 //! their own that the tallies leave out.
 
 use super::state::{state_at, State};
-use super::support::{row_anchor, support_row, SupportRow};
+use super::support::row_anchor;
 use super::views::{status, Ctx, LinkView, StatusView, TallyView};
 use crate::index::routes::Page;
 use crate::model::{doc_id, text};
@@ -108,16 +108,15 @@ pub struct MatrixCell<'a> {
     pub client: Cow<'a, str>,
     pub client_id: &'a str,
     pub version: Option<&'a str>,
-    /// Where the cell links: its detail panel on the home page when the client's map names
-    /// the capability, else the capability's row on the client page (which says unknown).
+    /// Where the cell links: the capability's row on the client page, which holds the cell's
+    /// evidence (or says unknown). The home page's script opens the cell's panel instead,
+    /// loading that row on demand.
     pub href: String,
-    /// The id of the cell's detail panel (`cell-<client>--<capability>`), when it has one.
-    pub panel: Option<String>,
-    /// The cell with its evidence, for the panel.
-    pub detail: Option<SupportRow<'a>>,
     /// How the cell was checked (`observed`, `source`, `docs`, `none`): the evidence filter's
-    /// value.
+    /// value, and the mark on the cell.
     pub evidence: &'static str,
+    /// The same in words ("read in source"), for the cell's tooltip.
+    pub evidence_label: &'static str,
 }
 
 /// The matrix of the capabilities `include` keeps, each in its state at the revision of rank
@@ -172,6 +171,7 @@ pub fn matrix_view<'a>(
             }
         })
         .collect();
+    let (clients, groups, removed) = lead_with_the_known(clients, groups, removed);
     MatrixView {
         capability_count,
         columns: clients.len() + 1,
@@ -184,15 +184,9 @@ pub fn matrix_view<'a>(
     }
 }
 
-/// The id of a cell's detail panel on the home page.
-fn panel_id(client: &str, capability: &str) -> String {
-    format!("cell-{client}--{capability}")
-}
-
 fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> MatrixRow<'a> {
     let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);
-    let home = ctx.href(Page::Home);
     let field =
         |f: &'a Option<crate::model::Spanned<String>>| Some(text(f)).filter(|d| !d.is_empty());
     MatrixRow {
@@ -212,23 +206,50 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> Matr
                 let c = ctx.client(client);
                 let client_id = doc_id(&c.id, &c.doc);
                 let cell = ctx.cell(client, cap);
-                let panel = cell.map(|_| panel_id(client_id, id));
                 MatrixCell {
                     status: status(ctx.status(client, cap)),
                     client: ctx.title(Page::Client(client)),
                     client_id,
                     version: cell.map(|c| text(&c.version)).filter(|v| !v.is_empty()),
-                    href: match &panel {
-                        Some(panel) => format!("{home}#{panel}"),
-                        None => format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
-                    },
-                    panel,
+                    href: format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
+                    evidence_label: ctx.evidence(client, cap).method.label(),
                     evidence: ctx.evidence(client, cap).method.as_str(),
-                    detail: cell.map(|_| support_row(ctx, client, cap)),
                 }
             })
             .collect(),
     }
+}
+
+/// The matrix in the order that answers first: the clients with the most researched cells to
+/// the left (ties keep the index's order, by title), and the capability groups with the most
+/// researched cells first (ties keep `site.yaml`'s order). What readers ask about is what gets
+/// researched, so the known leads and the blank trails.
+fn lead_with_the_known<'a>(
+    clients: Vec<ClientColumn<'a>>,
+    mut groups: Vec<MatrixBand<'a>>,
+    mut removed: Vec<MatrixRow<'a>>,
+) -> (
+    Vec<ClientColumn<'a>>,
+    Vec<MatrixBand<'a>>,
+    Vec<MatrixRow<'a>>,
+) {
+    let mut order: Vec<usize> = (0..clients.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(clients[i].coverage.known));
+    let mut slots: Vec<Option<ClientColumn<'a>>> = clients.into_iter().map(Some).collect();
+    let clients = order.iter().filter_map(|&i| slots[i].take()).collect();
+    let reorder = |row: &mut MatrixRow<'a>| {
+        let mut cells: Vec<Option<MatrixCell<'a>>> = row.cells.drain(..).map(Some).collect();
+        row.cells = order.iter().filter_map(|&i| cells[i].take()).collect();
+    };
+    groups.iter_mut().flat_map(|g| &mut g.rows).for_each(reorder);
+    removed.iter_mut().for_each(reorder);
+    let known = |band: &MatrixBand<'_>| {
+        (band.rows.iter().flat_map(|r| &r.cells))
+            .filter(|c| c.status.value != "unknown")
+            .count()
+    };
+    groups.sort_by_key(|band| std::cmp::Reverse(known(band)));
+    (clients, groups, removed)
 }
 
 /// What the capability filter matches for `cap`: its title, id and aliases, lowercased.

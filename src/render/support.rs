@@ -103,6 +103,9 @@ pub struct ClientView<'a> {
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+    /// The choices of the forms that ask the home page which clients support a set of
+    /// capabilities, and compare this client with others.
+    pub pickers: Pickers<'a>,
     /// What the client was seen doing against `fieldnotes probe`, newest version first.
     pub observations: Vec<ObservationItem<'a>>,
     /// The client versions those observations saw, newest first.
@@ -151,6 +154,47 @@ pub struct CapabilityView<'a> {
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
+    /// The choices of the forms that ask the home page which clients support this capability
+    /// and others, and compare clients on it.
+    pub pickers: Pickers<'a>,
+}
+
+/// One choice in a picker: a client or capability id and its title.
+#[derive(Debug, Serialize)]
+pub struct Pick<'a> {
+    pub id: &'a str,
+    pub title: std::borrow::Cow<'a, str>,
+}
+
+/// Every client (in matrix column order) and capability (in group order), for the forms on
+/// client and capability pages that send a reader to the home page's question
+/// (`/?need=a&need=b`) and comparison (`/?compare=x&compare=y`).
+#[derive(Debug, Serialize)]
+pub struct Pickers<'a> {
+    pub clients: Vec<Pick<'a>>,
+    pub capabilities: Vec<Pick<'a>>,
+}
+
+pub(super) fn pickers<'a>(ctx: &Ctx<'a>) -> Pickers<'a> {
+    let clients = (ctx.matrix().clients.iter())
+        .map(|&c| Pick {
+            id: doc_id(&ctx.client(c).id, &ctx.client(c).doc),
+            title: ctx.title(Page::Client(c)),
+        })
+        .collect();
+    let capabilities = (ctx.groups().flat_map(|(_, caps)| caps.iter()))
+        .map(|&c| {
+            let cap = ctx.capability(c);
+            Pick {
+                id: doc_id(&cap.id, &cap.doc),
+                title: std::borrow::Cow::Borrowed(cap.display_title()),
+            }
+        })
+        .collect();
+    Pickers {
+        clients,
+        capabilities,
+    }
 }
 
 pub(super) fn some(value: &Option<Spanned<String>>) -> Option<&str> {
@@ -250,6 +294,7 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
             .collect(),
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),
+        pickers: pickers(ctx),
     }
 }
 
@@ -306,6 +351,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
             .collect(),
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),
+        pickers: pickers(ctx),
     }
 }
 

@@ -24,6 +24,7 @@ macro_rules! builtin {
 const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "templates",
     "404.html",
+    "ask.html",
     "base.html",
     "capability.html",
     "capability.md",
@@ -53,9 +54,11 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
 /// The default theme's static files.
 const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "static",
+    "ask.css",
     "favicon.svg",
     "matrix.css",
     "matrix.js",
+    "print.css",
     "site.js",
     "style.css"
 );

@@ -139,16 +139,17 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
     }
   });
 
-  test("unknown cells are quiet, known cells coloured whole", async () => {
+  test("unknown cells are quiet but marked, known cells coloured whole", async () => {
     const { page, close } = await open("/");
     const unknown = page.locator("td.cell-unknown");
     const known = page.locator("td.cell-yes");
     assert.ok((await unknown.count()) > 800, "most cells are unknown, as in real data");
-    // No pill, no mark: the word is there for screen readers only.
-    const texts = await unknown.evaluateAll((tds) =>
-      tds.map((td) => Array.from(td.querySelectorAll(":not(.visually-hidden)"), (e) => e.childNodes.length && e.firstChild.nodeType === 3 ? e.firstChild.textContent : "").join("").trim())
+    // No pill: a quiet "?", so a blank column never reads as a rendering gap.
+    const marks = await unknown.evaluateAll((tds) =>
+      tds.map((td) => [td.textContent.trim(), Number(getComputedStyle(td.querySelector(".mark")).opacity)])
     );
-    assert.deepEqual([...new Set(texts)], [""], "an unknown cell shows no text");
+    assert.deepEqual([...new Set(marks.map(([text]) => text))], ["?"], "an unknown cell shows a ?");
+    assert.ok(marks.every(([, opacity]) => opacity < 1), "quieter than a known cell's mark");
     assert.equal(await page.locator("table.matrix .status").count(), 0);
     const background = (loc) => loc.first().evaluate((td) => getComputedStyle(td).backgroundColor);
     assert.notEqual(await background(known), await background(unknown));
@@ -193,6 +194,7 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
 
   test("tallies follow the filters; a capability filter; an empty state", async () => {
     const { page, problems, close } = await open("/");
+    await page.locator("#filters-box > summary").click();
     /** Per client: the yes cells shown, and what the totals row says. */
     const tallies = () =>
       page.evaluate(() =>
@@ -229,6 +231,7 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
   test("the client filter: a list over the page, a search box, all and none", async () => {
     for (const width of WIDTHS) {
       const { page, problems, close } = await open("/", { viewport: { width, height: 900 } });
+      await page.locator("#filters-box > summary").click();
       // Where the other filters sit in the form, which opening the list must not change.
       const layout = () =>
         page.locator("#matrix-filters").evaluate((form) => {
@@ -267,7 +270,7 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
     const client = await cell.getAttribute("data-client");
     const capability = await cell.evaluate((td) => td.parentElement.dataset.capability);
     await cell.locator("a").click();
-    const panel = page.locator("#cell-unknown");
+    const panel = page.locator("#cell-panel");
     await panel.waitFor({ state: "visible" });
     assert.equal(new URL(page.url()).pathname, "/", "it did not navigate away");
     assert.ok(page.url().endsWith(`#cell-${client}--${capability}`));
@@ -283,10 +286,11 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
     const known = page.locator("td.cell-yes").first();
     const id = await known.evaluate((td) => `cell-${td.dataset.client}--${td.parentElement.dataset.capability}`);
     await page.evaluate((hash) => (location.hash = hash), "#" + id);
-    await page.locator(`[id="${id}"]`).waitFor({ state: "visible" });
+    await panel.locator(".panel-evidence").waitFor({ state: "visible" });
     assert.equal(await page.locator(".cell-panel.open").count(), 1);
+    assert.equal(await known.evaluate((td) => td.classList.contains("selected")), true);
     await page.evaluate(() => (location.hash = "#matrix"));
-    await page.locator(`[id="${id}"]`).waitFor({ state: "hidden" });
+    await panel.waitFor({ state: "hidden" });
     assert.deepEqual(problems, []);
     await close();
   });
@@ -453,7 +457,7 @@ describe("viewing and deploying", () => {
       // And a page looks as it should there: styled, its matrix scripted.
       const { page, problems } = await watchedPage(context, plain.origin);
       await page.goto(plain.origin + "/", { waitUntil: "load" });
-      await page.locator("#matrix-filters").waitFor({ state: "visible", timeout: 10_000 });
+      await page.locator("#ask").waitFor({ state: "visible", timeout: 10_000 });
       await page.locator("td.cell-yes a").first().click();
       await page.locator(".cell-panel.open").waitFor();
       assert.deepEqual(problems, []);

@@ -61,13 +61,14 @@ describe("the matrix", () => {
     assert.equal(await page.locator("table.matrix td.cell").count(), capabilities.length * clients.length);
     assert.equal(await page.locator("table.matrix thead th[data-client]").count(), clients.length);
     const unknown = page.locator("table.matrix td.cell-unknown a").first();
-    assert.match(await unknown.textContent(), /unknown/);
-    assert.match(await unknown.getAttribute("aria-label"), /not researched yet/);
+    assert.equal(await unknown.textContent(), "?");
+    assert.match(await unknown.getAttribute("title"), /unknown, no one has checked yet/);
     await close();
   });
 
   test("filters hide what they should", async () => {
     const { page, problems, close } = await open("/");
+    await page.locator("#filters-box > summary").click();
     const rows = page.locator("table.matrix tbody tr[data-capability]");
     const visibleRows = () => rows.filter({ visible: true });
     const transports = contentIds("capabilities").filter((id) =>
@@ -106,6 +107,7 @@ describe("the matrix", () => {
 
   test("the evidence filter keeps the cells checked the way it asks, in the address", async () => {
     const { page, problems, close } = await open("/");
+    await page.locator("#filters-box > summary").click();
     const rows = page.locator("table.matrix tbody tr[data-capability]");
     const visibleRows = () => rows.filter({ visible: true });
     // Only cells read in source at a commit: a row stays when one of its cells was.
@@ -120,18 +122,19 @@ describe("the matrix", () => {
     assert.equal(await page.locator('td[data-evidence="none"]:not(.dim)').count(), 0);
     assert.match(page.url(), /evidence=source/);
     // The panel says how its cell was checked.
-    await page.locator('td[data-client="cline"] a[href*="#cell-cline--transports.sse"]').click();
-    assert.match(await page.locator("#cell-cline--transports\\.sse .checked").textContent(), /Checked: read in source at commit/);
+    await page.locator('tr[data-capability="transports.sse"] td[data-client="cline"] a').click();
+    await page.locator("#cell-panel .checked").waitFor();
+    assert.match(await page.locator("#cell-panel .checked").textContent(), /Checked: read in source at commit/);
     assert.deepEqual(problems, []);
     await close();
   });
 
   test("a cell opens its evidence: notes, sources, last verified", async () => {
     const { page, problems, close } = await open("/");
-    const cell = page.locator('td[data-client="cline"] a[href*="#cell-cline--transports.sse"]');
+    const cell = page.locator('tr[data-capability="transports.sse"] td[data-client="cline"] a');
     await cell.click();
-    const panel = page.locator("#cell-cline--transports\\.sse");
-    await panel.waitFor({ state: "visible" });
+    const panel = page.locator("#cell-panel");
+    await panel.locator(".panel-evidence").waitFor({ state: "visible" });
     assert.match(await panel.textContent(), /Last verified/);
     assert.ok((await panel.locator('a[href*="github.com/cline/cline/blob/"]').count()) > 0);
     assert.ok((await panel.locator('a[href="/research/cline-defaults-a-url-server-to-sse"]').count()) > 0);
@@ -163,6 +166,7 @@ describe("the matrix", () => {
 
   test("the revision selector shows each capability's state at that revision", async () => {
     const { page, problems, close } = await open("/");
+    await page.locator("#filters-box > summary").click();
     const revisions = await page.locator("#filter-revision option").evaluateAll((os) => os.map((o) => o.value));
     assert.ok(revisions.length >= 2);
     const [current, previous] = revisions;

@@ -69,7 +69,7 @@ const types = {
 
 /** The file a request path names in `dir`, the way static hosts resolve extensionless routes
     (`plain`: only as a plain static server does, a folder's `index.html` and nothing else). */
-function resolve(dir, urlPath, plain = false) {
+function resolve(dir, urlPath, plain = false, slash = false) {
   let clean;
   try {
     clean = decodeURIComponent(urlPath.split("?")[0]);
@@ -78,7 +78,9 @@ function resolve(dir, urlPath, plain = false) {
   }
   if (clean.includes("\0")) return null;
   const candidates = clean.endsWith("/")
-    ? [clean + "index.html"]
+    ? slash && clean !== "/"
+      ? [clean + "index.html", clean.slice(0, -1) + ".html"]
+      : [clean + "index.html"]
     : plain
       ? [clean]
       : [clean, clean + ".html"];
@@ -93,8 +95,10 @@ function resolve(dir, urlPath, plain = false) {
 /** Serves a built site (`dir`, else the example's) on 127.0.0.1 at an ephemeral port;
     resolves to its origin. `plain`: as a plain static server (nginx's defaults) would, with
     no extensionless routes: a folder's `index.html`, and `/x` redirected to `/x/` when `x` is
-    a folder. */
-export async function serve(dir = siteDir, { plain = false } = {}) {
+    a folder. `slash`: as hosts that serve a page's file at its address with a closing `/` as
+    well (`/clients/x/` answered with `clients/x.html`, as `fieldnotes serve` and some hosts
+    do). */
+export async function serve(dir = siteDir, { plain = false, slash = false } = {}) {
   const server = createServer((request, response) => {
     const url = new URL(request.url, "http://x");
     if (plain && !url.pathname.endsWith("/")) {
@@ -105,7 +109,7 @@ export async function serve(dir = siteDir, { plain = false } = {}) {
         return;
       }
     }
-    const file = resolve(dir, url.pathname, plain);
+    const file = resolve(dir, url.pathname, plain, slash);
     const status = file ? 200 : 404;
     const body = file ? file : path.join(dir, "404.html");
     response.writeHead(status, {

@@ -131,7 +131,9 @@ fn the_data_api_says_how_each_cell_was_checked() {
         "the filter"
     );
     assert!(home.contains(r#"data-evidence="observed""#), "the cell");
-    assert!(home.contains("Checked: <strong>observed</strong> with version <code>1.3.0</code>"));
+    // The cell's evidence is on its client's page (the home page's panel loads it from there).
+    let client = site.output("clients/client-a.html");
+    assert!(client.contains("Checked: <strong>observed</strong> with version <code>1.3.0</code>"));
 }
 
 #[test]

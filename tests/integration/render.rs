@@ -219,12 +219,14 @@ fn matrix_has_a_cell_per_capability_and_client() {
     assert_eq!(count(&home, r#"<td class="cell "#), 3 * 3);
     // Gamma Client's map does not name Streamable HTTP: its cell says so and links to the
     // row on the client page, which says so too.
-    // (With the script, it opens the one "unknown" panel instead.) It stays blank: the word
-    // is for screen readers.
-    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown" data-evidence="none"><a href="/clients/client-c#support-transports.streamableHttp" aria-label="Gamma Client, Streamable HTTP: unknown, not researched yet"><span class="mark" aria-hidden="true"></span><span class="visually-hidden">unknown</span></a></td>"##;
+    // (With the script, it opens the cell panel instead.) It shows a quiet "?", its tooltip
+    // saying no one has checked.
+    let unknown = r##"<td class="cell cell-unknown" data-client="client-c" data-status="unknown" data-evidence="none"><a href="/clients/client-c#support-transports.streamableHttp" title="Gamma Client, Streamable HTTP: unknown, no one has checked yet"><span class="mark" aria-hidden="true">?</span></a></td>"##;
     assert!(home.contains(unknown), "{home}");
     assert_eq!(count(&home, r#"<td class="cell cell-unknown""#), 1);
-    assert!(home.contains(r#"<section class="cell-panel" id="cell-unknown" data-unknown"#));
+    // One panel for every cell, filled in by the script: the home page does not carry every
+    // cell's evidence.
+    assert_eq!(count(&home, r#"<section class="cell-panel""#), 1);
     let transports = home
         .find(">Transports</span></th>")
         .expect("transports band");
@@ -253,18 +255,21 @@ fn matrix_has_a_cell_per_capability_and_client() {
     let client = site.output("clients/client-c.html");
     assert!(client.contains(r#"<p class="unresearched"><strong>Not researched yet (1):</strong> <a id="support-transports.streamableHttp" href="/capabilities/transports.streamableHttp">"#), "{client}");
     assert!(!client.contains(r#"<tr id="support-transports.streamableHttp">"#));
-    // A known cell links to its detail panel, which holds its evidence.
-    let known = r##"<a href="/#cell-client-a--transports.sse""##;
+    // A known cell links to its row on the client's page, which holds its evidence.
+    let known = r##"<a href="/clients/client-a#support-transports.sse" title="Alpha Client, HTTP with SSE: yes, read in source""##;
     assert!(home.contains(known), "{home}");
-    let panel = &home[home
-        .find(r#"<section class="cell-panel" id="cell-client-a--transports.sse""#)
-        .expect("panel")..];
-    let panel = &panel[..panel.find("</section>").expect("panel end")];
-    assert!(panel.contains("Last verified"), "{panel}");
+    // That row: what the home page's panel shows of the cell, loaded when it is opened.
+    let alpha = site.output("clients/client-a.html");
+    let row = &alpha[alpha
+        .find(r#"<tr id="support-transports.sse">"#)
+        .expect("row")..];
+    let row = &row[..row.find("</tr>").expect("row end")];
+    assert!(row.contains(r#"data-label="Verified""#), "{row}");
     assert!(
-        panel.contains("https://github.com/example/client-a/blob/"),
-        "{panel}"
+        row.contains("https://github.com/example/client-a/blob/"),
+        "{row}"
     );
+    assert!(!home.contains("https://github.com/example/client-a/blob/"));
 }
 
 #[test]

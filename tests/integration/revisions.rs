@@ -64,8 +64,8 @@ fn the_home_matrix_sets_removed_rows_apart_and_leaves_them_out_of_the_totals() {
         removed.contains(r#"data-removed="2026-01-01""#),
         "{removed}"
     );
-    // Its cells keep their evidence panels.
-    assert!(home.contains(r#"<section class="cell-panel" id="cell-client-a--transports.sse""#));
+    // Its cells keep their links to their evidence.
+    assert!(home.contains(r##"<a href="/clients/client-a#support-transports.sse""##));
     // The removed band comes after every group.
     assert!(home.find(r#"<tbody data-group="tools""#) < home.find("data-removed-band"));
     // Alpha's yes on SSE no longer counts: one yes (tools), one partial (Streamable HTTP).

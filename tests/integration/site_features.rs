@@ -538,7 +538,7 @@ fn urls_directory_writes_folders_and_links_them_with_a_slash() {
     ));
     let home = site.output("index.html");
     assert!(
-        home.contains(r##"href="/#cell-client-a--transports.sse""##),
+        home.contains(r##"href="/clients/client-a/#support-transports.sse""##),
         "{home}"
     );
     assert!(

@@ -16,12 +16,15 @@
      at that revision (the newest, selected in the HTML, by default): rows not yet introduced
      hide, deprecated ones are tagged, removed ones move to the removed band, which the totals
      leave out. */
-  function setUpFilters() {
+  function setUpFilters(narrow) {
     const form = $("#matrix-filters");
     const table = $("table.matrix");
-    if (!form || !table) return;
+    if (!form || !table) return null;
     form.hidden = false;
-    const count = $("#matrix-count", form);
+    /* The filters stay folded, so the matrix comes first, unless the address sets one. */
+    const box = $("#filters-box");
+    if (box && /[?&](q|group|revision|status|evidence|clients)=/.test(location.search)) box.open = true;
+    const count = $("#matrix-count");
     const empty = $("#matrix-empty");
     const revisionLink = $("#revision-link", form);
     const rows = $$("tbody tr[data-capability]", table);
@@ -83,9 +86,11 @@
       const s = state();
       const words = s.q.split(/\s+/).filter(Boolean);
       const tallies = new Map(heads.map((th) => [th.dataset.client, { yes: 0, partial: 0, no: 0 }]));
+      const shown = (client) => s.clients.has(client) && (!narrow.clients || narrow.clients.has(client));
       for (const cell of $$("[data-client]", table)) {
-        cell.hidden = !s.clients.has(cell.dataset.client);
+        cell.hidden = !shown(cell.dataset.client);
       }
+      const shownClients = heads.filter((th) => !th.hidden).length;
       const states = place(s.revision);
       let shownRows = 0;
       let countedRows = 0;
@@ -102,11 +107,14 @@
           cell.classList.toggle("dim", !wanted);
           if (wanted && !cell.hidden) match = true;
         }
+        const visible = cells.filter((cell) => !cell.hidden).map((cell) => cell.dataset.status);
         row.hidden =
           (s.group !== "" && group !== s.group) ||
           state === "future" ||
           !words.every((w) => search.includes(w)) ||
-          !match;
+          !match ||
+          (narrow.rows !== null && !narrow.rows.has(row.dataset.capability)) ||
+          (narrow.differ && visible.every((v) => v === visible[0]));
         if (row.hidden) continue;
         shownRows += 1;
         if (state === "removed") continue;
@@ -134,8 +142,8 @@
       for (const td of $$("tfoot td[data-client]", table)) {
         td.textContent = String(tallies.get(td.dataset.client)[td.parentElement.dataset.status]);
       }
-      if (empty) empty.hidden = shownRows > 0 && s.clients.size > 0;
-      count.textContent = `Showing ${shownRows} of ${rows.length} capabilities and ${s.clients.size} of ${clientCount} clients.`;
+      if (empty) empty.hidden = shownRows > 0 && shownClients > 0;
+      count.textContent = `Showing ${shownRows} of ${rows.length} capabilities and ${shownClients} of ${clientCount} clients.`;
       if (clientsCount) clientsCount.textContent = `${s.clients.size} of ${clientCount}`;
       const option = revisionSelect ? revisionSelect.selectedOptions[0] : null;
       revisionLink.hidden = !s.revision;
@@ -145,6 +153,7 @@
         link.textContent = `What each client supports of ${s.revision}`;
       }
       remember(s);
+      table.dispatchEvent(new CustomEvent("matrix:shown"));
     }
 
     /* The client list narrowed to the names holding what is typed in its search box. */
@@ -163,6 +172,9 @@
       if (s.statuses.size < 4) params.set("status", Array.from(s.statuses).join(","));
       if (s.evidence.size < evidenceCount) params.set("evidence", Array.from(s.evidence).join(","));
       if (s.clients.size < clientCount) params.set("clients", Array.from(s.clients).join(","));
+      for (const [key, value] of new URLSearchParams(location.search)) {
+        if (["need", "compare", "differ"].includes(key)) params.append(key, value);
+      }
       const query = params.toString();
       const url = location.pathname + (query ? "?" + query : "") + location.hash;
       history.replaceState(history.state, "", url);
@@ -233,62 +245,349 @@
     }
     restore();
     apply();
+    return apply;
   }
 
-  /* ---------- Cell details ---------- */
+  /* ---------- Ask: which clients support all of these; compare these clients ---------- */
 
-  /* A cell's panel works without script (it is the target of the cell's #link); the script
-     opens it over a backdrop without moving the page, marks the cell, follows the address
-     (a changed #cell- hash opens that cell), closes on Escape, on Close and on a click
-     outside, and gives focus back to the cell. A cell nobody has researched opens the one
-     "unknown" panel, filled in from the cell. */
-  function setUpPanels() {
-    const panels = $$(".cell-panel");
-    if (!panels.length) return;
+  /* Two pickers above the matrix. "Which clients support…": pick capabilities, and the
+     matrix narrows to their rows and to the clients that support every one of them (yes, or
+     partly: at least one partial, none no or unknown), the answer in words above it.
+     "Compare clients…": pick clients, and the matrix narrows to their columns, side by side,
+     optionally to the rows where they differ. Both live in the address
+     (`/?need=transports.sse,authorization.oauth&compare=cline,zed`), so an answer can be
+     shared; client and capability pages send readers here the same way (their forms repeat
+     `need=` and `compare=`, which is read too). */
+  function setUpAsk(narrow, refilter) {
+    const section = $("#ask");
+    const form = $("#ask-form");
     const table = $("table.matrix");
+    const answer = $("#answer");
+    if (!section || !form || !table || !answer) return;
+    section.hidden = false;
+    const differBox = $("#differ-box");
+    const heads = $$("thead th[data-client]", table);
+    const names = new Map(heads.map((th) => [th.dataset.client, $("a.client-name", th)]));
+    const rowsById = new Map($$("tbody tr[data-capability]", table).map((tr) => [tr.dataset.capability, tr]));
+    const boxes = (name) => $$(`input[name="${name}"]`, form);
+    const picked = (name) => boxes(name).filter((b) => b.checked).map((b) => b.value);
+    const titleOf = (id) => $("th[scope=row] a", rowsById.get(id)).textContent;
+    const nameOf = (id) => names.get(id).title;
+
+    /* What the address asks for: `need=a,b` or `need=a&need=b` (as a GET form sends). */
+    function read() {
+      const params = new URLSearchParams(location.search);
+      const list = (key) => params.getAll(key).flatMap((v) => v.split(",")).filter(Boolean);
+      const need = new Set(list("need").filter((id) => rowsById.has(id)));
+      const compare = new Set(list("compare").filter((id) => names.has(id)));
+      for (const box of boxes("need")) box.checked = need.has(box.value);
+      for (const box of boxes("compare")) box.checked = compare.has(box.value);
+      form.elements.namedItem("differ").checked = params.get("differ") === "1";
+    }
+
+    function write(need, compare, differ) {
+      const params = new URLSearchParams(location.search);
+      for (const key of ["need", "compare", "differ"]) params.delete(key);
+      if (need.length) params.set("need", need.join(","));
+      if (compare.length) params.set("compare", compare.join(","));
+      if (differ && compare.length) params.set("differ", "1");
+      const query = params.toString().replace(/%2C/g, ",");
+      history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash);
+    }
+
+    /* Each client's answer for the capabilities `need`: "yes" (all yes), "partial" (all yes
+       or partial), else null; with the capabilities that are only partial. */
+    function verdicts(need) {
+      const result = new Map();
+      for (const [client] of names) {
+        let verdict = "yes";
+        const partly = [];
+        for (const id of need) {
+          const cell = $(`td[data-client="${CSS.escape(client)}"]`, rowsById.get(id));
+          const status = cell ? cell.dataset.status : "unknown";
+          if (status === "partial") {
+            verdict = verdict && "partial";
+            partly.push(id);
+          } else if (status !== "yes") verdict = null;
+        }
+        if (verdict) result.set(client, { verdict, partly });
+      }
+      return result;
+    }
+
+    const link = (client) => {
+      const a = document.createElement("a");
+      a.href = names.get(client).href;
+      a.textContent = nameOf(client);
+      return a;
+    };
+    const list = (items, render) => {
+      const span = document.createElement("span");
+      items.forEach((item, i) => {
+        if (i) span.append(i === items.length - 1 ? " and " : ", ");
+        span.append(render(item));
+      });
+      return span;
+    };
+    const chip = (name, id, label) => {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "chip";
+      button.dataset.remove = name;
+      button.value = id;
+      button.textContent = label + " ×";
+      button.setAttribute("aria-label", `Remove ${label}`);
+      return button;
+    };
+
+    function render(need, compare, found) {
+      answer.replaceChildren();
+      answer.hidden = !need.length && !compare.length;
+      if (answer.hidden) return;
+      if (need.length) {
+        const p = document.createElement("p");
+        p.className = "answer-need";
+        const yes = [...found].filter(([, v]) => v.verdict === "yes").map(([c]) => c);
+        const partly = [...found].filter(([, v]) => v.verdict === "partial").map(([c]) => c);
+        const what = list(need, (id) => titleOf(id));
+        if (!found.size) {
+          p.append("No client is known to support ", what, ". ");
+        } else {
+          const strong = document.createElement("strong");
+          strong.textContent = `${found.size} of ${names.size} clients`;
+          p.append(strong, need.length > 1 ? " support all of " : " support ", what);
+          if (yes.length) p.append(": ", list(yes, link));
+          if (partly.length) {
+            p.append(yes.length ? "; partly: " : ", partly: ");
+            p.append(
+              list(partly, (c) => {
+                const span = document.createElement("span");
+                span.className = "answer-partial";
+                span.append(link(c), ` (partial: ${found.get(c).partly.map(titleOf).join(", ")})`);
+                return span;
+              })
+            );
+          }
+          p.append(". ");
+        }
+        const rest = document.createElement("span");
+        rest.className = "muted";
+        rest.textContent = "The others say no or have not been checked for one of them.";
+        p.append(rest);
+        answer.append(p);
+      }
+      if (compare.length) {
+        const p = document.createElement("p");
+        p.className = "answer-compare";
+        p.append("Comparing ", list(compare, link), " side by side.");
+        answer.append(p);
+      }
+      const tools = document.createElement("p");
+      tools.className = "answer-tools";
+      for (const id of need) tools.append(chip("need", id, titleOf(id)), " ");
+      for (const id of compare) tools.append(chip("compare", id, nameOf(id)), " ");
+      const copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "button button-small";
+      copy.dataset.copyLink = "";
+      copy.textContent = "Copy link to this answer";
+      const done = document.createElement("span");
+      done.className = "copy-status";
+      done.setAttribute("role", "status");
+      tools.append(copy, " ", done);
+      answer.append(tools);
+    }
+
+    function run() {
+      const need = picked("need");
+      const compare = picked("compare");
+      const differ = form.elements.namedItem("differ").checked;
+      const found = need.length ? verdicts(need) : new Map();
+      let clients = null;
+      if (compare.length) clients = new Set(compare);
+      if (need.length) {
+        const supporters = new Set(found.keys());
+        clients = clients ? new Set([...clients].filter((c) => supporters.has(c))) : supporters;
+      }
+      narrow.clients = clients;
+      narrow.rows = need.length ? new Set(need) : null;
+      narrow.differ = differ && compare.length > 1;
+      if (differBox) differBox.hidden = compare.length < 2;
+      for (const [name, n] of [["need", need.length], ["compare", compare.length]]) {
+        $(`[data-count="${name}"]`, form).textContent = n ? `(${n})` : "";
+      }
+      render(need, compare, found);
+      write(need, compare, differ);
+      refilter();
+    }
+
+    form.addEventListener("change", (event) => {
+      if (event.target.matches('input[type="checkbox"]')) run();
+    });
+    form.addEventListener("submit", (event) => event.preventDefault());
+    form.addEventListener("input", (event) => {
+      const kind = event.target.dataset.find;
+      if (!kind) return;
+      const query = event.target.value.trim().toLowerCase();
+      for (const label of $$(`#pick-${kind} .picker-list label`)) {
+        label.hidden = query !== "" && !label.dataset.name.includes(query);
+      }
+    });
+    form.addEventListener("click", (event) => {
+      const clear = event.target instanceof Element ? event.target.closest("[data-clear]") : null;
+      if (!clear) return;
+      for (const box of boxes(clear.dataset.clear)) box.checked = false;
+      run();
+    });
+    answer.addEventListener("click", (event) => {
+      const target = event.target instanceof Element ? event.target : null;
+      const remove = target && target.closest("[data-remove]");
+      if (remove) {
+        const box = boxes(remove.dataset.remove).find((b) => b.value === remove.value);
+        if (box) box.checked = false;
+        run();
+        return;
+      }
+      if (target && target.closest("[data-copy-link]")) {
+        copyText(location.href, $(".copy-status", answer));
+      }
+    });
+    /* A picker closes on a click elsewhere and on Escape, like a menu. */
+    const pickers = $$("details.picker", form);
+    document.addEventListener("click", (event) => {
+      for (const picker of pickers) {
+        if (picker.open && !picker.contains(event.target)) picker.open = false;
+      }
+    });
+    for (const picker of pickers) {
+      picker.addEventListener("toggle", () => {
+        if (!picker.open) return;
+        for (const other of pickers) if (other !== picker) other.open = false;
+        $("input[type=search]", picker)?.focus();
+      });
+      picker.addEventListener("keydown", (event) => {
+        if (event.key === "Escape" && picker.open) {
+          event.stopPropagation();
+          picker.open = false;
+          $("summary", picker).focus();
+        }
+      });
+    }
+    read();
+    run();
+  }
+
+  /* Copies `text`, saying so in `status`. */
+  function copyText(text, status) {
+    const said = (message) => {
+      if (status) status.textContent = message;
+    };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(
+        () => said("Copied."),
+        () => said("Select the text and copy it.")
+      );
+    } else {
+      said("Select the text and copy it.");
+    }
+  }
+
+  /* ---------- Cell details, loaded on demand ---------- */
+
+  /* A cell links to its row on the client's page, which holds its evidence: that is the
+     answer without the script. With it, a cell opens the one panel over a backdrop without
+     leaving the page, filled from that row (each client's page is fetched once, when one of
+     its cells is first opened: the home page does not carry every cell's evidence), with the
+     Markdown of the cell's badge to copy. The address follows (`#cell-<client>--<capability>`,
+     which opens the cell when typed, pasted or reached by Back); Escape, Close and a click
+     outside close it and give focus back to the cell. A cell nobody has researched says so
+     without loading anything. Where nothing can be fetched (a build opened from disk), the
+     cell's link is followed. */
+  function setUpPanels() {
+    const panel = $("#cell-panel");
+    const table = $("table.matrix");
+    if (!panel || !table) return;
     const backdrop = $("#panel-backdrop");
-    const unknown = $("#cell-unknown");
+    const slot = (name) => $(`[data-slot="${name}"]`, panel);
+    const slots = (name) => $$(`[data-slot="${name}"]`, panel);
+    const base = (panel.dataset.base || location.origin).replace(/\/$/, "");
+    const pages = new Map();
     let opener = null;
     let selected = null;
+    let opened = 0;
 
-    /* Every cell of the matrix by its panel id, `cell-<client>--<capability>`. */
+    /* Every cell of the matrix by its address, `cell-<client>--<capability>`. */
     const cells = new Map();
-    if (table) {
-      for (const row of $$("tbody tr[data-capability]", table)) {
-        for (const td of $$("td[data-client]", row)) {
-          cells.set(`cell-${td.dataset.client}--${row.dataset.capability}`, td);
-        }
+    for (const row of $$("tbody tr[data-capability]", table)) {
+      for (const td of $$("td[data-client]", row)) {
+        cells.set(`cell-${td.dataset.client}--${row.dataset.capability}`, td);
       }
     }
 
-    /* The panel a `#cell-…` hash names, with the id, or null. The hash comes from the address
-       bar or a link anyone may write: one that does not decode, or names anything but a cell,
-       opens nothing and throws nothing (getElementById takes any id; querySelector would
-       not). */
+    /* The cell a `#cell-…` hash names, or null: one that does not decode, or names no cell,
+       opens nothing and throws nothing. */
     function target(hash) {
       if (!hash.startsWith("#cell-")) return null;
-      let id;
       try {
-        id = decodeURIComponent(hash.slice(1));
+        return cells.get(decodeURIComponent(hash.slice(1))) || null;
       } catch {
         return null;
       }
-      const panel = document.getElementById(id);
-      if (panel && panel !== unknown && panel.classList.contains("cell-panel")) return { panel, id };
-      if (unknown && cells.has(id) && cells.get(id).dataset.status === "unknown") {
-        return { panel: unknown, id };
-      }
-      return null;
     }
 
-    /* The unknown panel, filled in from cell `id`'s column and row (as text, never HTML). */
-    function fill(id) {
-      const cell = cells.get(id);
-      const column = Array.prototype.indexOf.call(cell.parentElement.children, cell);
-      const head = table.tHead.rows[0].cells[column];
-      const client = $("a.client-name", head);
-      const capability = $("th[scope=row] a", cell.parentElement);
-      const slots = (name) => $$(`[data-slot="${name}"]`, unknown);
+    /* A client's page, parsed, fetched once. */
+    function clientPage(url) {
+      if (!pages.has(url)) {
+        pages.set(
+          url,
+          fetch(url)
+            .then((response) => {
+              if (!response.ok) throw new Error(`${response.status}`);
+              return response.text();
+            })
+            .then((html) => new DOMParser().parseFromString(html, "text/html"))
+        );
+        pages.get(url).catch(() => pages.delete(url));
+      }
+      return pages.get(url);
+    }
+
+    /* The panel's body from the cell's row on its client's page: status, notes, evidence,
+       last verified. */
+    function fromRow(row) {
+      const body = document.createDocumentFragment();
+      const part = (label, className) => {
+        const td = $(`td[data-label="${label}"]`, row);
+        if (!td || !td.textContent.trim()) return;
+        const div = document.createElement("div");
+        div.className = className;
+        div.append(...Array.from(td.childNodes, (n) => document.importNode(n, true)));
+        body.append(div);
+      };
+      part("Status", "panel-status");
+      part("Notes", "panel-notes");
+      part("Evidence", "panel-evidence");
+      const verified = $('td[data-label="Verified"] time', row);
+      if (verified) {
+        const p = document.createElement("p");
+        p.className = "meta";
+        const time = document.importNode(verified, true);
+        time.dataset.freshness = "always";
+        p.append("Last verified ", time);
+        body.append(p);
+      }
+      return body;
+    }
+
+    function fill(cell) {
+      const row = cell.parentElement;
+      const column = Array.prototype.indexOf.call(row.children, cell);
+      const client = $("a.client-name", table.tHead.rows[0].cells[column]);
+      const capability = $("th[scope=row] a", row);
+      const capabilityId = row.dataset.capability;
+      const clientId = cell.dataset.client;
+      const status = cell.dataset.status;
+      const cellLink = $("a", cell);
       for (const a of slots("client")) {
         a.href = client.href;
         a.textContent = client.title;
@@ -299,26 +598,55 @@
       }
       for (const span of slots("client-name")) span.textContent = client.title;
       for (const span of slots("capability-name")) span.textContent = capability.textContent;
-      for (const a of slots("evidence")) a.href = $("a", cell).href;
+      slot("evidence").href = client.href + "#support";
+      /* The badge: this cell's status as an image (served at `badges/<client>/<capability>.svg`),
+         linked to the cell's evidence on the client's page. */
+      const evidencePage = new URL(cellLink.getAttribute("href"), base + "/").href;
+      const image = `${base}/badges/${clientId}/${capabilityId}.svg`;
+      slot("shield-code").value = `[![${client.title} ${capability.textContent}: ${status}](${image})](${evidencePage})`;
+      slot("client-badge").href = `${base}/badges/${clientId}.svg`;
+      slot("copy-status").textContent = "";
+      const unknown = status === "unknown";
+      slot("unknown").hidden = !unknown;
+      const body = slot("body");
+      body.replaceChildren();
+      if (unknown) return Promise.resolve(true);
+      const loading = document.createElement("p");
+      loading.className = "muted";
+      loading.textContent = "Loading the evidence…";
+      body.append(loading);
+      const ticket = ++opened;
+      const url = cellLink.href.split("#")[0];
+      return clientPage(url).then(
+        (doc) => {
+          if (ticket !== opened) return true;
+          const found = doc.getElementById(`support-${capabilityId}`);
+          body.replaceChildren(found ? fromRow(found) : "");
+          document.dispatchEvent(new CustomEvent("fieldnotes:added"));
+          return true;
+        },
+        () => false
+      );
     }
 
-    function show(found, from) {
-      const panel = found ? found.panel : null;
-      if (panel === unknown && found) fill(found.id);
-      for (const p of panels) p.classList.toggle("open", p === panel);
-      if (backdrop) backdrop.hidden = !panel;
-      document.body.classList.toggle("panel-open", !!panel);
+    function show(cell, from) {
+      panel.classList.toggle("open", !!cell);
+      if (backdrop) backdrop.hidden = !cell;
+      document.body.classList.toggle("panel-open", !!cell);
       if (selected) {
         selected.classList.remove("selected");
         $("a", selected)?.removeAttribute("aria-current");
       }
-      selected = found ? cells.get(found.id) || null : null;
-      if (selected) {
-        selected.classList.add("selected");
-        $("a", selected)?.setAttribute("aria-current", "true");
-      }
-      if (panel) {
-        opener = from || (selected && $("a", selected)) || opener;
+      selected = cell;
+      if (cell) {
+        cell.classList.add("selected");
+        const link = $("a", cell);
+        link?.setAttribute("aria-current", "true");
+        opener = from || link || opener;
+        fill(cell).then((ok) => {
+          /* Nothing to fetch from (a build opened from disk): go to the row itself. */
+          if (!ok && selected === cell && link) location.href = link.href;
+        });
         panel.focus({ preventScroll: true });
       } else if (opener) {
         opener.focus({ preventScroll: true });
@@ -337,53 +665,119 @@
 
     document.addEventListener("click", (event) => {
       const element = event.target instanceof Element ? event.target : null;
-      if (element && backdrop && element === backdrop) {
-        close();
+      if (!element) return;
+      if (backdrop && element === backdrop) return close();
+      const copy = element.closest("[data-copy]");
+      if (copy && panel.contains(copy)) {
+        const field = document.getElementById(copy.dataset.copy);
+        field.select();
+        copyText(field.value, slot("copy-status"));
         return;
       }
-      const link = element ? element.closest("a") : null;
+      const link = element.closest("a");
       if (!link) return;
       if (link.classList.contains("panel-close")) {
         event.preventDefault();
-        close();
-        return;
+        return close();
       }
-      /* A matrix cell opens its panel, whatever its link says (an unknown cell's leads to the
-         client's page when there is no script). */
       const cell = link.closest("td.cell");
-      if (cell && table && table.contains(cell)) {
-        const id = `cell-${cell.dataset.client}--${cell.parentElement.dataset.capability}`;
-        const found = target("#" + id);
-        if (found) {
-          event.preventDefault();
-          address("#" + id);
-          show(found, link);
-          return;
-        }
+      if (cell && table.contains(cell) && !event.ctrlKey && !event.metaKey && !event.shiftKey) {
+        event.preventDefault();
+        address(`#cell-${cell.dataset.client}--${cell.parentElement.dataset.capability}`);
+        show(cell, link);
       }
-      let url;
-      try {
-        url = new URL(link.href, location.href);
-      } catch {
-        return;
-      }
-      if (url.pathname !== location.pathname) return;
-      const found = target(url.hash);
-      if (!found) return;
-      event.preventDefault();
-      address(url.hash);
-      show(found, link);
     });
     document.addEventListener("keydown", (event) => {
-      if (event.key === "Escape" && document.querySelector(".cell-panel.open")) close();
+      if (event.key === "Escape" && panel.classList.contains("open")) close();
     });
     /* The address leads: a hash typed, pasted or reached by Back opens (or closes) its panel. */
-    const follow = () => show(target(location.hash));
+    const follow = () => {
+      const cell = target(location.hash);
+      if (cell !== selected) show(cell);
+    };
     window.addEventListener("hashchange", follow);
     window.addEventListener("popstate", follow);
     follow();
   }
 
-  setUpFilters();
+  /* ---------- Keyboard: the matrix as one grid ---------- */
+
+  /* The matrix is one tab stop (the ARIA grid pattern, with a roving tabindex): Tab enters it
+     at the cell last visited, the arrow keys move between the cells shown (the filters' hidden
+     rows and columns skipped), Home and End go to a row's ends (with Ctrl, the grid's), Page Up
+     and Page Down move ten rows, and Enter opens what the cell links to. */
+  function setUpGrid(table) {
+    const region = table.closest(".matrix-scroll");
+    table.setAttribute("role", "grid");
+    if (region) {
+      const label = region.getAttribute("aria-labelledby");
+      if (label) table.setAttribute("aria-labelledby", label);
+      region.removeAttribute("tabindex");
+    }
+    const gone = (el) => el.hidden || el.closest("[hidden]") !== null;
+    /* What takes focus in a cell: its link, else the cell itself. */
+    const item = (cell) => {
+      const a = $("a", cell);
+      if (a) return a;
+      if (!cell.hasAttribute("tabindex")) cell.tabIndex = -1;
+      return cell;
+    };
+    const grid = () =>
+      Array.from(table.rows)
+        .filter((tr) => !gone(tr) && !tr.classList.contains("band"))
+        .map((tr) => Array.from(tr.cells).filter((c) => !gone(c)).map(item));
+    let current = null;
+    function rove(to) {
+      for (const row of grid()) for (const el of row) el.tabIndex = -1;
+      current = to;
+      if (to) to.tabIndex = 0;
+    }
+    function settle() {
+      const rows = grid();
+      const all = rows.flat();
+      if (!current || !all.includes(current)) {
+        const first = rows.find((r) => r.length > 1) || rows[0];
+        rove(first ? first[1] || first[0] : null);
+      } else rove(current);
+    }
+    table.addEventListener("focusin", (event) => {
+      const rows = grid();
+      if (rows.flat().includes(event.target)) rove(event.target);
+    });
+    table.addEventListener("keydown", (event) => {
+      const rows = grid();
+      let r = rows.findIndex((row) => row.includes(document.activeElement));
+      if (r < 0) return;
+      let c = rows[r].indexOf(document.activeElement);
+      const last = rows.length - 1;
+      switch (event.key) {
+        case "ArrowRight": c += 1; break;
+        case "ArrowLeft": c -= 1; break;
+        case "ArrowDown": r += 1; break;
+        case "ArrowUp": r -= 1; break;
+        case "PageDown": r += 10; break;
+        case "PageUp": r -= 10; break;
+        case "Home": if (event.ctrlKey) r = 0; c = 0; break;
+        case "End": if (event.ctrlKey) r = last; c = Infinity; break;
+        default: return;
+      }
+      event.preventDefault();
+      r = Math.max(0, Math.min(last, r));
+      c = Math.max(0, Math.min(rows[r].length - 1, c));
+      const to = rows[r][c];
+      rove(to);
+      to.focus();
+    });
+    table.addEventListener("matrix:shown", settle);
+    settle();
+  }
+
+  /* What the ask pickers narrow the matrix to, read by the filters: the clients (a set, or
+     null for all), the capability rows (likewise) and whether only differing rows show. */
+  const narrow = { clients: null, rows: null, differ: false };
+  const table = $("table.matrix");
+  if (table) setUpGrid(table);
+  const refilter = setUpFilters(narrow);
+  if (refilter) setUpAsk(narrow, refilter);
   setUpPanels();
 })();

@@ -374,6 +374,8 @@
   }
 
   setUpAges();
+  /* Content a script adds later (a matrix cell's evidence, loaded on demand) gets its ages too. */
+  document.addEventListener("fieldnotes:added", setUpAges);
   setUpHeadingLinks();
   setUpSearch();
   setUpSearchPage();
