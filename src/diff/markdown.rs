@@ -89,12 +89,8 @@ fn plural(n: usize, what: &str) -> String {
 
 /// One table per client of its changed cells.
 fn cells(out: &mut String, cells: &[CellChange]) {
-    let mut rows = 0;
     let mut client = None;
-    for cell in cells {
-        if rows == MAX_ROWS {
-            break;
-        }
+    for cell in cells.iter().take(MAX_ROWS) {
         if client != Some(&cell.client) {
             client = Some(&cell.client);
             let name = link(&code(&cell.client), cell.client_url.as_deref());
@@ -115,7 +111,6 @@ fn cells(out: &mut String, cells: &[CellChange]) {
             evidence(&cell.evidence.before, &cell.evidence.after),
             cell.changed.join(", ")
         ));
-        rows += 1;
     }
     more(out, cells.len());
 }
