@@ -1,6 +1,7 @@
 //! The diff as Markdown, for a pull-request comment or a CI job summary: a heading that
 //! counts what changed (one line when nothing did), a small table of changed support cells
-//! per client, then notes, pins, clients and capabilities; every id in a code span and every
+//! per client (those with a new status first, the others folded in a `<details>`), then
+//! notes, pins, clients and capabilities; every id in a code span and every
 //! title escaped, so that nothing from content can open a link, a tag or another cell.
 
 use super::model::{CellChange, CellEvidence, Named, SiteDiff};
@@ -49,7 +50,23 @@ pub(crate) fn render(diff: &SiteDiff) -> String {
         false => counted.join(", "),
     };
     let mut out = format!("### fieldnotes diff: {counted} changed since {base}\n");
-    cells(&mut out, &diff.cells);
+    // Cells with a new status first; those whose status stayed folded away below them.
+    let (moved, stayed): (Vec<&CellChange>, Vec<&CellChange>) =
+        diff.cells.iter().partition(|c| c.before != c.after);
+    cells(&mut out, &moved);
+    match moved.is_empty() {
+        true => cells(&mut out, &stayed),
+        false if !stayed.is_empty() => {
+            out.push_str(&format!(
+                "\n<details><summary>{} whose status stayed (evidence, notes or \
+                 lastVerified changed)</summary>\n",
+                plural(stayed.len(), "support cell")
+            ));
+            cells(&mut out, &stayed);
+            out.push_str("\n</details>\n");
+        }
+        false => {}
+    }
     note_table(&mut out, diff);
     pin_table(&mut out, diff);
     roster(
@@ -87,14 +104,10 @@ fn plural(n: usize, what: &str) -> String {
     }
 }
 
-/// One table per client of its changed cells.
-fn cells(out: &mut String, cells: &[CellChange]) {
-    let mut rows = 0;
+/// One table per client of `cells`.
+fn cells(out: &mut String, cells: &[&CellChange]) {
     let mut client = None;
-    for cell in cells {
-        if rows == MAX_ROWS {
-            break;
-        }
+    for cell in cells.iter().take(MAX_ROWS) {
         if client != Some(&cell.client) {
             client = Some(&cell.client);
             let name = link(&code(&cell.client), cell.client_url.as_deref());
@@ -115,7 +128,6 @@ fn cells(out: &mut String, cells: &[CellChange]) {
             evidence(&cell.evidence.before, &cell.evidence.after),
             cell.changed.join(", ")
         ));
-        rows += 1;
     }
     more(out, cells.len());
 }

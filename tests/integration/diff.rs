@@ -235,6 +235,10 @@ fn a_bumped_pin_names_its_holder_and_both_commits() {
     assert_eq!(changed["evidence"]["after"]["commit"], new);
     let markdown = stdout(&diff(&repo, &["--base", &base]));
     assert!(
+        !markdown.contains("<details>"),
+        "no cell has a new status: none folded"
+    );
+    assert!(
         markdown.contains(
             "| note `widget-documented-sse` | `docs/old.md:3` in `git.test/acme/widget` | \
              `457c9c4` | `0123456` |"
@@ -263,6 +267,13 @@ fn clients_and_capabilities_added_and_removed_are_listed() {
             .join("site/content/capabilities/transports.sse.md"),
     )
     .expect("rm");
+    // A cell checked again: its status stays.
+    edit(
+        &repo,
+        CLIENT,
+        "lastVerified: 2026-07-01",
+        "lastVerified: 2026-07-05",
+    );
     let value = json(&repo, &base);
     assert_eq!(ids(&value["clients"]["added"]), ["gadget"]);
     assert_eq!(value["clients"]["added"][0]["title"], "Gadget");
@@ -282,6 +293,21 @@ fn clients_and_capabilities_added_and_removed_are_listed() {
     assert!(
         markdown.contains("**Capabilities removed**: `transports.sse` HTTP with SSE\n"),
         "{markdown}"
+    );
+    // Cells with a new status first; the one whose status stayed folded below them.
+    let new_status = markdown.find("| `transports.stdio` stdio | unknown | **yes** |");
+    let folded = markdown.find(
+        "<details><summary>1 support cell whose status stayed (evidence, notes or \
+         lastVerified changed)</summary>",
+    );
+    let stayed = markdown.find("| `transports.streamableHttp` Streamable HTTP | yes | yes |");
+    assert!(
+        new_status.is_some() && new_status < folded && folded < stayed,
+        "{markdown}"
+    );
+    assert_eq!(
+        cell(&value, "widget", "transports.streamableHttp")["changed"],
+        serde_json::json!(["lastVerified"])
     );
 }
 
