@@ -21,9 +21,10 @@ pub const FILES: [&str; 6] = [
     "robots.txt",
 ];
 
-/// Folders a build fills whole: the data API, the feeds of clients and capabilities, the
-/// search index (whose file names depend on the words of the site). Nothing else goes there.
-pub const FOLDERS: [&str; 3] = ["api", "feeds", "search"];
+/// Folders a build fills whole: the data API, the status badges, the feeds of clients and
+/// capabilities, the search index (whose file names depend on the words of the site).
+/// Nothing else goes there.
+pub const FOLDERS: [&str; 4] = ["api", "badges", "feeds", "search"];
 
 /// What a build generates, by output path.
 #[derive(Debug)]

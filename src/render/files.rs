@@ -1,10 +1,11 @@
-//! The files beside the pages: `404.html`, the search page, `llms.txt`, the Atom feeds, `sitemap.xml` and
-//! `robots.txt`, and the JSON data API. Each is made on its own thread; they come back in a
-//! fixed order, so the output is the same whatever finishes first.
+//! The files beside the pages: `404.html`, the search page, `llms.txt`, the Atom feeds,
+//! `sitemap.xml` and `robots.txt`, the data API (JSON and `api/matrix.csv`) and the SVG
+//! badges. Each is made on its own thread; they come back in a fixed order, so the output is
+//! the same whatever finishes first.
 
 use super::inputs::Inputs;
 use super::memo::{FileKey, Kept};
-use super::{api, feeds, listing, sitemap, Ctx, PageView, Pages};
+use super::{api, badges, feeds, listing, matrix_csv, sitemap, Ctx, PageView, Pages};
 use crate::error::Result;
 use crate::index::routes::Page;
 use crate::render::output::Shared;
@@ -84,6 +85,20 @@ pub(super) fn makers<'m>(
     makers.push((
         FileKey::Matrix,
         Box::new(|ctx| json("api/matrix.json", &api::matrix_doc(ctx))),
+    ));
+    makers.push((
+        FileKey::MatrixCsv,
+        Box::new(|ctx| one(matrix_csv::PATH, matrix_csv::matrix_csv(ctx))),
+    ));
+    makers.push((
+        FileKey::Badges,
+        Box::new(|ctx| {
+            let badges = badges::badges(ctx);
+            Ok(badges
+                .into_iter()
+                .map(|(path, svg)| file(&path, svg))
+                .collect())
+        }),
     ));
     makers.push((
         FileKey::Schemas,

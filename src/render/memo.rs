@@ -23,6 +23,10 @@ pub(super) enum FileKey {
     Notes,
     Clients,
     Matrix,
+    /// `api/matrix.csv`.
+    MatrixCsv,
+    /// Every badge under `badges/`.
+    Badges,
     Schemas,
 }
 

@@ -16,6 +16,7 @@
 //! (`fieldnotes serve` re-renders one edited note this way). Without one, nothing is recorded.
 
 mod api;
+mod badges;
 mod body;
 mod citations;
 mod ctx;
@@ -30,6 +31,7 @@ mod inputs;
 mod listing;
 mod markdown;
 mod matrix;
+mod matrix_csv;
 mod memo;
 mod note;
 mod observation;

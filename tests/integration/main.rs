@@ -26,3 +26,4 @@ mod serve;
 mod serve_rebuild;
 mod site_features;
 mod submit;
+mod take_away;

@@ -262,7 +262,16 @@ fn a_streamable_http_session_is_recorded_with_its_headers_and_ended_by_delete() 
     assert_eq!(code, 403);
     assert_eq!(http(&address, "DELETE", &with, "").0, 200);
     let started = Instant::now();
-    while std::fs::read_dir(out.path()).map_or(0, |d| d.count()) < 2 {
+    // The probe writes each file as a hidden temporary one and renames it: count the two
+    // named files only (counting every entry raced with a rename under load).
+    let written = |dir: &Path| {
+        std::fs::read_dir(dir).map_or(0, |d| {
+            d.flatten()
+                .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+                .count()
+        })
+    };
+    while written(out.path()) < 2 {
         assert!(
             started.elapsed() < Duration::from_secs(10),
             "no observation written"
