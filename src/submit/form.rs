@@ -64,10 +64,11 @@ impl Answers {
     }
 }
 
-/// Reads `body` into its answers, or every problem found in it.
-pub(crate) fn read(body: &str) -> Result<Answers, Vec<Problem>> {
+/// Reads `body` into its answers (the first, where a question is answered twice), and every
+/// problem found in it.
+pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
     if body.len() > MAX_BODY_BYTES {
-        return Err(vec![Problem::at(
+        let problem = vec![Problem::at(
             None,
             1,
             format!(
@@ -76,7 +77,8 @@ pub(crate) fn read(body: &str) -> Result<Answers, Vec<Problem>> {
                 body.len()
             ),
             "shorten the answers (notes take at most 2,000 characters)",
-        )]);
+        )];
+        return (Answers::default(), problem);
     }
     let body = body.strip_prefix('\u{feff}').unwrap_or(body);
     let mut problems = Vec::new();
@@ -168,10 +170,7 @@ pub(crate) fn read(body: &str) -> Result<Answers, Vec<Problem>> {
             ));
         }
     }
-    match problems.is_empty() {
-        true => Ok(answers),
-        false => Err(problems),
-    }
+    (answers, problems)
 }
 
 /// `text` cut to `n` characters, with `…` when it was longer.
@@ -191,7 +190,8 @@ mod tests {
         let body = "### Client\r\n\r\ncline\r\n\r\n### Capability\r\n\r\ntools.list\r\n\r\n\
                     ### Status\r\n\r\nyes\r\n\r\n### Evidence URL\r\n\r\nhttps://x.test/a\r\n\r\n\
                     ### Notes\r\n\r\n_No response_\r\n";
-        let answers = read(body).expect("reads");
+        let (answers, problems) = read(body);
+        assert_eq!(problems, []);
         assert_eq!(answers.get(CLIENT).text, "cline");
         assert_eq!(answers.get(CAPABILITY).line, 7);
         assert_eq!(answers.get(NOTES).text, "");
@@ -201,7 +201,7 @@ mod tests {
     #[test]
     fn unknown_duplicated_and_missing_headings_are_problems() {
         let body = "### Client\n\ncline\n\n### Client\n\nzed\n\n### Script\n\nx\n";
-        let problems = read(body).expect_err("refused");
+        let (_, problems) = read(body);
         let says: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
         assert!(says.iter().any(|s| s.contains("appears twice")), "{says:?}");
         assert!(says.iter().any(|s| s.contains("`### Script`")), "{says:?}");

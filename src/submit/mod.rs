@@ -138,13 +138,20 @@ pub fn submit(
     today: chrono::NaiveDate,
 ) -> Result<std::result::Result<Submission, Vec<Problem>>> {
     let index = crate::open(root)?;
-    let answers = match form::read(body) {
-        Ok(answers) => answers,
-        Err(problems) => return Ok(Err(problems)),
-    };
+    // Every problem at once: the form's, then those of its answers (one per question).
+    let (answers, mut problems) = form::read(body);
     let report = match Report::read(&index, &answers) {
-        Ok(report) => report,
-        Err(problems) => return Ok(Err(problems)),
+        Ok(report) if problems.is_empty() => report,
+        Ok(_) => return Ok(Err(problems)),
+        Err(more) => {
+            let asked: Vec<_> = problems.iter().filter_map(|p| p.question).collect();
+            problems.extend(
+                more.into_iter()
+                    .filter(|p| p.question.is_none_or(|q| !asked.contains(&q))),
+            );
+            problems.sort_by_key(|p| p.line);
+            return Ok(Err(problems));
+        }
     };
     let client = &index.content.clients[report.client];
     let file = &index.files[client.doc.file];

@@ -767,3 +767,38 @@ fn a_client_with_no_support_map_gets_one_and_a_cell_with_unknown_fields_is_left(
     );
     assert_eq!(read(&site, C), with_extra);
 }
+
+#[test]
+fn every_problem_of_a_form_is_told_at_once_with_its_line() {
+    let site = site();
+    let body = format!(
+        "{}### Status\n\nno\n",
+        report(
+            "../etc",
+            "tools.cal",
+            "supported",
+            "https://github.com/example/client-a/tree/main",
+            &[]
+        )
+    )
+    .replace('\n', "\r\n");
+    let out = submit(&site, &body, &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let errors: Vec<String> = (stderr(&out).lines())
+        .filter(|l| l.starts_with("error: "))
+        .map(|l| l.split(".md:").nth(1).unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    assert!(
+        errors[0].starts_with("3: Client: `../etc` is not an id"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[1].starts_with("7: Capability: no capability `tools.cal`"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[2].starts_with("29: Status: `### Status` appears twice"),
+        "{errors:?}"
+    );
+}
