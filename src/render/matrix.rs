@@ -241,7 +241,10 @@ fn lead_with_the_known<'a>(
         let mut cells: Vec<Option<MatrixCell<'a>>> = row.cells.drain(..).map(Some).collect();
         row.cells = order.iter().filter_map(|&i| cells[i].take()).collect();
     };
-    groups.iter_mut().flat_map(|g| &mut g.rows).for_each(reorder);
+    groups
+        .iter_mut()
+        .flat_map(|g| &mut g.rows)
+        .for_each(reorder);
     removed.iter_mut().for_each(reorder);
     let known = |band: &MatrixBand<'_>| {
         (band.rows.iter().flat_map(|r| &r.cells))

@@ -55,6 +55,7 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
 const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "static",
     "ask.css",
+    "ask.js",
     "favicon.svg",
     "matrix.css",
     "matrix.js",
