@@ -4,7 +4,7 @@
 //! (`git merge-base`), as in `git diff REV...`.
 
 use crate::error::{Error, Result};
-use crate::provenance::git::Git;
+use crate::provenance::git::{resolve_commit, Git};
 use crate::terminal;
 
 /// A usage error of `--base` (one line: what failed, what to do).
@@ -46,20 +46,5 @@ pub(crate) fn resolve(git: impl Fn() -> Git, rev: &str) -> Result<String> {
 
 /// The full hash of the commit `name` names (`rev` as given, for errors).
 fn commit(git: &impl Fn() -> Git, rev: &str, name: &str) -> Result<String> {
-    let found = git()
-        .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
-        .value(&format!("{name}^{{commit}}"))
-        .and_then(|rev_parse| rev_parse.run(None));
-    match found {
-        Ok(out) => Ok(String::from_utf8_lossy(&out).trim().to_string()),
-        Err(_) => Err(refuse(
-            rev,
-            format!(
-                "no commit `{}` in this repository; give a branch, tag or commit it has (in \
-                 CI, fetch it first: `git fetch origin main`, or check out with \
-                 `fetch-depth: 0`)",
-                terminal::escape(name)
-            ),
-        )),
-    }
+    resolve_commit(git(), name).map_err(|why| refuse(rev, why))
 }

@@ -8,7 +8,7 @@ use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::load::CONTENT_DIR;
-use crate::provenance::git::{Git, DIFF_SAFETY, NO_PATHS};
+use crate::provenance::git::{resolve_commit, Git, DIFF_SAFETY, NO_PATHS};
 use crate::provenance::worktree::{self, WorkTree};
 use crate::terminal;
 use crate::text_file::display_path;
@@ -188,18 +188,7 @@ fn resolve_since(git: impl Fn() -> Git, rev: &str) -> Result<String> {
     }
     let commit = |name: &str| {
         let name = if name.is_empty() { "HEAD" } else { name };
-        let found = git()
-            .args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
-            .value(&format!("{name}^{{commit}}"))
-            .and_then(|rev_parse| rev_parse.run(None));
-        match found {
-            Ok(out) => Ok(String::from_utf8_lossy(&out).trim().to_string()),
-            Err(_) => Err(refuse(format!(
-                "no commit `{}` in this repository; give a branch, tag or commit it has (in CI, \
-                 fetch it first: `git fetch origin main`, or check out with `fetch-depth: 0`)",
-                terminal::escape(name)
-            ))),
-        }
+        resolve_commit(git(), name).map_err(refuse)
     };
     for dots in ["...", ".."] {
         if let Some((from, to)) = rev.split_once(dots) {

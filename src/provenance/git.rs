@@ -302,6 +302,24 @@ impl Object {
     }
 }
 
+/// The full hash of the commit `name` names in the repository `git` runs on, or what to do
+/// when it names none (`rev-parse --verify --end-of-options`: a name git could read as an
+/// option is never one). `lint --changed-since` and `diff --base` resolve revisions this way.
+pub(crate) fn resolve_commit(git: Git, name: &str) -> Result<String, String> {
+    git.args(["rev-parse", "--verify", "--quiet", "--end-of-options"])
+        .value(&format!("{name}^{{commit}}"))
+        .and_then(|rev_parse| rev_parse.run(None))
+        .map(|out| String::from_utf8_lossy(&out).trim().to_string())
+        .map_err(|_| {
+            format!(
+                "no commit `{}` in this repository; give a branch, tag or commit it has (in \
+                 CI, fetch it first: `git fetch origin main`, or check out with \
+                 `fetch-depth: 0`)",
+                crate::terminal::escape(name)
+            )
+        })
+}
+
 /// Why an object's content was not read: it is past [`MAX_OBJECT_BYTES`].
 pub(crate) fn too_large(what: &str, size: u64) -> String {
     format!(
