@@ -14,7 +14,9 @@ What does not map one to one, and what this does instead:
 - canimcp's cells cite a documentation page or the apify/mcp-client-capabilities repository
   without a commit; fieldnotes wants GitHub sources pinned (FN404 unpinned-source), so the
   converted `site.yaml` turns that rule off, as a migration would until pins are added.
-- client ids with dots (`com.raycast.macos`) are kept: they are the ids the data uses.
+- capability ids become `group.camelCase` (FN101), in cells too;
+- client ids with dots or underscores (`com.raycast.macos`) become kebab case
+  (`com-raycast-macos`), as fieldnotes ids are (FN101); the original stays a clientInfo name.
 """
 
 import argparse
@@ -27,6 +29,15 @@ import yaml
 def q(value):
     """A YAML scalar, quoted when plain style would misread it."""
     return yaml.safe_dump(value, default_flow_style=True, width=10**6).strip().removesuffix("\n...").strip()
+
+
+def capability_id(feature, category):
+    """canimcp's feature id as fieldnotes writes capability ids: `group.name`, name in camel
+    case (`auth.client_id_metadata` → `auth.clientIdMetadata`; `initialization` →
+    `core.initialization`)."""
+    group, _, name = feature.rpartition(".")
+    head, *rest = name.split("_")
+    return f"{group or category}.{head}{''.join(w[:1].upper() + w[1:] for w in rest)}"
 
 
 def main():
@@ -62,10 +73,12 @@ def main():
     with open(os.path.join(a.out, "site.yaml"), "w") as f:
         f.write("\n".join(site) + "\n")
 
-    known = set()
+    known = {}
     for cat in features["categories"]:
         for feat in cat["features"]:
-            known.add(feat["id"])
+            new = capability_id(feat["id"], cat["id"])
+            known[feat["id"]] = new
+            feat["id"] = new
             lines = ["---", f"id: {q(feat['id'])}", f"title: {q(feat['title'])}",
                      f"group: {q(cat['id'])}"]
             url = feat.get("spec_url") or cat.get("spec_url")
@@ -77,6 +90,7 @@ def main():
 
     cells_with_notes = []
     for c in clients:
+        c["id"] = c["id"].replace(".", "-").replace("_", "-").lower()
         lines = ["---", f"id: {q(c['id'])}", f"title: {q(c['title'])}"]
         if c.get("vendor"):
             lines.append(f"vendor: {q(c['vendor'])}")
@@ -93,6 +107,7 @@ def main():
         for cap, cell in support.items():
             if cap not in known:
                 print(f"warning: {c['id']}: unknown feature {cap}", file=sys.stderr)
+            cap = known.get(cap, cap)
             lines += [f"  {q(cap)}:", f"    status: {cell['status']}"]
             if cell.get("notes"):
                 lines.append(f"    notes: {q(cell['notes'])}")
@@ -107,15 +122,17 @@ def main():
 
     for n in range(a.grow if cells_with_notes else 0):
         c, cap, cell = cells_with_notes[n % len(cells_with_notes)]
-        nid = f"{c['id'].replace('.', '-')}-{cap.replace('.', '-').replace('_', '-').lower()}-{n}"
+        nid = f"{c['id']}-{cap.replace('.', '-').lower()}-{n}"
+        title = f"{c['title']}: {cap} ({n})"
         verified = str(cell.get("last_verified") or "2026-01-01")
-        lines = ["---", f"id: {nid}", f"title: {q(c['title'] + ': ' + cap + ' (' + str(n) + ')')}",
+        lines = ["---", f"id: {nid}", f"title: {q(title)}",
                  "kind: support-note", f"summary: {q(cell['notes'])}",
                  "capabilities:", f"  - {q(cap)}", "clients:", f"  - {q(c['id'])}",
+                 "specVersions:", f"  - {c.get('protocolVersion') or features['spec_version']}",
                  f"status: current", f"lastVerified: {verified}"]
         if cell.get("source"):
             lines += ["sources:", f"  - url: {q(cell['source'])}", f"    title: {q(cap + ' in ' + c['title'])}"]
-        lines += ["---", "", f"# {c['title']}: {cap}", "", cell["notes"], "",
+        lines += ["---", "", f"# {title}", "", cell["notes"], "",
                   f"Status: **{cell['status']}**, see [{c['title']}](/clients/{c['id']}.md) "
                   f"and [the capability](/capabilities/{cap}.md).", ""]
         with open(os.path.join(a.out, "content", "research", f"{nid}.md"), "w") as f:

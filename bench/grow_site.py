@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Grows a fieldnotes site (the bundled one by default) to N research notes by copying its
-notes under new ids: copy k of note `x` is `x-k`, titled `<title> (k)`, and every note id it
+"""Grows a fieldnotes site (the bundled one by default) to at least N research notes, in whole
+rounds of copies of its notes (so every copy's links land), under new ids: copy k of note `x` is `x-k`, titled `<title> (k)`, and every note id it
 names (in `related`, in body links) becomes that note's copy k too, so each round of copies
 links among itself as the originals do. Everything else (clients, capabilities, guides,
 observations, site.yaml) is copied as it is.
@@ -41,8 +41,6 @@ def main():
     count, k = len(originals), 1
     while count < a.notes:
         for nid, text in originals.items():
-            if count >= a.notes:
-                break
             title = title_of(text)
             copy = pattern.sub(lambda m: f"{m.group(1)}-{k}", text)
             if title:
