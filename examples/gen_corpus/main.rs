@@ -129,8 +129,7 @@ fn apply(shape: &mut Shape, knob: &str, value: &str) {
             shape.languages = value
                 .split(',')
                 .map(|l| {
-                    (code::LANGUAGES.iter().find(|k| **k == l).copied())
-                        .unwrap_or_else(|| usage())
+                    (code::LANGUAGES.iter().find(|k| **k == l).copied()).unwrap_or_else(|| usage())
                 })
                 .collect()
         }
