@@ -1,32 +1,32 @@
 //! Writes the corpus as a fieldnotes site: `site.yaml` and `content/`.
 
-use crate::corpus::{self, Cell, Note};
+use crate::corpus::{self, Cell, Note, Shape};
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::Path;
 
-pub fn write(out: &Path, notes: &[Note], cells: &[Vec<Cell>]) -> io::Result<()> {
+pub fn write(out: &Path, shape: &Shape, notes: &[Note], cells: &[Vec<Cell>]) -> io::Result<()> {
     for dir in ["research", "clients", "capabilities"] {
         fs::create_dir_all(out.join("content").join(dir))?;
     }
     fs::write(out.join("site.yaml"), site_yaml())?;
-    for c in 0..corpus::CAPABILITIES {
-        let id = corpus::capability_id(c);
+    for c in 0..shape.capabilities {
+        let id = shape.capability_id(c);
         let text = format!(
             "---\nid: {id}\ntitle: Feature {c}\ngroup: {}\nspecUrl: https://spec.example.org/{id}\nintroduced: {}\n---\n\nCapability {c} of the generated corpus.\n",
-            corpus::group_of(c),
+            shape.group_of(c),
             corpus::REVISIONS[c % corpus::REVISIONS.len()],
         );
         fs::write(out.join(format!("content/capabilities/{id}.md")), text)?;
     }
     for (c, cells) in cells.iter().enumerate() {
         let path = out.join(format!("content/clients/{}.md", corpus::client_id(c)));
-        fs::write(path, client(c, cells))?;
+        fs::write(path, client(shape, c, cells))?;
     }
     for note in notes {
         let path = out.join(format!("content/research/{}.md", note.id));
-        fs::write(path, note_file(note))?;
+        fs::write(path, note_file(shape, note))?;
     }
     Ok(())
 }
@@ -44,7 +44,7 @@ fn site_yaml() -> String {
     s
 }
 
-fn client(c: usize, cells: &[Cell]) -> String {
+fn client(shape: &Shape, c: usize, cells: &[Cell]) -> String {
     let id = corpus::client_id(c);
     let mut s = format!("---\nid: {id}\ntitle: Client {c}\nvendor: Vendor {c}\nhomepage: https://{id}.example.org\nrepository: https://github.com/example/{id}\nclientInfoNames:\n  - {id}\nplatforms:\n  - cli\nsupport:\n");
     for cell in cells {
@@ -52,7 +52,7 @@ fn client(c: usize, cells: &[Cell]) -> String {
         let _ = write!(
             s,
             "  {}:\n    status: {}\n    notes: Generated cell.\n    sources:\n      - url: https://github.com/example/{id}\n        commit: {}\n        path: src/mcp.ts:{}-{}\n    lastVerified: 2026-10-01\n",
-            corpus::capability_id(cap),
+            shape.capability_id(cap),
             cell.status,
             cell.commit,
             10 + cap,
@@ -66,21 +66,28 @@ fn client(c: usize, cells: &[Cell]) -> String {
     s
 }
 
-fn note_file(note: &Note) -> String {
+fn note_file(shape: &Shape, note: &Note) -> String {
     let mut s = format!(
-        "---\nid: {}\ntitle: {}\nkind: idiosyncrasy\nsummary: {}\ncapabilities:\n  - {}\nclients:\n  - {}\nspecVersions:\n  - {}\nsources:\n",
-        note.id,
-        note.title,
-        note.summary,
-        corpus::capability_id(note.capability),
-        corpus::client_id(note.client),
-        note.revision,
+        "---\nid: {}\ntitle: {}\nkind: idiosyncrasy\nsummary: {}\ncapabilities:\n",
+        note.id, note.title, note.summary,
     );
+    for &c in &note.capabilities {
+        let _ = writeln!(s, "  - {}", shape.capability_id(c));
+    }
+    s.push_str("clients:\n");
+    for &c in &note.clients {
+        let _ = writeln!(s, "  - {}", corpus::client_id(c));
+    }
+    s.push_str("specVersions:\n");
+    for r in &note.revisions {
+        let _ = writeln!(s, "  - {r}");
+    }
+    s.push_str("sources:\n");
     for source in &note.sources {
         let _ = write!(
             s,
             "  - url: https://github.com/example/{}\n    title: {}\n    commit: {}\n    path: {}:{}\n    date: {}\n",
-            corpus::client_id(note.client),
+            corpus::client_id(note.clients[0]),
             source.file,
             source.commit,
             source.file,

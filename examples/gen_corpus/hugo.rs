@@ -2,7 +2,7 @@
 //! by default; `plain.yaml` does not), minimal templates (a page per note, taxonomy pages for
 //! clients and capabilities, related notes) and `content/research/`.
 
-use crate::corpus::{self, Note};
+use crate::corpus::{self, Note, Shape};
 use std::fmt::Write as _;
 use std::fs;
 use std::io;
@@ -25,7 +25,7 @@ const SINGLE: &str = "{{ define \"main\" }}<article><h1>{{ .Title }}</h1><p>{{ .
 const LIST: &str = "{{ define \"main\" }}<h1>{{ .Title }}</h1><ul>{{ range .Pages }}\
 <li><a href=\"{{ .RelPermalink }}\">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}\n";
 
-pub fn write(out: &Path, notes: &[Note]) -> io::Result<()> {
+pub fn write(out: &Path, shape: &Shape, notes: &[Note]) -> io::Result<()> {
     let layouts = out.join("layouts/_default");
     fs::create_dir_all(&layouts)?;
     fs::create_dir_all(out.join("content/research"))?;
@@ -43,8 +43,8 @@ pub fn write(out: &Path, notes: &[Note]) -> io::Result<()> {
             "---\ntitle: \"{}\"\nsummary: \"{}\"\nclients: [{}]\ncapabilities: [{}]\nrelated: [",
             note.title,
             note.summary,
-            corpus::client_id(note.client),
-            corpus::capability_id(note.capability)
+            corpus::names(&note.clients, corpus::client_id).join(", "),
+            corpus::names(&note.capabilities, |c| shape.capability_id(c)).join(", ")
         );
         let related: Vec<String> = note.related.iter().map(|r| corpus::note_id(*r)).collect();
         let _ = write!(s, "{}]\n---\n\n{}", related.join(", "), note.body);

@@ -1,14 +1,16 @@
-//! Writes the same corpus for Zola: config, minimal templates (a page per note, taxonomy
+//! Writes the same corpus for Zola: config (code blocks highlighted with CSS classes, as
+//! fieldnotes does: Zola 0.22's `[markdown.highlighting]`), minimal templates (a page per note, taxonomy
 //! pages for clients and capabilities, related notes) and `content/research/`.
 
-use crate::corpus::{self, Note};
+use crate::corpus::{self, Note, Shape};
 use std::fs;
 use std::io;
 use std::path::Path;
 
 const CONFIG: &str = "base_url = \"https://corpus.example.org\"\ntitle = \"Generated corpus\"\n\
 compile_sass = false\nbuild_search_index = false\ngenerate_feeds = false\n\
-taxonomies = [{ name = \"clients\" }, { name = \"capabilities\" }]\n\n[markdown]\n\n[extra]\n";
+taxonomies = [{ name = \"clients\" }, { name = \"capabilities\" }]\n\n\
+[markdown.highlighting]\ntheme = \"github-dark\"\nstyle = \"class\"\n\n[extra]\n";
 
 const BASE: &str = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
 <title>{% block title %}{{ config.title }}{% endblock %}</title></head>\
@@ -32,7 +34,7 @@ const TAXONOMY_LIST: &str =
 const TAXONOMY_SINGLE: &str = "{% extends \"base.html\" %}{% block content %}<h1>{{ term.name }}</h1><ul>\
 {% for p in term.pages %}<li><a href=\"{{ p.permalink }}\">{{ p.title }}</a></li>{% endfor %}</ul>{% endblock %}\n";
 
-pub fn write(out: &Path, notes: &[Note]) -> io::Result<()> {
+pub fn write(out: &Path, shape: &Shape, notes: &[Note]) -> io::Result<()> {
     let templates = out.join("templates");
     fs::create_dir_all(&templates)?;
     fs::create_dir_all(out.join("content/research"))?;
@@ -62,15 +64,21 @@ pub fn write(out: &Path, notes: &[Note]) -> io::Result<()> {
             .map(|r| format!("\"{}\"", corpus::note_id(*r)))
             .collect();
         let text = format!(
-            "+++\ntitle = \"{}\"\ndescription = \"{}\"\n\n[taxonomies]\nclients = [\"{}\"]\ncapabilities = [\"{}\"]\n\n[extra]\nrelated = [{}]\n+++\n\n{}",
+            "+++\ntitle = \"{}\"\ndescription = \"{}\"\n\n[taxonomies]\nclients = [{}]\ncapabilities = [{}]\n\n[extra]\nrelated = [{}]\n+++\n\n{}",
             note.title,
             note.summary,
-            corpus::client_id(note.client),
-            corpus::capability_id(note.capability),
+            quoted(corpus::names(&note.clients, corpus::client_id)),
+            quoted(corpus::names(&note.capabilities, |c| shape.capability_id(c))),
             related.join(", "),
             note.body
         );
         fs::write(out.join(format!("content/research/{}.md", note.id)), text)?;
     }
     Ok(())
+}
+
+/// `"a", "b"`: TOML strings.
+fn quoted(names: Vec<String>) -> String {
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    quoted.join(", ")
 }

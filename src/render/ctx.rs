@@ -291,6 +291,17 @@ impl<'a> Ctx<'a> {
         }))
     }
 
+    /// Note `n`'s summary as HTML, made once per render (a summary shows on every card and
+    /// listing of the note).
+    pub fn note_summary_html(&self, n: usize) -> String {
+        let summary = crate::model::text(&self.note(n).summary);
+        let make = |ctx: &Ctx<'a>| ctx.inline(summary, Section::Research, Page::Note(n));
+        match self.site.note_summaries.get(n) {
+            Some(cell) => self.cached(cell, make).clone(),
+            None => make(self),
+        }
+    }
+
     /// A note's `related` notes, resolved.
     pub fn related(&self, n: usize) -> &'a [usize] {
         self.read(Input::Related(n));

@@ -108,7 +108,11 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
     ListItem {
         link: ctx.link(page),
         summary,
-        summary_html: ctx.inline(summary, section, page),
+        summary_html: match page {
+            // The same HTML as on the note's cards, made once per render.
+            Page::Note(n) => ctx.note_summary_html(n),
+            _ => ctx.inline(summary, section, page),
+        },
         meta,
         verified: None,
     }

@@ -1,5 +1,5 @@
 //! The benchmark corpus's code blocks: runs `examples/gen_corpus`'s own generator (same seed,
-//! same order of draws as `gen_corpus --notes N`) and takes each fenced block of each note's
+//! same order of draws as `gen_corpus --shape seed --notes N`) and takes each fenced block of each note's
 //! body with its language, so the blocks are exactly the ones a built corpus holds.
 
 use crate::{code, corpus};
@@ -16,11 +16,12 @@ pub const LANGUAGES: [&str; 6] = code::LANGUAGES;
 /// Every fenced block of the `notes`-note corpus, in note order.
 pub fn corpus(notes: usize) -> Vec<Block> {
     let mut rng = corpus::Rng::new();
-    for _ in 0..corpus::CLIENTS {
-        corpus::cells(notes, &mut rng);
+    let shape = corpus::Shape::seed();
+    for _ in 0..shape.clients {
+        corpus::cells(notes, &shape, &mut rng);
     }
     (0..notes)
-        .flat_map(|n| fenced(&corpus::note(n, notes, &mut rng).body))
+        .flat_map(|n| fenced(&corpus::note(n, notes, &shape, &mut rng).body))
         .collect()
 }
 
