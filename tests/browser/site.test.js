@@ -223,6 +223,33 @@ describe("search", () => {
   });
 });
 
+describe("search results that change under the reader", () => {
+  test("keep the keyboard focus in the list when they are listed anew", async () => {
+    const { page, problems, close } = await open("/clients");
+    await page.keyboard.press("/");
+    await page.keyboard.type("streamable", { delay: 30 });
+    await page.locator("#search-list a").first().waitFor({ state: "visible", timeout: 10_000 });
+    await page.keyboard.press("ArrowDown");
+    const inList = () => page.evaluate(() => document.activeElement.closest("#search-list") !== null);
+    assert.equal(await inList(), true);
+    // Results for a longer query arrive while the focus is on a result.
+    await page.evaluate(() => {
+      document.querySelector("#search-list").firstElementChild.dataset.old = "yes";
+      const input = document.querySelector("#search-input");
+      input.value = "streamable http";
+      input.dispatchEvent(new Event("input"));
+    });
+    await page.waitForFunction(
+      () => document.querySelector("#search-list").firstElementChild?.dataset.old !== "yes",
+      null,
+      { timeout: 10_000 },
+    );
+    assert.equal(await inList(), true);
+    assert.deepEqual(problems, []);
+    await close();
+  });
+});
+
 describe("a note page", () => {
   test("links its sources at the pinned commits and line ranges", async () => {
     const { page, close } = await open(`/research/${HERMES}`);

@@ -180,7 +180,16 @@
       const shown = await Promise.all(pages.slice(0, 8).map((n) => loaded.page(n)));
       if (query !== latest) return;
       const words = terms(query);
+      // A reader who moved into the list while results were still coming keeps their place:
+      // the same result if it is still listed, else the first one.
+      const focused = list.contains(document.activeElement)
+        ? document.activeElement.getAttribute("href")
+        : null;
       list.replaceChildren(...shown.map((data) => resultItem(data, words)));
+      if (focused !== null) {
+        const links = $$("a", list);
+        (links.find((a) => a.getAttribute("href") === focused) || links[0] || input).focus();
+      }
       const count = pages.length;
       status.textContent =
         count === 0
