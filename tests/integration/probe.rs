@@ -196,29 +196,11 @@ fn a_probe_killed_mid_session_still_writes_the_observation() {
 
 /// One HTTP/1.1 request on a fresh connection: the status and the whole response.
 fn http(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
-    use std::io::Read;
-    let mut stream = std::net::TcpStream::connect(address).expect("connect to the probe");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    let mut request = format!(
-        "{method} /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (name, value) in headers {
-        request.push_str(&format!("{name}: {value}\r\n"));
-    }
-    request.push_str("\r\n");
-    request.push_str(body);
-    stream.write_all(request.as_bytes()).expect("send");
-    let mut response = String::new();
-    let _ = stream.read_to_string(&mut response);
-    let status = response
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    (status, response)
+    let answer = crate::mcp::request(address, method, headers, body, Duration::from_secs(10));
+    (
+        answer.status,
+        format!("{}\r\n\r\n{}", answer.head, answer.body),
+    )
 }
 
 #[test]

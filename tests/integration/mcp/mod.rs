@@ -141,11 +141,25 @@ pub struct Exchange {
 
 /// Sends one POST of `body` (with `headers`) and reads the answer for at most `wait`.
 pub fn post(port: u16, headers: &[(&str, &str)], body: &str, wait: Duration) -> Exchange {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connect");
+    let mut with = vec![("Accept", "application/json, text/event-stream")];
+    with.extend_from_slice(headers);
+    request(&format!("127.0.0.1:{port}"), "POST", &with, body, wait)
+}
+
+/// Sends one `method` request for `/mcp` to `address` (`host:port`) with a JSON `body` and
+/// `headers`, on a fresh connection, and reads the answer for at most `wait`.
+pub fn request(
+    address: &str,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    wait: Duration,
+) -> Exchange {
+    let mut stream = TcpStream::connect(address).expect("connect");
     stream.set_read_timeout(Some(wait)).expect("timeout");
     let mut request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n",
+        "{method} /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n",
         body.len()
     );
     for (name, value) in headers {
