@@ -282,18 +282,18 @@ pub(super) fn compact<T: Serialize>(path: &str, value: &T) -> Result<Vec<u8>> {
     serde_json::to_vec(value).map_err(|e| crate::error::Error::io(path, "serialize", e.into()))
 }
 
-fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {
+pub(super) fn capability_id<'a>(ctx: &Ctx<'a>, cap: usize) -> &'a str {
     let c = ctx.capability(cap);
     doc_id(&c.id, &c.doc)
 }
 
-fn client_id<'a>(ctx: &Ctx<'a>, client: usize) -> &'a str {
+pub(super) fn client_id<'a>(ctx: &Ctx<'a>, client: usize) -> &'a str {
     let c = ctx.client(client);
     doc_id(&c.id, &c.doc)
 }
 
 /// Every capability in matrix order.
-fn matrix_capabilities<'a>(ctx: &Ctx<'a>) -> impl Iterator<Item = usize> + 'a {
+pub(super) fn matrix_capabilities<'a>(ctx: &Ctx<'a>) -> impl Iterator<Item = usize> + 'a {
     ctx.groups()
         .flat_map(|(_, capabilities)| capabilities.iter().copied())
 }

@@ -2,9 +2,9 @@
 //! support cell's status, `/badges/<client>.svg` a client's tally. Flat, shields-style, text
 //! with a `<title>` and an `aria-label`, colour never the only sign.
 
+use super::api::{capability_id, client_id, matrix_capabilities};
 use super::escape;
 use super::views::{tally, Ctx};
-use crate::model::doc_id;
 use std::fmt::Write as _;
 
 /// The folder the badges go in.
@@ -33,14 +33,11 @@ fn status_message(status: &str) -> &'static str {
 /// Every badge: `(path under the output, SVG)`, the clients' first, in matrix order.
 pub(crate) fn badges(ctx: &Ctx<'_>) -> Vec<(String, String)> {
     let matrix = ctx.matrix();
-    let capabilities: Vec<usize> = ctx
-        .groups()
-        .flat_map(|(_, capabilities)| capabilities.iter().copied())
-        .collect();
+    let capabilities: Vec<usize> = matrix_capabilities(ctx).collect();
     let mut out = Vec::with_capacity(matrix.clients.len() * (capabilities.len() + 1));
     for &client in &matrix.clients {
         let c = ctx.client(client);
-        let client_id = doc_id(&c.id, &c.doc);
+        let client_id = client_id(ctx, client);
         let t = tally(matrix.tallies.get(client));
         let checked = t.yes + t.partial + t.no;
         let message = format!(
@@ -59,7 +56,10 @@ pub(crate) fn badges(ctx: &Ctx<'_>) -> Vec<(String, String)> {
             let status = ctx.status(client, capability);
             let label = format!("{} · {}", c.display_title(), cap.display_title());
             out.push((
-                format!("{FOLDER}/{client_id}/{}.svg", doc_id(&cap.id, &cap.doc)),
+                format!(
+                    "{FOLDER}/{client_id}/{}.svg",
+                    capability_id(ctx, capability)
+                ),
                 svg(&label, status_message(status), status_colour(status)),
             ));
         }

@@ -1,9 +1,10 @@
 //! `/api/matrix.csv`: one row per capability × client cell (client, capability, status,
 //! evidence, lastVerified, version, url), RFC 4180 quoting, for spreadsheets and scripts.
 
+use super::api::{capability_id, client_id, matrix_capabilities};
 use super::views::Ctx;
 use crate::index::routes::Page;
-use crate::model::{doc_id, text};
+use crate::model::text;
 
 /// Where the table goes.
 pub(super) const PATH: &str = "api/matrix.csv";
@@ -23,19 +24,14 @@ const HEADER: [&str; 7] = [
 /// matrix order, lines ended by CRLF as RFC 4180 says.
 pub(super) fn matrix_csv(ctx: &Ctx<'_>) -> String {
     let matrix = ctx.matrix();
-    let capabilities: Vec<usize> = ctx
-        .groups()
-        .flat_map(|(_, capabilities)| capabilities.iter().copied())
-        .collect();
+    let capabilities: Vec<usize> = matrix_capabilities(ctx).collect();
     let mut out = String::new();
     row(&mut out, HEADER);
     for &client in &matrix.clients {
-        let c = ctx.client(client);
-        let client_id = doc_id(&c.id, &c.doc);
+        let client_id = client_id(ctx, client);
         let page = ctx.canonical_url(Page::Client(client));
         for &capability in &capabilities {
-            let cap = ctx.capability(capability);
-            let capability_id = doc_id(&cap.id, &cap.doc);
+            let capability_id = capability_id(ctx, capability);
             let evidence = ctx.evidence(client, capability);
             let last_verified = ctx
                 .cell(client, capability)
