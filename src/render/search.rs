@@ -21,10 +21,10 @@ use crate::error::{Error, Result};
 use crate::index::routes::Page;
 use crate::model::text;
 use crate::text_file::Section;
+use ahash::AHashMap;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap};
 
 /// The folder the index is written to, under the output root.
 pub const SEARCH_DIR: &str = "search";
@@ -66,11 +66,28 @@ struct Meta {
     shards: Vec<String>,
 }
 
-/// Every term's postings: `[page, weight, page, weight, …]`, by term.
+/// Every term's postings: `[page, weight, page, weight, …]`, by term. Terms are hashed with
+/// aHash: folding 10,000 pages' terms into the map runs on one core, and SipHash made it a
+/// third of the index's time at 260,000 distinct words (BENCHMARKS.md, issue 33).
 #[derive(Default)]
 struct Postings {
-    ids: HashMap<String, usize>,
+    ids: AHashMap<String, usize>,
     lists: Vec<Vec<u32>>,
+}
+
+/// One shard's terms, sorted, with their postings: written as one JSON object.
+struct Shard<'p> {
+    name: Cow<'p, str>,
+    terms: &'p [(Cow<'p, str>, &'p str, &'p [u32])],
+}
+
+impl Serialize for Shard<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_map(self.terms.iter().map(|&(_, term, list)| (term, list)))
+    }
 }
 
 impl Postings {
@@ -89,15 +106,26 @@ impl Postings {
         }
     }
 
-    /// The postings grouped by shard, terms sorted.
-    fn shards(&self) -> BTreeMap<String, BTreeMap<&str, &[u32]>> {
-        let mut shards: BTreeMap<String, BTreeMap<&str, &[u32]>> = BTreeMap::new();
-        for (term, &id) in &self.ids {
-            let list = self.lists[id].as_slice();
-            shards.entry(shard_of(term)).or_default().insert(term, list);
-        }
-        shards
+    /// Every term with its shard and postings, sorted by shard, then term: each shard's
+    /// terms in one run, in the order its JSON object lists them.
+    fn by_shard(&self) -> Vec<(Cow<'_, str>, &str, &[u32])> {
+        let mut terms: Vec<(Cow<'_, str>, &str, &[u32])> = (self.ids.iter())
+            .map(|(term, &id)| (shard_of(term), term.as_str(), self.lists[id].as_slice()))
+            .collect();
+        terms.par_sort_unstable_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        terms
     }
+}
+
+/// The runs of `sorted` (from [`Postings::by_shard`]) that share a shard.
+fn shards<'p>(sorted: &'p [(Cow<'p, str>, &'p str, &'p [u32])]) -> Vec<Shard<'p>> {
+    sorted
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|terms| Shard {
+            name: terms[0].0.clone(),
+            terms,
+        })
+        .collect()
 }
 
 /// The index files, as (path under the output root, contents), in a fixed order; `None` when
@@ -105,33 +133,49 @@ impl Postings {
 /// way to the next save).
 ///
 /// Pages are read [`DOC_CHUNK`] at a time in parallel and their terms folded into the
-/// postings before the next chunk, so no more than one chunk's words are held at once.
+/// postings while the next chunk is read, so no more than two chunks' words are held at once.
 pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<SearchFiles>> {
     let records = records(&site.ctx());
     let mut postings = Postings::default();
-    for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
+    // One chunk's terms are folded into the postings (on one core) while the next chunk's
+    // are read (on the others).
+    let mut chunks = records.chunks(DOC_CHUNK).enumerate();
+    let mut ready = chunks.next().map(|(n, chunk)| (n, chunk_terms(site, chunk)));
+    while let Some((n, terms)) = ready.take() {
         if stop() {
             return Ok(None);
         }
-        let terms: Vec<Vec<(Cow<'_, str>, u32)>> = chunk
-            .par_iter()
-            .map(|r| page_terms(&site.ctx(), r))
-            .collect();
-        for (offset, terms) in terms.into_iter().enumerate() {
-            postings.add(n * DOC_CHUNK + offset, terms);
-        }
+        let next = chunks.next();
+        let ((), read) = rayon::join(
+            || {
+                for (offset, terms) in terms.into_iter().enumerate() {
+                    postings.add(n * DOC_CHUNK + offset, terms);
+                }
+            },
+            || next.map(|(n, chunk)| (n, chunk_terms(site, chunk))),
+        );
+        ready = read;
     }
-    let shards = postings.shards();
+    let sorted = postings.by_shard();
+    let shards = shards(&sorted);
     let mut files = Vec::with_capacity(shards.len() + records.len() / DOC_CHUNK + 2);
     let meta = Meta {
         version: 1,
         docs: records.len(),
         chunk: DOC_CHUNK,
-        shards: shards.keys().cloned().collect(),
+        shards: shards.iter().map(|s| s.name.to_string()).collect(),
     };
     files.push((format!("{SEARCH_DIR}/meta.json"), json(&meta)?));
-    for (shard, terms) in &shards {
-        files.push((format!("{SEARCH_DIR}/terms/{shard}.json"), json(terms)?));
+    let terms: Vec<Result<(String, Vec<u8>)>> = (shards.par_iter())
+        .map(|shard| {
+            Ok((
+                format!("{SEARCH_DIR}/terms/{}.json", shard.name),
+                json(shard)?,
+            ))
+        })
+        .collect();
+    for file in terms {
+        files.push(file?);
     }
     for (n, chunk) in records.chunks(DOC_CHUNK).enumerate() {
         let docs: Vec<[&str; 4]> = chunk
@@ -141,6 +185,14 @@ pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<Se
         files.push((format!("{SEARCH_DIR}/docs/{n}.json"), json(&docs)?));
     }
     Ok(Some(files))
+}
+
+/// The terms of a chunk of pages ([`page_terms`]), read in parallel.
+fn chunk_terms<'r>(site: &'r Site<'r>, chunk: &'r [Record]) -> Vec<Vec<(Cow<'r, str>, u32)>> {
+    chunk
+        .par_iter()
+        .map(|r| page_terms(&site.ctx(), r))
+        .collect()
 }
 
 /// A page's distinct terms with their weights, in no particular order: occurrences in its
@@ -155,7 +207,7 @@ fn page_terms<'r>(ctx: &Ctx<'r>, record: &'r Record) -> Vec<(Cow<'r, str>, u32)>
     let words = terms(&record.fields)
         .chain(without_link_targets(body).flat_map(terms))
         .map(|t| (t, 1));
-    let mut weights: HashMap<Cow<'_, str>, u32> = HashMap::with_capacity(body.len() / 16);
+    let mut weights: AHashMap<Cow<'_, str>, u32> = AHashMap::with_capacity(body.len() / 16);
     for (term, weight) in title.chain(words) {
         *weights.entry(term).or_default() += weight;
     }
@@ -202,16 +254,19 @@ fn terms(text: &str) -> impl Iterator<Item = Cow<'_, str>> + '_ {
 /// The shard a term lives in: its first two characters when they are ASCII letters or
 /// digits, else `u` and their code points in hex (`u4e2d6587`), so file names stay plain.
 /// `site.js` computes the same.
-fn shard_of(term: &str) -> String {
-    let head: Vec<char> = term.chars().take(2).collect();
-    if head.iter().all(|c| c.is_ascii_alphanumeric()) {
-        head.into_iter().collect()
+fn shard_of(term: &str) -> Cow<'_, str> {
+    let head = term
+        .char_indices()
+        .nth(2)
+        .map_or(term, |(at, _)| &term[..at]);
+    if head.chars().all(|c| c.is_ascii_alphanumeric()) {
+        Cow::Borrowed(head)
     } else {
         let mut key = String::from("u");
-        for c in head {
+        for c in head.chars() {
             key.push_str(&format!("{:x}", c as u32));
         }
-        key
+        Cow::Owned(key)
     }
 }
 
