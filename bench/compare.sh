@@ -13,6 +13,8 @@
 #   ROUNDS=5 ...                                    # rounds (default 3), after one warm-up
 #   GEN_ARGS="--shape seed" ...                     # gen_corpus's shape (default: real)
 #   CORPUS=DIR ...                                  # a fieldnotes site of your own instead
+#   HUGO_SRC=DIR ZOLA_SRC=DIR ...                   # its notes as Hugo and Zola sites
+#                                                   #   (bench/to_other_ssgs.py writes them)
 #   REGEN=1 ...                                     # write the corpora again
 #   FIELDNOTES=path/to/fieldnotes ...               # a binary other than target/release's
 set -euo pipefail
@@ -32,8 +34,8 @@ fi
 fieldnotes=${FIELDNOTES:-$PWD/target/release/fieldnotes}
 
 for n in "${sizes[@]}"; do
-  src=${CORPUS:-$dir/fn-$n} hugo_src=$dir/hugo-$n zola_src=$dir/zola-$n
-  if [ -n "${REGEN:-}" ] && [ -z "${CORPUS:-}" ]; then rm -rf "$src" "$hugo_src" "$zola_src"; fi
+  src=${CORPUS:-$dir/fn-$n} hugo_src=${HUGO_SRC:-$dir/hugo-$n} zola_src=${ZOLA_SRC:-$dir/zola-$n}
+  if [ -n "${REGEN:-}" ] && [ -z "${CORPUS:-}" ]; then rm -rf "$src" "$dir/hugo-$n" "$dir/zola-$n"; fi
   if [ ! -d "$src" ]; then
     target/release/examples/gen_corpus "${gen_args[@]}" --notes "$n" --hugo "$hugo_src" --zola "$zola_src" "$src"
   fi
