@@ -3,6 +3,10 @@
 //! memory after it; with RUNS, the median wall time of each step over that many runs.
 use std::time::{Duration, Instant};
 
+// The allocator the `fieldnotes` binary uses (src/main.rs), so the figures are its figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The process's CPU time so far (Linux: `/proc/self/stat`; zero elsewhere).
 fn cpu() -> Duration {
     let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();

@@ -140,7 +140,9 @@ pub fn index_files(site: &Site<'_>, stop: &dyn Fn() -> bool) -> Result<Option<Se
     // One chunk's terms are folded into the postings (on one core) while the next chunk's
     // are read (on the others).
     let mut chunks = records.chunks(DOC_CHUNK).enumerate();
-    let mut ready = chunks.next().map(|(n, chunk)| (n, chunk_terms(site, chunk)));
+    let mut ready = chunks
+        .next()
+        .map(|(n, chunk)| (n, chunk_terms(site, chunk)));
     while let Some((n, terms)) = ready.take() {
         if stop() {
             return Ok(None);
