@@ -55,6 +55,18 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
         .map(|&(file, section)| parse_file(&site.files[file], file, section, max_front_matter))
         .collect();
     let mut content = Content::default();
+    // Exactly as many as there are: a note is about 1 KB, and growing by doubling would
+    // leave room for 6,000 more at 10,000 notes.
+    let count = |section: Section| site.sections.iter().filter(|s| s.1 == section).count();
+    content.notes.reserve_exact(count(Section::Research));
+    content.clients.reserve_exact(count(Section::Clients));
+    content
+        .capabilities
+        .reserve_exact(count(Section::Capabilities));
+    content.guides.reserve_exact(count(Section::Guides));
+    content
+        .observations
+        .reserve_exact(count(Section::Observations));
     for item in parsed {
         match item {
             Parsed::Note(n) => content.notes.push(n),

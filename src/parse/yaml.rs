@@ -141,7 +141,7 @@ pub struct YamlError {
 /// Parses the YAML at `start..end` of `source` into a tree of spanned nodes.
 /// An empty block gives a null node.
 pub fn parse(source: &TextFile, file: FileId, start: usize, end: usize) -> Result<Node, YamlError> {
-    let first_line = source.line_col(start).line;
+    let first_line = source.line_of(start);
     // Markers count characters: in ASCII text (nearly all front matter) that is the byte
     // offset; otherwise go through the marker's line and column.
     let ascii = source.text[start..end].is_ascii();
@@ -274,7 +274,11 @@ impl Builder<'_> {
             Event::Scalar(text, style, anchor, tag) => {
                 self.count(1, span)?;
                 self.check_tag(tag.as_deref(), SCALAR_TAGS, span)?;
-                let kind = resolve_scalar(text.into_owned(), style, tag.as_deref());
+                // The scanner reserves 128 bytes for every plain scalar: the model keeps the
+                // values (a 10-character id would hold 129 bytes, a third of lint's memory).
+                let mut text = text.into_owned();
+                text.shrink_to_fit();
+                let kind = resolve_scalar(text, style, tag.as_deref());
                 self.finish(anchor, Node { span, kind })?;
             }
             Event::Alias(anchor) => {
@@ -469,6 +473,21 @@ mod tests {
             .find(|(k, _)| k.scalar() == Some(key))
             .expect("key")
             .1
+    }
+
+    #[test]
+    fn scalars_hold_only_their_text() {
+        // The model keeps every value: a short id must not carry the scanner's reserve.
+        let root = parse_str("id: a\nrelated:\n  - x\n  - 'quoted'\n").unwrap();
+        let NodeKind::Seq(items) = &get(&root, "related").kind else {
+            panic!("not a list")
+        };
+        for node in [get(&root, "id"), &items[0], &items[1]] {
+            let NodeKind::Scalar(text, _) = &node.kind else {
+                panic!("not a scalar")
+            };
+            assert_eq!(text.capacity(), text.len(), "{text:?}");
+        }
     }
 
     #[test]

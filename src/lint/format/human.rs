@@ -123,7 +123,7 @@ impl<'a> Excerpt<'a> {
         if to > end && text[..to].ends_with('\r') {
             to -= 1;
         }
-        let first_line = file.line_col(start).line;
+        let first_line = file.line_of(start);
         Some(Excerpt {
             text: &text[from..to],
             first_line,

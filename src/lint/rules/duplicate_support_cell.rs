@@ -74,7 +74,7 @@ fn report(
     let file = &cx.index.files[client.doc.file];
     for (k, &cell) in cells.iter().enumerate() {
         let other = key(if k == 0 { cells[1] } else { cells[0] });
-        let line = file.line_col(other.span.start).line;
+        let line = file.line_of(other.span.start);
         sink.report(
             &META,
             key(cell).span,

@@ -175,19 +175,22 @@ fn list_field<'a>(
 /// source that match nothing are paired in order, and reported once, at the item, with what
 /// differs.
 fn sources(index: &SiteIndex, note: &Note, section: &RestatedSection, sink: &mut Sink<'_>) {
-    let items: Vec<&Spanned<String>> = (section.items.iter())
+    // Each item's links read once: every item is compared with every source.
+    let items: Vec<(&Spanned<String>, Vec<String>)> = (section.items.iter())
         .filter(|item| !unwritten(&item.value))
+        .map(|item| (item, links(&item.value)))
         .collect();
-    let unmatched_items: Vec<&Spanned<String>> = (items.iter().copied())
-        .filter(|item| {
-            note.sources
-                .iter()
-                .all(|s| !differs(&item.value, s).is_empty())
-        })
+    // Whether item i is source j, at i * width + j: each pair compared once.
+    let width = note.sources.len();
+    let same: Vec<bool> = (items.iter())
+        .flat_map(|(item, links)| (note.sources.iter()).map(|s| is(item, links, s)))
         .collect();
+    let unmatched_items = (items.iter().enumerate())
+        .filter(|(i, _)| !same[i * width..(i + 1) * width].contains(&true))
+        .map(|(_, item)| item);
     let mut unmatched_sources = (note.sources.iter().enumerate())
-        .filter(|(_, s)| items.iter().all(|item| !differs(&item.value, s).is_empty()));
-    for item in unmatched_items {
+        .filter(|(j, _)| !(0..items.len()).any(|i| same[i * width + j]));
+    for (item, links) in unmatched_items {
         let help = "make the two agree (the page lists the front matter's `sources`), or \
                     remove the `## Sources` list";
         let message = match unmatched_sources.next() {
@@ -195,7 +198,9 @@ fn sources(index: &SiteIndex, note: &Note, section: &RestatedSection, sink: &mut
                 "this source differs from the front matter's source {}{}: {}",
                 n + 1,
                 named(source),
-                differs(&item.value, source).join("; ")
+                (differences(&item.value, links, source).map(|d| d.to_string()))
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
             None => "this source is not one of the front matter's `sources`".to_string(),
         };
@@ -218,23 +223,49 @@ fn sources(index: &SiteIndex, note: &Note, section: &RestatedSection, sink: &mut
     }
 }
 
-/// How a `## Sources` item differs from a front-matter source: its link, commit or path
-/// not in it (empty: the item is that source).
-fn differs(item: &str, source: &SourceRef) -> Vec<String> {
-    let links = links(item);
-    let mut differences = Vec::new();
-    if let Some(url) = &source.url {
-        let url = url.value.trim_end_matches('/');
-        if !links.iter().any(|l| l.trim_end_matches('/') == url) {
-            differences.push(format!("it does not link to `{url}`"));
+/// Whether a `## Sources` item (its text and the links in it) is `source`: it differs in
+/// nothing.
+fn is(item: &Spanned<String>, links: &[String], source: &SourceRef) -> bool {
+    differences(&item.value, links, source).next().is_none()
+}
+
+/// What of a front-matter source a `## Sources` item leaves out.
+enum Difference<'s> {
+    /// Its `url` is none of the item's links.
+    Url(&'s str),
+    /// Its `commit` or `path` (the field's name and value) is not in the item's text.
+    Field(&'static str, &'s str),
+}
+
+impl std::fmt::Display for Difference<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Difference::Url(url) => write!(f, "it does not link to `{url}`"),
+            Difference::Field(name, value) => write!(f, "its {name} is not `{value}`"),
         }
     }
-    for (name, value) in [("commit", &source.commit), ("path", &source.path)] {
-        if let Some(value) = value.as_ref().filter(|v| !item.contains(v.value.as_str())) {
-            differences.push(format!("its {name} is not `{}`", value.value));
-        }
-    }
-    differences
+}
+
+/// How a `## Sources` item (its text and the links in it) differs from a front-matter
+/// source: its link, commit or path not in it (none: the item is that source). Lazy, and
+/// without allocating, as every item is compared with every source.
+fn differences<'s>(
+    item: &'s str,
+    links: &'s [String],
+    source: &'s SourceRef,
+) -> impl Iterator<Item = Difference<'s>> + 's {
+    let url = (source.url.as_ref())
+        .map(|url| url.value.trim_end_matches('/'))
+        .filter(|url| !links.iter().any(|l| l.trim_end_matches('/') == *url))
+        .map(Difference::Url);
+    let fields = [("commit", &source.commit), ("path", &source.path)]
+        .into_iter()
+        .filter_map(move |(name, value)| {
+            (value.as_ref())
+                .filter(|v| !item.contains(v.value.as_str()))
+                .map(|v| Difference::Field(name, &v.value))
+        });
+    url.into_iter().chain(fields)
 }
 
 /// ` (“title”)` of a source, or of its path.
