@@ -3,9 +3,7 @@
 //! output, over a [`Site`] every output of a render shares. No other part of render reads the
 //! index for a view, so what an output was made from is known once it is made.
 
-use super::cards::CardHtml;
 use super::inputs::{Input, Reads};
-use super::theme::Theme;
 use crate::config::SiteConfig;
 use crate::index::links::{self, LinkTarget};
 use crate::index::routes::{output_stem, page_href, Page};
@@ -15,7 +13,7 @@ use crate::provenance::excerpt::Excerpts;
 use crate::text_file::Section;
 use chrono::NaiveDate;
 use std::cell::RefCell;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// A value made once per render and shared by the outputs that use it, with the inputs it was
 /// made from: each output using it records those as its own (see [`Ctx::cached`]).
@@ -40,13 +38,6 @@ pub struct Site<'a> {
     /// Each note's summary as HTML, made on first use: a note's card shows on its clients',
     /// capabilities' and related notes' pages, in listings and feeds.
     pub(super) note_summaries: Vec<Cached<String>>,
-    /// The templates each note's card is rendered from once, when their card can be shared
-    /// (see [`super::cards::shareable`]).
-    card_theme: Option<Arc<Theme>>,
-    /// Each note's card as HTML, made on first use (see [`Ctx::card_html`]).
-    cards: Vec<Cached<Option<CardHtml>>>,
-    /// Each note's card as a template value, made on first use (see [`Ctx::listed_card`]).
-    card_values: Vec<Cached<tera::Value>>,
 }
 
 impl<'a> Site<'a> {
@@ -67,32 +58,7 @@ impl<'a> Site<'a> {
             record,
             note_hrefs: (0..notes).map(|_| OnceLock::new()).collect(),
             note_summaries: (0..notes).map(|_| OnceLock::new()).collect(),
-            card_theme: None,
-            cards: Vec::new(),
-            card_values: (0..notes).map(|_| OnceLock::new()).collect(),
         }
-    }
-
-    /// The same, with the templates the pages are rendered from: each note's card is then
-    /// made once and shared by every list showing it, when the theme's card allows it.
-    pub fn with_theme(mut self, theme: Arc<Theme>) -> Site<'a> {
-        if super::cards::shareable(&theme.tera) {
-            let notes = self.note_summaries.len();
-            self.card_theme = Some(theme);
-            self.cards = (0..notes).map(|_| OnceLock::new()).collect();
-        }
-        self
-    }
-
-    /// The templates note `n`'s card is made from and the cell it is kept in, when cards
-    /// are shared.
-    pub(super) fn card_cell(&self, n: usize) -> Option<(&tera::Tera, &Cached<Option<CardHtml>>)> {
-        Some((&self.card_theme.as_ref()?.tera, self.cards.get(n)?))
-    }
-
-    /// The cell note `n`'s card as a template value is kept in.
-    pub(super) fn card_value_cell(&self, n: usize) -> Option<&Cached<tera::Value>> {
-        self.card_values.get(n)
     }
 
     /// A context for one output, recording what it reads when this render records.
@@ -516,44 +482,5 @@ mod tests {
         let ctx = site.ctx();
         ctx.note_card(0);
         assert!(ctx.reads().is_empty());
-    }
-
-    /// With the default theme, a note's card is made once per render, and every list gets
-    /// that HTML: the same as the component makes for the card.
-    #[test]
-    fn each_card_is_made_once_and_shared() {
-        let index = basic();
-        let theme = Arc::new(super::super::theme::load(&index).expect("the theme loads"));
-        let site = Site::new(&index, (None, false), None, true).with_theme(theme.clone());
-        let first = site.ctx().note_card(0);
-        let html = first
-            .html
-            .clone()
-            .expect("the default theme's card is shared");
-        assert!(html.0.starts_with("<li class=\"card\">"), "{}", html.0);
-        assert!(html.0.contains(&first.url), "{}", html.0);
-        assert_eq!(
-            super::super::cards::render(&theme.tera, &first).map(|h| h.0),
-            Some(html.0.clone())
-        );
-        let (_, cell) = site.card_cell(0).expect("a cell per note");
-        let again = site.ctx();
-        let shared = again.card_html(0).expect("made before");
-        assert!(Arc::ptr_eq(
-            &shared.0,
-            &cell.get().expect("filled").0.as_ref().unwrap().0
-        ));
-        assert!(Arc::ptr_eq(&shared.0, &html.0), "not made again");
-        let reads = again.reads();
-        assert!(reads.contains(&Input::Theme), "{reads:?}");
-        assert!(reads.contains(&Input::Front(Page::Note(0))), "{reads:?}");
-    }
-
-    /// Without a theme (the search index's render), cards carry no HTML.
-    #[test]
-    fn without_a_theme_no_card_is_made() {
-        let index = basic();
-        let site = Site::new(&index, (None, false), None, false);
-        assert!(site.ctx().note_card(0).html.is_none());
     }
 }

@@ -1,9 +1,8 @@
 //! Section indexes (`/research`, `/clients`, `/capabilities`, `/spec`, `/guides`), spec
 //! revision pages and `/llms.txt`.
 
-use super::cards::Card;
 use super::matrix::{matrix_view, revisions, MatrixView};
-use super::views::{safe_href, tally, Ctx, DateView, LinkView, TallyView};
+use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::config::Kind;
 use crate::index::routes::Page;
 use crate::model::{doc_id, text};
@@ -54,7 +53,7 @@ pub struct SpecView<'a> {
     /// What it deprecates and removes, the same way.
     pub deprecated: Vec<ChangedCapability<'a>>,
     pub removed: Vec<ChangedCapability<'a>>,
-    pub notes: Vec<Card>,
+    pub notes: Vec<NoteCard<'a>>,
     pub previous: Option<LinkView<'a>>,
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
@@ -317,7 +316,7 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
         notes: ctx
             .notes_of(Page::Spec(i))
             .iter()
-            .map(|&n| ctx.listed_card(n))
+            .map(|&n| ctx.note_card(n))
             .collect(),
         previous: i.checked_sub(1).map(version_link),
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),

@@ -18,7 +18,6 @@
 mod api;
 mod badges;
 mod body;
-mod cards;
 mod citations;
 mod ctx;
 mod escape;
@@ -132,7 +131,6 @@ pub fn render_with(
     };
     let pages = Pages {
         tera: &theme.tera,
-        theme: &theme,
         index,
         reference,
         excerpts: options.excerpts,
@@ -293,8 +291,6 @@ fn render_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>, page: Page) -> Result<PageF
 /// Renders pages from templates; shared by the threads that render them.
 struct Pages<'r, 'a> {
     tera: &'r tera::Tera,
-    /// The theme `tera` belongs to, for the parts of pages made once per render (cards).
-    theme: &'r Arc<theme::Theme>,
     index: &'a SiteIndex,
     /// The day ages count to, and whether `SOURCE_DATE_EPOCH` gave it.
     reference: (Option<NaiveDate>, bool),
@@ -338,9 +334,7 @@ impl<'a> Pages<'_, 'a> {
     /// What every page's context shares.
     fn site(&self) -> &Site<'a> {
         let (index, reference) = (self.index, self.reference);
-        (self.site).get_or_init(|| {
-            Site::new(index, reference, self.excerpts, self.record).with_theme(self.theme.clone())
-        })
+        (self.site).get_or_init(|| Site::new(index, reference, self.excerpts, self.record))
     }
 
     /// A context for one output.

@@ -1,11 +1,12 @@
 //! Client and capability pages: profiles, and support cells with their evidence.
 
 use super::body::BodyView;
-use super::cards::Card;
 use super::citations::{source_view_with, SourceView};
 use super::evidence::{client_observations, evidence_view, EvidenceView, ObservationItem};
 use super::state::{current, state_at, State};
-use super::views::{safe_href, status, tally, Ctx, DateView, LinkView, StatusView, TallyView};
+use super::views::{
+    safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
+};
 use crate::index::routes::Page;
 use crate::model::{doc_id, text, Spanned};
 use crate::text_file::Section;
@@ -99,7 +100,7 @@ pub struct ClientView<'a> {
     pub researched: Vec<SupportGroup<'a>>,
     /// The capabilities nobody has researched for this client, folded into one line.
     pub unresearched: Vec<Unresearched<'a>>,
-    pub notes: Vec<Card>,
+    pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
     /// The choices of the forms that ask the home page which clients support a set of
@@ -150,7 +151,7 @@ pub struct CapabilityView<'a> {
     /// The clients nobody has researched this capability for, folded into one line.
     pub unresearched: Vec<Unresearched<'a>>,
     pub tally: TallyView,
-    pub notes: Vec<Card>,
+    pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
     /// The choices of the forms that ask the home page which clients support this capability
@@ -289,7 +290,7 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         notes: ctx
             .notes_of(page)
             .iter()
-            .map(|&n| ctx.listed_card(n))
+            .map(|&n| ctx.note_card(n))
             .collect(),
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),
@@ -346,7 +347,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         notes: ctx
             .notes_of(page)
             .iter()
-            .map(|&n| ctx.listed_card(n))
+            .map(|&n| ctx.note_card(n))
             .collect(),
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),

@@ -1,7 +1,6 @@
 //! View structs every page family shares (the site, the page, links, dates, statuses, note
 //! cards), built from what the [`Ctx`] hands out.
 
-use super::cards::{self, Card, CardHtml};
 pub use super::ctx::Ctx;
 use super::markdown;
 pub use super::urls::{is_allowed_external, safe_href};
@@ -74,11 +73,6 @@ impl TallyView {
 /// A research note in a list.
 #[derive(Debug, Serialize)]
 pub struct NoteCard<'a> {
-    /// The card as HTML, made once per render by the theme's `note_card` component and
-    /// shared by every list showing the note; `None` when the theme's card cannot be shared
-    /// (the template then renders the card itself). First: a template looks a field up by
-    /// going through them in order, and a list looks this one up for every card.
-    pub html: Option<CardHtml>,
     pub id: &'a str,
     pub title: &'a str,
     pub url: String,
@@ -181,16 +175,7 @@ impl<'a> Ctx<'a> {
             .map(|d| self.date(d))
     }
 
-    /// Note `n`'s card, with its HTML when cards are shared.
     pub fn note_card(&self, n: usize) -> NoteCard<'a> {
-        NoteCard {
-            html: self.card_html(n),
-            ..self.note_card_fields(n)
-        }
-    }
-
-    /// Note `n`'s card without its HTML: what the card is made from.
-    pub fn note_card_fields(&self, n: usize) -> NoteCard<'a> {
         let note = self.note(n);
         let summary = text(&note.summary);
         // Made once per render: a card shows in many listings.
@@ -212,30 +197,7 @@ impl<'a> Ctx<'a> {
             kind: self.kind_title(text(&note.kind)),
             status: text(&note.status),
             verified: self.maybe_date(&note.last_verified),
-            html: None,
         }
-    }
-
-    /// Note `n`'s card (its HTML included, when cards are shared) as a list shows it: a
-    /// template value made once per render.
-    pub fn listed_card(&self, n: usize) -> Card {
-        let make = |ctx: &Ctx<'_>| tera::Value::from_serializable(&ctx.note_card(n));
-        match self.shared().card_value_cell(n) {
-            Some(cell) => Card(self.cached(cell, make).clone()),
-            None => Card(make(self)),
-        }
-    }
-
-    /// Note `n`'s card as HTML, made once per render (with the inputs it was made from
-    /// recorded as this output's); `None` when the render has no theme whose card can be
-    /// shared (see [`cards::shareable`]).
-    pub fn card_html(&self, n: usize) -> Option<CardHtml> {
-        let (tera, cell) = self.shared().card_cell(n)?;
-        let html = self.cached(cell, |ctx| {
-            ctx.uses_theme();
-            cards::render(tera, &ctx.note_card_fields(n))
-        });
-        html.clone()
     }
 
     /// A kind's title from `site.yaml`, or its id.
