@@ -44,6 +44,9 @@ pub struct Document {
     pub keys: Vec<KeyRef>,
     /// Values of a type the field does not take.
     pub type_errors: Vec<TypeError>,
+    /// Prose values that a YAML comment on the same line cut short (` #` ends a plain
+    /// scalar: `notes: fixed by #11315` reads as "fixed by").
+    pub comment_cuts: Vec<CommentCut>,
     /// Top-level keys the model does not know, kept with their values for the linter.
     pub extra: Vec<(Spanned<String>, serde_yaml::Value)>,
     pub body: Body,
@@ -105,6 +108,17 @@ pub struct TypeError {
     pub expected: &'static str,
     pub found: &'static str,
     pub span: Span,
+}
+
+/// A prose field whose unquoted value a YAML comment on the same line cut short.
+#[derive(Debug, Clone)]
+pub struct CommentCut {
+    /// The field, as a path (`support.tools.call.notes`).
+    pub field: String,
+    /// The value as YAML read it (the text before the comment).
+    pub kept: String,
+    /// The comment, from its `#` to the end of its line: the text that was lost.
+    pub comment: Span,
 }
 
 /// The Markdown body and what the index needs from it.
@@ -471,6 +485,7 @@ impl Content {
         for doc in docs {
             doc.keys = Vec::new();
             doc.type_errors = Vec::new();
+            doc.comment_cuts = Vec::new();
             doc.extra = Vec::new();
         }
     }

@@ -4,7 +4,7 @@
 use super::source_path::source_path;
 use super::url_pin::url_pin;
 use super::yaml::{Node, NodeKind};
-use crate::model::{KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
+use crate::model::{CommentCut, KeyRef, ObjectKind, SourceRef, Spanned, TypeError};
 use crate::text_file::Span;
 use std::borrow::Cow;
 
@@ -13,7 +13,12 @@ use std::borrow::Cow;
 pub struct Collected {
     pub keys: Vec<KeyRef>,
     pub type_errors: Vec<TypeError>,
+    pub comment_cuts: Vec<CommentCut>,
 }
+
+/// The fields whose values are prose (a sentence, not an id or a date), where a ` #` that
+/// YAML reads as the start of a comment almost always cuts the author's text short.
+pub const PROSE_FIELDS: &[&str] = &["title", "summary", "notes", "reason", "quote"];
 
 /// Reads the fields of one YAML mapping (a front matter block, a source, a support cell),
 /// taking each value out of the tree as it is read, so nothing is copied.
@@ -106,7 +111,18 @@ impl<'a> Reader<'a> {
     pub fn text(&mut self, key: &str) -> Option<Spanned<String>> {
         let node = self.take(key)?;
         match node.kind {
-            NodeKind::Scalar(text, _) => Some(Spanned::new(text, node.span)),
+            NodeKind::Scalar(text, _) => {
+                if PROSE_FIELDS.contains(&key) {
+                    if let Some(comment) = comment_after_plain(self.file_text, node.span) {
+                        self.out.comment_cuts.push(CommentCut {
+                            field: format!("{}{key}", self.prefix),
+                            kept: text.clone(),
+                            comment,
+                        });
+                    }
+                }
+                Some(Spanned::new(text, node.span))
+            }
             _ => {
                 self.wrong_type(format!("{}{key}", self.prefix), "a single value", &node);
                 None
@@ -275,4 +291,22 @@ fn key_name(kind: ObjectKind, key: &Node) -> Cow<'static, str> {
         Some(field) => Cow::Borrowed(field.name),
         None => Cow::Owned(name.to_string()),
     }
+}
+
+/// The comment that follows a plain (unquoted) scalar at `value` on its last line, if one
+/// does: YAML ends a plain scalar at ` #`, so what follows is dropped as a comment.
+fn comment_after_plain(file_text: &str, value: Span) -> Option<Span> {
+    let written = file_text.get(value.start..value.end)?;
+    if written.starts_with(['"', '\'', '|', '>']) {
+        return None;
+    }
+    let rest = &file_text[value.end..];
+    let line = &rest[..rest.find(['\n', '\r']).unwrap_or(rest.len())];
+    let comment = line.trim_start_matches([' ', '\t']);
+    // A `#` straight after the value is part of it (`C#`); only one after a space is a comment.
+    if !comment.starts_with('#') || comment.len() == line.len() {
+        return None;
+    }
+    let start = value.end + (line.len() - comment.len());
+    Some(Span::new(value.file, start, value.end + line.len()))
 }

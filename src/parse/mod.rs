@@ -108,6 +108,7 @@ pub fn parse_file(
         front_matter_error: front.error,
         keys: Vec::new(),
         type_errors: Vec::new(),
+        comment_cuts: Vec::new(),
         extra: Vec::new(),
         body: markdown::scan(&source.text, file, body_range),
     };
@@ -152,6 +153,7 @@ pub fn parse_file(
 fn attach(doc: &mut Document, collected: Collected) {
     doc.keys = collected.keys;
     doc.type_errors = collected.type_errors;
+    doc.comment_cuts = collected.comment_cuts;
 }
 
 /// The object kind of a section's front matter.

@@ -154,3 +154,76 @@ fn every_finding_says_what_to_do() {
         }
     }
 }
+
+/// The YAML traps of front matter (issue 47): a value YAML would read as something other
+/// than the text written is kept as written, and what YAML cannot keep is an error at its line.
+mod yaml_traps {
+    use super::*;
+
+    const NOTE: &str = "content/research/cline-reads-the-type-key.md";
+
+    /// The base site's note with `from` replaced by `to`, linted: the findings and the title.
+    fn lint_with(from: &str, to: &str) -> (Vec<Diagnostic>, Option<String>) {
+        let site = lint_site("_base");
+        let text = fs::read_to_string(site.root().join(NOTE)).expect("note");
+        assert!(text.contains(from), "{from}");
+        site.write(NOTE, &text.replacen(from, to, 1));
+        let (index, findings) = fieldnotes::check(site.root(), today()).expect("lint runs");
+        let title = index.content.notes[0]
+            .title
+            .as_ref()
+            .map(|t| t.value.clone());
+        (findings, title)
+    }
+
+    const TITLE: &str = "title: Cline picks the transport by the entry's type key\n";
+
+    #[test]
+    fn words_yaml_1_1_read_as_booleans_or_numbers_stay_text() {
+        for written in ["no", "on", "Yes", "off", "1.10", "0x1F", "2026-11-30", "~x"] {
+            let (_, title) = lint_with(TITLE, &format!("title: {written}\n"));
+            assert_eq!(title.as_deref(), Some(written), "title: {written}");
+        }
+    }
+
+    #[test]
+    fn a_comment_that_cuts_a_title_is_an_error_with_the_fix() {
+        let (findings, title) = lint_with(TITLE, "title: Cline reads #42's type key\n");
+        assert_eq!(title.as_deref(), Some("Cline reads"));
+        let cut: Vec<_> = findings.iter().filter(|d| d.code == "FN013").collect();
+        assert_eq!(cut.len(), 1, "{}", compact(&findings));
+        assert_eq!((cut[0].line, cut[0].column), (3, 20));
+        assert!(cut[0]
+            .help
+            .as_deref()
+            .unwrap_or("")
+            .contains("double quotes"));
+        // Quoted, or a `#` with no space before it, keeps the text and is clean.
+        for fixed in [
+            "title: \"Cline reads #42's type key\"\n",
+            "title: Cline reads C#'s key\n",
+        ] {
+            let (findings, title) = lint_with(TITLE, fixed);
+            assert!(!findings.iter().any(|d| d.code == "FN013"), "{fixed}");
+            assert!(title.is_some_and(|t| t.contains('#')), "{fixed}");
+        }
+    }
+
+    #[test]
+    fn a_tab_indent_and_a_repeated_key_are_errors_at_their_line() {
+        let (findings, _) = lint_with("capabilities:\n  - ", "capabilities:\n\t- ");
+        assert_eq!(
+            codes_and_lines(&findings),
+            [("FN004", 7)],
+            "{}",
+            compact(&findings)
+        );
+        let (findings, _) = lint_with(TITLE, &format!("{TITLE}title: Another title\n"));
+        assert_eq!(
+            codes_and_lines(&findings),
+            [("FN004", 4)],
+            "{}",
+            compact(&findings)
+        );
+    }
+}

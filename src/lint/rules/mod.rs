@@ -16,6 +16,7 @@ pub(crate) use id_not_kebab_case::kebab_id_problem;
 mod broken_link;
 mod canonical_mismatch;
 mod capability_alias;
+mod comment_cuts_text;
 mod duplicate_id;
 mod duplicate_related;
 mod duplicate_support_cell;
@@ -122,6 +123,7 @@ pub const ALL: &[Rule] = &[
     rule!(front_matter_too_large),
     rule!(too_many_files),
     rule!(static_replaces_generated),
+    rule!(comment_cuts_text),
     rule!(id_not_kebab_case),
     rule!(id_mismatch),
     rule!(duplicate_id),
