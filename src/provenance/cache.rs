@@ -298,6 +298,12 @@ impl Repo {
         reader
     }
 
+    /// Whether this run may not fetch the clone (`--offline`): what it lacks is then unknown
+    /// here, and a pin it lacks cannot be trusted.
+    pub fn offline(&self) -> bool {
+        matches!(self.remote, Remote::Offline)
+    }
+
     /// Why the repository may lack what its remote has (a commit pushed since it was last
     /// fetched): `--offline`, or this run's fetch failed. `None` for a mapped repository, or
     /// a clone cloned or fetched in this run, where what is missing is missing upstream too.

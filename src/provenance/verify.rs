@@ -256,6 +256,15 @@ fn resolve_commit(repo: &mut Repo, hash: &str) -> Result<String, Problem> {
             Object::Missing if repo.fetch_pulls() => continue,
             Object::Missing | Object::NotFetched => {}
         }
+        if repo.offline() {
+            // A mistyped hash and a commit newer than the cache look alike here; neither can
+            // pass, or an offline run in CI would pass a pin nobody can open.
+            return Err(Problem::CommitUnknown(format!(
+                "no commit of the cached clone starts `{hash}`, and --offline kept fieldnotes \
+                 from fetching it: check the commit (a digit off?), or fetch it by running \
+                 `sources verify` without --offline"
+            )));
+        }
         return Err(match repo.staleness() {
             Some(why) => Problem::NotChecked(format!(
                 "commit `{hash}` is not in the cache, which may be out of date: {why}"

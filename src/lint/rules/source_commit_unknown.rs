@@ -15,8 +15,10 @@ pub const META: RuleMeta = RuleMeta {
     doc: r#"## What it flags
 
 A source `commit` that names no commit of the repository its `url` names, after the cached
-clone was fetched (or in a `--repo` mapping, which is the repository itself). A hash that names
-a file or folder object instead of a commit is flagged too. Only `fieldnotes sources verify`
+clone was fetched (or in a `--repo` mapping, which is the repository itself); with
+`--offline`, a commit the cached clone lacks, since a hash one digit off and a commit newer
+than the cache cannot be told apart without fetching. A hash that names a file or folder
+object instead of a commit is flagged too. Only `fieldnotes sources verify`
 runs this rule: plain `lint` has no repositories to read.
 
 ## Why

@@ -280,3 +280,57 @@ fn the_example_drift_workflow_runs_commands_fieldnotes_takes() {
         }
     }
 }
+
+/// A commit one digit off, checked `--offline` against a seeded cache, is an error naming the
+/// fix: offline, a hash the cache lacks cannot be told from a typo (issue 47).
+#[test]
+fn an_offline_verify_fails_a_commit_the_cache_lacks() {
+    let (site, widget) = fixture();
+    let cache = tempfile::tempdir().expect("temp dir");
+    let cache_arg = cache.path().to_string_lossy().into_owned();
+    let from = format!("url.file://{}.insteadOf", widget.repo.path().display());
+    let env = [
+        ("GIT_CONFIG_COUNT", "1"),
+        ("GIT_CONFIG_KEY_0", from.as_str()),
+        ("GIT_CONFIG_VALUE_0", WIDGET),
+    ];
+    let verify = |offline: bool| {
+        let mut args = vec![
+            "sources", "verify", "--format", "json", "--cache", &cache_arg,
+        ];
+        if offline {
+            args.extend(["--offline", "--deny-warnings"]);
+        }
+        run_with(site.root(), &args, &env)
+    };
+    let note = "content/research/widget-picks-streamable-http.md";
+    let in_note = |out: &Output| -> Vec<serde_json::Value> {
+        let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        (report["diagnostics"].as_array().expect("list").iter())
+            .filter(|d| d["file"] == note)
+            .cloned()
+            .collect()
+    };
+    // Seed the cache; the note's pins hold, online and offline.
+    assert_eq!(in_note(&verify(false)), Vec::<serde_json::Value>::new());
+    assert_eq!(in_note(&verify(true)), Vec::<serde_json::Value>::new());
+    let body = fs::read_to_string(site.root().join(note)).expect("note");
+    let pinned = "commit: 457c9c41";
+    assert!(body.contains(pinned), "the fixture pins {pinned}");
+    site.write(note, &body.replace(pinned, "commit: 457c9c42"));
+    let out = verify(true);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    let findings = in_note(&out);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let finding = &findings[0];
+    assert_eq!(
+        (finding["code"].as_str(), finding["severity"].as_str()),
+        (Some("FN951"), Some("error")),
+        "{finding}"
+    );
+    let message = finding["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("457c9c42") && message.contains("without --offline"),
+        "{message}"
+    );
+}
