@@ -190,7 +190,7 @@ mod yaml_traps {
     fn a_comment_that_cuts_a_title_is_an_error_with_the_fix() {
         let (findings, title) = lint_with(TITLE, "title: Cline reads #42's type key\n");
         assert_eq!(title.as_deref(), Some("Cline reads"));
-        let cut: Vec<_> = findings.iter().filter(|d| d.code == "FN013").collect();
+        let cut: Vec<_> = findings.iter().filter(|d| d.code == "FN014").collect();
         assert_eq!(cut.len(), 1, "{}", compact(&findings));
         assert_eq!((cut[0].line, cut[0].column), (3, 20));
         assert!(cut[0]
@@ -204,7 +204,7 @@ mod yaml_traps {
             "title: Cline reads C#'s key\n",
         ] {
             let (findings, title) = lint_with(TITLE, fixed);
-            assert!(!findings.iter().any(|d| d.code == "FN013"), "{fixed}");
+            assert!(!findings.iter().any(|d| d.code == "FN014"), "{fixed}");
             assert!(title.is_some_and(|t| t.contains('#')), "{fixed}");
         }
     }

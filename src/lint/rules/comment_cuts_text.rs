@@ -1,10 +1,10 @@
-//! FN013 comment-cuts-text: a prose value that a YAML comment on the same line cut short.
+//! FN014 comment-cuts-text: a prose value that a YAML comment on the same line cut short.
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
 
 pub const META: RuleMeta = RuleMeta {
-    code: "FN013",
+    code: "FN014",
     name: "comment-cuts-text",
     severity: Severity::Error,
     scope: Scope::NoteLocal,
