@@ -105,11 +105,15 @@ fn port_in(text: &str) -> Option<u16> {
     digits.parse().ok()
 }
 
-/// Opens up to `count` connections to `port` that each send `prefix` and then nothing.
+/// Opens up to `count` connections to `port` that each send `prefix` and then nothing (a
+/// server that stops accepting leaves the rest unopened, after a second each at most).
 pub fn hold(port: u16, count: usize, prefix: &[u8]) -> Vec<TcpStream> {
+    let address = ([127, 0, 0, 1], port).into();
+    let started = Instant::now();
     (0..count)
+        .take_while(|_| started.elapsed() < Duration::from_secs(20))
         .filter_map(|_| {
-            let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+            let mut stream = TcpStream::connect_timeout(&address, Duration::from_secs(1)).ok()?;
             if !prefix.is_empty() {
                 stream.write_all(prefix).ok()?;
             }

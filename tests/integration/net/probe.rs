@@ -128,7 +128,9 @@ fn probe_cuts_off_a_stream_never_read_with_memory_bounded() {
     let out = tempfile::tempdir().expect("temp");
     let server = start(out.path());
     let port = server.port;
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+    let address = ([127, 0, 0, 1], port).into();
+    let mut stream =
+        TcpStream::connect_timeout(&address, Duration::from_secs(30)).expect("connects");
     let open =
         format!("GET /sse HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n\r\n");
     stream.write_all(open.as_bytes()).expect("sends");
