@@ -2,7 +2,8 @@
 //! way to close it ([`Gate::admit`]); when the cap is reached, the connection that has read
 //! nothing for longest and is not answering a request is closed to make room: first one with
 //! no request under way (silent, or a head still arriving), then one whose request body has
-//! stalled for [`Policy::read_stall`]. A connection answering (a page being sent, an event
+//! stalled for [`Policy::read_stall`] or, under way that long, has come slower on average
+//! than [`Policy::read_rate`] (a body trickled a byte at a time), slowest first. A connection answering (a page being sent, an event
 //! stream) is never closed for room: its writes are bounded by time instead (`super::io`).
 //! Only when no connection can give way is the new one turned away.
 //!
@@ -37,6 +38,11 @@ pub(crate) struct Conn {
     started: Instant,
     /// Milliseconds from `started` to the last byte read.
     last_read: AtomicU64,
+    /// Bytes read so far.
+    bytes: AtomicU64,
+    /// Milliseconds from `started` to when the request under way began, and `bytes` then.
+    work_began: AtomicU64,
+    work_bytes: AtomicU64,
     /// Requests whose head has arrived and whose answer has not begun.
     working: AtomicUsize,
     /// Answers being written.
@@ -78,10 +84,13 @@ impl Gate {
         let conn = Arc::new(Conn {
             started: self.started,
             last_read: AtomicU64::new(0),
+            bytes: AtomicU64::new(0),
+            work_began: AtomicU64::new(0),
+            work_bytes: AtomicU64::new(0),
             working: AtomicUsize::new(0),
             answering: AtomicUsize::new(0),
         });
-        conn.read();
+        conn.read(0);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let evicted = {
             let mut open = self.lock();
@@ -123,17 +132,19 @@ impl Gate {
         })
     }
 
-    /// The connection to close for room: idle ones before stalled ones, the one silent
-    /// longest first; never one answering.
+    /// The connection to close for room: idle ones before stalled or slow ones (the one
+    /// silent longest first; of those under way, the slowest); never one answering.
     fn victim(&self, open: &HashMap<u64, Open>) -> Option<u64> {
         let now = self.started.elapsed();
-        let stall = self.policy.read_stall;
         (open.iter())
             .filter(|(_, o)| o.conn.answering.load(Ordering::SeqCst) == 0)
             .filter_map(|(id, o)| {
                 let working = o.conn.working.load(Ordering::SeqCst) > 0;
-                let silent = now.saturating_sub(o.conn.since_read());
-                (!working || silent >= stall).then_some(((working, o.conn.since_read()), *id))
+                let rate = match working {
+                    true => o.conn.slow(now, &self.policy)?,
+                    false => 0,
+                };
+                Some(((working, rate, o.conn.since_read()), *id))
             })
             .min()
             .map(|(_, id)| id)
@@ -151,10 +162,25 @@ impl Gate {
 }
 
 impl Conn {
-    /// Notes that a byte was read just now.
-    pub(crate) fn read(&self) {
+    /// Notes that `bytes` were read just now.
+    pub(crate) fn read(&self, bytes: usize) {
         let now = self.started.elapsed().as_millis() as u64;
         self.last_read.fetch_max(now, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// For a request under way at `now`: its average rate in bytes a second when it has
+    /// stalled for the policy's `read_stall`, or been under way that long and come slower
+    /// than its `read_rate`; `None` while it is neither.
+    fn slow(&self, now: Duration, policy: &Policy) -> Option<u64> {
+        let began = Duration::from_millis(self.work_began.load(Ordering::Relaxed));
+        let under_way = now.saturating_sub(began);
+        let sent = (self.bytes.load(Ordering::Relaxed))
+            .saturating_sub(self.work_bytes.load(Ordering::Relaxed));
+        let rate = sent * 1000 / (under_way.as_millis() as u64).max(1);
+        let stalled = now.saturating_sub(self.since_read()) >= policy.read_stall;
+        let trickled = under_way >= policy.read_stall && rate < policy.read_rate as u64;
+        (stalled || trickled).then_some(rate)
     }
 
     /// The time from the gate's start to the last byte read.
@@ -187,6 +213,11 @@ pub(crate) struct Mark {
 
 impl Mark {
     fn new(conn: Arc<Conn>, doing: Doing) -> Mark {
+        if let Doing::Working = doing {
+            let now = conn.started.elapsed().as_millis() as u64;
+            conn.work_began.store(now, Ordering::Relaxed);
+            (conn.work_bytes).store(conn.bytes.load(Ordering::Relaxed), Ordering::Relaxed);
+        }
         Mark::count(&conn, doing).fetch_add(1, Ordering::SeqCst);
         Mark { conn, doing }
     }

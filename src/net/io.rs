@@ -67,7 +67,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for Watched<T> {
         let before = buf.filled().len();
         let read = Pin::new(&mut this.inner).poll_read(cx, buf);
         if buf.filled().len() > before {
-            this.conn.read();
+            this.conn.read(buf.filled().len() - before);
         }
         read
     }

@@ -43,6 +43,9 @@ pub(crate) struct Policy {
     /// How long a connection may go without sending a byte while a request is under way
     /// (a half-sent body) before it may be closed to make room for a new one.
     pub read_stall: Duration,
+    /// Bytes a second a request under way must average, once under way for `read_stall`,
+    /// not to be closed to make room (a body trickled a byte at a time).
+    pub read_rate: usize,
     /// How long one write may wait for the peer to read; past it the connection is closed.
     pub write_stall: Duration,
     /// Bytes an outgoing event stream may hold that the peer has not read yet.
@@ -58,6 +61,7 @@ pub(crate) const SERVE: Policy = Policy {
     body_bytes: 0,
     head_time: Duration::from_secs(10),
     read_stall: Duration::from_secs(2),
+    read_rate: 1024,
     write_stall: Duration::from_secs(30),
     stream_bytes: 64 * 1024,
     warn_every: Duration::from_secs(10),
@@ -70,6 +74,7 @@ pub(crate) const MCP: Policy = Policy {
     body_bytes: 4 * 1024 * 1024,
     head_time: Duration::from_secs(10),
     read_stall: Duration::from_secs(2),
+    read_rate: 1024,
     write_stall: Duration::from_secs(30),
     stream_bytes: 1024 * 1024,
     warn_every: Duration::from_secs(10),

@@ -2,7 +2,7 @@
 //! heads or half-sent bodies, it still answers an honest client within seconds, not after
 //! the flood's timeouts.
 
-use super::{answered, hold, Running};
+use super::{answered, hold, Running, Trickle};
 use crate::support::TestSite;
 use std::time::Duration;
 
@@ -72,5 +72,26 @@ fn mcp_answers_an_honest_client_past_half_sent_requests() {
         waited.is_some(),
         "{} half-sent requests kept a client out for 6 s",
         held.len()
+    );
+}
+
+#[test]
+fn mcp_answers_an_honest_client_past_trickled_bodies() {
+    let site = TestSite::fixture("basic");
+    let server = start(&site);
+    let port = server.port;
+    let honest = initialize(port);
+    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{{"
+    );
+    let _trickle = Trickle::start(port, FLOOD, head.as_bytes());
+    std::thread::sleep(Duration::from_millis(300));
+    // A body slower than the policy's rate may hold its place for its read stall (2 s).
+    let waited = answered(port, &honest, 200, Duration::from_secs(8));
+    assert!(
+        waited.is_some(),
+        "bodies trickled a byte at a time kept a client out for 8 s"
     );
 }

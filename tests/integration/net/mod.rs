@@ -122,6 +122,38 @@ pub fn hold(port: u16, count: usize, prefix: &[u8]) -> Vec<TcpStream> {
         .collect()
 }
 
+/// Connections whose request bodies come a byte at a time, every half second each, until
+/// dropped (or 20 s have passed).
+pub struct Trickle {
+    stop: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Trickle {
+    /// Up to `count` connections to `port`, each having sent `head` (with a long
+    /// `Content-Length`).
+    pub fn start(port: u16, count: usize, head: &[u8]) -> Trickle {
+        let mut held = hold(port, count, head);
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let stopped = stop.clone();
+        std::thread::spawn(move || {
+            let started = Instant::now();
+            while !stopped.load(Ordering::Relaxed) && started.elapsed() < Duration::from_secs(20) {
+                for stream in &mut held {
+                    let _ = stream.write(b" ");
+                }
+                std::thread::sleep(Duration::from_millis(500));
+            }
+        });
+        Trickle { stop }
+    }
+}
+
+impl Drop for Trickle {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The status of the answer to `raw`, sent on a fresh connection, if one comes within `wait`.
 pub fn ask(port: u16, raw: &[u8], wait: Duration) -> Option<u16> {
     let mut stream = TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), wait).ok()?;

@@ -3,7 +3,7 @@
 //! writing warnings), refused requests are warned about in a line or two, and an event
 //! stream its client never reads is cut off with the probe's memory bounded.
 
-use super::{answered, ask, hold, Running};
+use super::{answered, ask, hold, Running, Trickle};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -83,6 +83,27 @@ fn probe_answers_an_honest_client_past_half_sent_requests() {
         waited.is_some(),
         "{} half-sent requests kept a client out for 6 s",
         held.len()
+    );
+}
+
+#[test]
+fn probe_answers_an_honest_client_past_trickled_bodies() {
+    let out = tempfile::tempdir().expect("temp");
+    let server = start(out.path());
+    let port = server.port;
+    let honest = initialize(port, "127.0.0.1");
+    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
+         Content-Length: 100000\r\n\r\n{{"
+    );
+    let _trickle = Trickle::start(port, FLOOD, head.as_bytes());
+    std::thread::sleep(Duration::from_millis(300));
+    // A body slower than the policy's rate may hold its place for its read stall (2 s).
+    let waited = answered(port, &honest, 200, Duration::from_secs(8));
+    assert!(
+        waited.is_some(),
+        "bodies trickled a byte at a time kept a client out for 8 s"
     );
 }
 
