@@ -2,7 +2,7 @@
 //! heads or half-sent bodies, it still answers an honest client within seconds, not after
 //! the flood's timeouts.
 
-use super::{answered, hold, Running, Trickle};
+use super::{answered_past, hold, initialize, Running, Trickle, JSON};
 use crate::support::TestSite;
 use std::time::Duration;
 
@@ -24,30 +24,19 @@ fn start(site: &TestSite) -> Running {
     Running::start(&args, 4096)
 }
 
-fn initialize(port: u16) -> Vec<u8> {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"honest","version":"1"}}}"#;
-    format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
-}
-
 #[test]
 fn mcp_answers_an_honest_client_past_silent_connections() {
     let site = TestSite::fixture("basic");
     let server = start(&site);
-    let honest = initialize(server.port);
-    assert!(answered(server.port, &honest, 200, Duration::from_secs(30)).is_some());
-    let held = hold(server.port, FLOOD, b"");
-    std::thread::sleep(Duration::from_millis(300));
-    let waited = answered(server.port, &honest, 200, Duration::from_secs(3));
-    assert!(
-        waited.is_some(),
-        "{} silent connections kept a client out for 3 s",
-        held.len()
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
+    let flood = || hold(port, FLOOD, b"");
+    answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(3),
+        flood,
+        "silent connections",
     );
 }
 
@@ -55,23 +44,23 @@ fn mcp_answers_an_honest_client_past_silent_connections() {
 fn mcp_answers_an_honest_client_past_half_sent_requests() {
     let site = TestSite::fixture("basic");
     let server = start(&site);
-    let port = server.port;
-    let honest = initialize(port);
-    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
     let head = format!("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
-    let body = format!(
-        "{head}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
-         Content-Length: 1000\r\n\r\n{{\"jsonrpc\":"
-    );
-    let mut held = hold(port, FLOOD / 2, head.as_bytes());
-    held.extend(hold(port, FLOOD, body.as_bytes()));
-    std::thread::sleep(Duration::from_millis(300));
+    let body = format!("{head}{JSON}Content-Length: 1000\r\n\r\n{{\"jsonrpc\":");
+    let flood = || {
+        [
+            hold(port, FLOOD / 2, head.as_bytes()),
+            hold(port, FLOOD, body.as_bytes()),
+        ]
+    };
     // A stalled body may hold its place for the policy's read stall (2 s), no longer.
-    let waited = answered(port, &honest, 200, Duration::from_secs(6));
-    assert!(
-        waited.is_some(),
-        "{} half-sent requests kept a client out for 6 s",
-        held.len()
+    answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(6),
+        flood,
+        "half-sent requests",
     );
 }
 
@@ -79,19 +68,17 @@ fn mcp_answers_an_honest_client_past_half_sent_requests() {
 fn mcp_answers_an_honest_client_past_trickled_bodies() {
     let site = TestSite::fixture("basic");
     let server = start(&site);
-    let port = server.port;
-    let honest = initialize(port);
-    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: 100000\r\n\r\n{{"
-    );
-    let _trickle = Trickle::start(port, FLOOD, head.as_bytes());
-    std::thread::sleep(Duration::from_millis(300));
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{JSON}");
+    let head = format!("{head}Content-Length: 100000\r\n\r\n{{");
+    let flood = || Trickle::start(port, FLOOD, head.as_bytes());
     // A body slower than the policy's rate may hold its place for its read stall (2 s).
-    let waited = answered(port, &honest, 200, Duration::from_secs(8));
-    assert!(
-        waited.is_some(),
-        "bodies trickled a byte at a time kept a client out for 8 s"
+    answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(8),
+        flood,
+        "trickled bodies",
     );
 }

@@ -105,6 +105,19 @@ fn port_in(text: &str) -> Option<u16> {
     digits.parse().ok()
 }
 
+/// The header fields of a JSON-RPC POST.
+pub const JSON: &str =
+    "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n";
+
+/// An MCP `initialize` POST to `host:port`, on a connection closed after it.
+pub fn initialize(port: u16, host: &str) -> Vec<u8> {
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"honest","version":"1"}}}"#;
+    let length = body.len();
+    let head =
+        format!("POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\n{JSON}Content-Length: {length}");
+    format!("{head}\r\nConnection: close\r\n\r\n{body}").into_bytes()
+}
+
 /// Opens up to `count` connections to `port` that each send `prefix` and then nothing (a
 /// server that stops accepting leaves the rest unopened, after a second each at most).
 pub fn hold(port: u16, count: usize, prefix: &[u8]) -> Vec<TcpStream> {
@@ -120,6 +133,25 @@ pub fn hold(port: u16, count: usize, prefix: &[u8]) -> Vec<TcpStream> {
             Some(stream)
         })
         .collect()
+}
+
+/// Asserts that `honest` is answered `status`, and still is within `within` once `flood`
+/// (started after that first answer) holds its connections; returns the flood, still held.
+pub fn answered_past<T>(
+    port: u16,
+    honest: &[u8],
+    status: u16,
+    within: Duration,
+    flood: impl FnOnce() -> T,
+    what: &str,
+) -> T {
+    let first = answered(port, honest, status, Duration::from_secs(30));
+    assert!(first.is_some(), "no answer before the flood");
+    let held = flood();
+    std::thread::sleep(Duration::from_millis(300));
+    let waited = answered(port, honest, status, within);
+    assert!(waited.is_some(), "{what} kept a client out for {within:?}");
+    held
 }
 
 /// Connections whose request bodies come a byte at a time, every half second each, until

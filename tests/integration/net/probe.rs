@@ -3,7 +3,7 @@
 //! writing warnings), refused requests are warned about in a line or two, and an event
 //! stream its client never reads is cut off with the probe's memory bounded.
 
-use super::{answered, ask, hold, Running, Trickle};
+use super::{answered_past, ask, hold, initialize, Running, Trickle, JSON};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
@@ -28,36 +28,25 @@ fn start(out: &std::path::Path) -> Running {
     Running::start(&args, FILES)
 }
 
-fn initialize(port: u16, host: &str) -> Vec<u8> {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"honest","version":"1"}}}"#;
-    format!(
-        "POST /mcp HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .into_bytes()
-}
-
 #[test]
 fn probe_answers_an_honest_client_past_silent_connections() {
     let out = tempfile::tempdir().expect("temp");
     let server = start(out.path());
-    let honest = initialize(server.port, "127.0.0.1");
-    assert!(answered(server.port, &honest, 200, Duration::from_secs(30)).is_some());
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
     let before = server.stderr_bytes();
-    let held = hold(server.port, FLOOD, b"");
-    std::thread::sleep(Duration::from_millis(300));
-    let waited = answered(server.port, &honest, 200, Duration::from_secs(3));
-    assert!(
-        waited.is_some(),
-        "{} silent connections kept a client out for 3 s",
-        held.len()
+    let flood = || hold(port, FLOOD, b"");
+    let _held = answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(3),
+        flood,
+        "silent connections",
     );
+    let files = server.open_files();
     assert!(
-        server.open_files() < FILES as usize,
-        "the probe holds {} descriptors",
-        server.open_files()
+        files < FILES as usize,
+        "the probe holds {files} descriptors"
     );
     let warned = server.stderr_bytes() - before;
     assert!(warned < 4096, "{warned} bytes of warnings during the flood");
@@ -67,22 +56,23 @@ fn probe_answers_an_honest_client_past_silent_connections() {
 fn probe_answers_an_honest_client_past_half_sent_requests() {
     let out = tempfile::tempdir().expect("temp");
     let server = start(out.path());
-    let port = server.port;
-    let honest = initialize(port, "127.0.0.1");
-    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
     let head = format!("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n");
-    let body = format!(
-        "{head}Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{{\"jsonrpc\":"
-    );
-    let mut held = hold(port, FLOOD / 2, head.as_bytes());
-    held.extend(hold(port, FLOOD / 2, body.as_bytes()));
-    std::thread::sleep(Duration::from_millis(300));
+    let body = format!("{head}{JSON}Content-Length: 1000\r\n\r\n{{\"jsonrpc\":");
+    let flood = || {
+        [
+            hold(port, FLOOD / 2, head.as_bytes()),
+            hold(port, FLOOD / 2, body.as_bytes()),
+        ]
+    };
     // A stalled body may hold its place for the policy's read stall (2 s), no longer.
-    let waited = answered(port, &honest, 200, Duration::from_secs(6));
-    assert!(
-        waited.is_some(),
-        "{} half-sent requests kept a client out for 6 s",
-        held.len()
+    answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(6),
+        flood,
+        "half-sent requests",
     );
 }
 
@@ -90,20 +80,18 @@ fn probe_answers_an_honest_client_past_half_sent_requests() {
 fn probe_answers_an_honest_client_past_trickled_bodies() {
     let out = tempfile::tempdir().expect("temp");
     let server = start(out.path());
-    let port = server.port;
-    let honest = initialize(port, "127.0.0.1");
-    assert!(answered(port, &honest, 200, Duration::from_secs(30)).is_some());
-    let head = format!(
-        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n\
-         Content-Length: 100000\r\n\r\n{{"
-    );
-    let _trickle = Trickle::start(port, FLOOD, head.as_bytes());
-    std::thread::sleep(Duration::from_millis(300));
+    let (port, honest) = (server.port, initialize(server.port, "127.0.0.1"));
+    let head = format!("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{JSON}");
+    let head = format!("{head}Content-Length: 100000\r\n\r\n{{");
+    let flood = || Trickle::start(port, FLOOD, head.as_bytes());
     // A body slower than the policy's rate may hold its place for its read stall (2 s).
-    let waited = answered(port, &honest, 200, Duration::from_secs(8));
-    assert!(
-        waited.is_some(),
-        "bodies trickled a byte at a time kept a client out for 8 s"
+    answered_past(
+        port,
+        &honest,
+        200,
+        Duration::from_secs(8),
+        flood,
+        "trickled bodies",
     );
 }
 
