@@ -42,7 +42,8 @@
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP), `probe` (an MCP
-//!   server that records a client's session as an observation, `fieldnotes probe`).
+//!   server that records a client's session as an observation, `fieldnotes probe`), and
+//!   `net`, the one connection policy those servers share (caps, timeouts, `Host`/`Origin`).
 //!
 //! A test (`tests/integration/architecture.rs`) reads `src/` and fails when a step imports a
 //! later one, lint and render import each other, a step imports the command layer, or two
@@ -72,6 +73,7 @@ pub mod load;
 pub mod lsp;
 pub(crate) mod mcp;
 pub(crate) mod model;
+pub(crate) mod net;
 pub mod parse;
 pub(crate) mod probe;
 pub mod provenance;

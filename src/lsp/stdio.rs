@@ -14,9 +14,9 @@ use serde_json::{json, Value};
 use std::io::{self, BufRead, Read, Write};
 use std::thread::{self, JoinHandle};
 
-/// The longest message read (a whole file's text, JSON-escaped, fits: files are at most
-/// 16 MiB unless `site.yaml` says otherwise); a longer one is skipped with an error.
-const MAX_MESSAGE_BYTES: usize = 256 << 20;
+/// The longest message read, from the shared connection policy (a whole file's text,
+/// JSON-escaped, fits); a longer one is skipped with an error.
+const MAX_MESSAGE_BYTES: usize = crate::net::LSP_MESSAGE_BYTES;
 
 /// The longest header line read.
 const MAX_HEADER_BYTES: u64 = 8 << 10;
@@ -145,8 +145,12 @@ fn read_frame(input: &mut impl BufRead) -> io::Result<Option<Frame>> {
         io::copy(&mut input.take(size as u64), &mut io::sink())?;
         return Ok(Some(Frame::TooLong(size)));
     }
-    let mut body = vec![0; size];
-    input.read_exact(&mut body)?;
+    // Grown as bytes arrive: a Content-Length is a claim, not memory to set aside at once.
+    let mut body = Vec::new();
+    input.take(size as u64).read_to_end(&mut body)?;
+    if body.len() < size {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
     Ok(Some(Frame::Body(body)))
 }
 

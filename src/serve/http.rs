@@ -1,11 +1,15 @@
 //! Answers one HTTP request: a file of the site (HTML pages with the live-reload script),
-//! the site's `404.html`, or one of the server's own endpoints under `/__fieldnotes/`.
+//! the site's `404.html`, or one of the server's own endpoints under `/__fieldnotes/` — and
+//! only to this machine: every request whose `Host`, target host or `Origin` names another
+//! (DNS rebinding, a web page elsewhere) is answered 403 (`crate::net::origin`).
 
 use super::events;
 use super::paths::{self, content_type};
 use super::state::{Files, State};
 use super::wire::{Request, Response};
+use crate::net::{origin, warn, SERVE};
 use crate::render::output::Shared;
+use std::net::IpAddr;
 
 /// The prefix of the server's own endpoints.
 pub const PREFIX: &str = "/__fieldnotes/";
@@ -16,43 +20,42 @@ const PENDING_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 /// What is put before `</body>` of every HTML page served.
 const SCRIPT_TAG: &str = "<script src=\"/__fieldnotes/client.js\" defer></script>\n";
 
-/// The hosts the server answers its own endpoints for: `host:port` as bound, `localhost` and
-/// `127.0.0.1` (a page on another site cannot read them through DNS rebinding).
+/// Who the server answers: this machine by name or loopback address, or the address it was
+/// bound to ([`crate::net::origin::check`]).
 pub struct Hosts {
-    allowed: Vec<String>,
+    bind: IpAddr,
 }
 
 impl Hosts {
-    pub fn new(bind: &str, port: u16) -> Hosts {
-        let bound = if bind.contains(':') {
-            format!("[{bind}]:{port}")
-        } else {
-            format!("{bind}:{port}")
-        };
-        let mut allowed = vec![
-            bound,
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-        ];
-        allowed.dedup();
-        Hosts { allowed }
+    /// For a server bound to `bind` (an address, or a name such as `localhost`).
+    pub fn new(bind: &str) -> Hosts {
+        let bind = (bind.trim_matches(['[', ']']).parse())
+            .unwrap_or(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+        Hosts { bind }
     }
 
-    /// Whether a request with these `Host` and `Origin` headers may read the endpoints.
-    fn allow(&self, host: Option<&str>, origin: Option<&str>) -> bool {
-        let Some(host) = host else { return false };
-        let host_ok = self.allowed.iter().any(|h| h.eq_ignore_ascii_case(host));
-        let origin_ok = origin.is_none_or(|o| {
-            self.allowed
-                .iter()
-                .any(|h| o.eq_ignore_ascii_case(&format!("http://{h}")))
-        });
-        host_ok && origin_ok
+    /// Why a request with these `Host` fields, absolute-form target and `Origin` may not be
+    /// answered, or `Ok`.
+    fn check(&self, request: &Request) -> Result<(), String> {
+        let target = request.target();
+        let authority = (target.strip_prefix("http://"))
+            .or_else(|| target.strip_prefix("https://"))
+            .map(|rest| rest.split(['/', '?', '#']).next().unwrap_or(rest));
+        let origins = request.headers("Origin");
+        if origins.len() > 1 {
+            return Err("more than one Origin header".to_string());
+        }
+        let origin = origins.first().copied();
+        origin::check(&request.headers("Host"), authority, origin, self.bind)
     }
 }
 
 /// Answers `request` (in its own thread: an event stream lasts as long as the page).
 pub fn handle(request: Request, state: &State, hosts: &Hosts) {
+    if let Err(why) = hosts.check(&request) {
+        warn::refused(&why, SERVE.warn_every);
+        return request.respond(text(403, &format!("forbidden: {why}\n")));
+    }
     if !matches!(request.method(), "GET" | "HEAD") {
         let refusal = text(405, "only GET and HEAD are served\n").with_header("Allow", "GET, HEAD");
         return request.respond(refusal);
@@ -60,7 +63,7 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
     let url = request.target().to_string();
     if let Some(endpoint) = url.strip_prefix(PREFIX) {
         let endpoint = endpoint.split(['?', '#']).next().unwrap_or("");
-        return endpoints(request, endpoint, state, hosts);
+        return endpoints(request, endpoint, state);
     }
     let path = match paths::clean(&url) {
         Ok(path) => path,
@@ -94,16 +97,13 @@ pub fn handle(request: Request, state: &State, hosts: &Hosts) {
 }
 
 /// `/__fieldnotes/…`: the event stream, the status, the script.
-fn endpoints(request: Request, endpoint: &str, state: &State, hosts: &Hosts) {
+fn endpoints(request: Request, endpoint: &str, state: &State) {
     if endpoint == "client.js" {
         let body = CLIENT_JS.as_bytes().to_vec();
         return request.respond(bytes(200, "text/javascript; charset=utf-8", body));
     }
     if !matches!(endpoint, "events" | "status") {
         return request.respond(text(404, "not found\n"));
-    }
-    if !hosts.allow(request.header("Host"), request.header("Origin")) {
-        return request.respond(text(403, "forbidden: unexpected Host or Origin\n"));
     }
     if endpoint == "status" {
         let json = serde_json::to_vec(&*state.status()).unwrap_or_default();
@@ -158,15 +158,5 @@ mod tests {
             out,
             format!("<html><body><p>x</p>{SCRIPT_TAG}</BODY></html>")
         );
-    }
-
-    #[test]
-    fn endpoints_answer_only_their_own_host_and_origin() {
-        let hosts = Hosts::new("127.0.0.1", 4000);
-        assert!(hosts.allow(Some("127.0.0.1:4000"), None));
-        assert!(hosts.allow(Some("localhost:4000"), Some("http://localhost:4000")));
-        assert!(!hosts.allow(Some("evil.example:4000"), None));
-        assert!(!hosts.allow(Some("127.0.0.1:4000"), Some("http://evil.example")));
-        assert!(!hosts.allow(None, None));
     }
 }

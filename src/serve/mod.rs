@@ -81,7 +81,7 @@ pub fn serve(options: &ServeOptions) -> Result<()> {
     let first = rebuilder.build();
     server_side.publish(&mut rebuilder, first, started);
     server_side.search(&rebuilder, &|| false);
-    let hosts = Arc::new(http::Hosts::new(&options.bind, port));
+    let hosts = Arc::new(http::Hosts::new(&options.bind));
     let accept_state = state.clone();
     std::thread::spawn(move || {
         wire::accept(listener, wire::LIMITS, move |request| {

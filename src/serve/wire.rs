@@ -1,12 +1,16 @@
 //! HTTP/1.1 on the wire, as little of it as `serve` needs, with every read bounded: a request
-//! head is read within fixed limits of size, count and time ([`LIMITS`]), a request may carry
-//! no body, one request is answered per connection, and only so many connections are open at
-//! once. What breaks a limit is answered (414, 431, 413, 400, 408, 505 or 503) and the
-//! connection closed; nothing a client sends is kept beyond the limits.
+//! head is read within fixed limits of size, count and time ([`LIMITS`], from the shared
+//! connection policy [`crate::net::SERVE`]), a request may carry no body, one request is
+//! answered per connection, and connections pass the policy's gate ([`crate::net::gate`]):
+//! at its cap the connection idle longest (no head yet) is closed to make room, and only when
+//! every one is answering is a new one answered 503. What breaks a limit is answered (414,
+//! 431, 413, 400, 408, 505 or 503) and the connection closed; nothing a client sends is kept
+//! beyond the limits.
 
+use crate::net::gate::Gate;
+use crate::net::{warn, SERVE};
 use std::io::{self, BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -25,7 +29,7 @@ pub struct Limits {
     pub head_time: Duration,
     /// The time one write of a response may wait for the client to read.
     pub write_time: Duration,
-    /// Connections open at once (event streams included); past that, new ones are answered 503.
+    /// Connections open at once (event streams included); see [`accept`].
     pub connections: usize,
 }
 
@@ -34,11 +38,14 @@ pub const LIMITS: Limits = Limits {
     request_line: 8 * 1024,
     header_line: 8 * 1024,
     headers: 100,
-    head: 64 * 1024,
-    head_time: Duration::from_secs(10),
-    write_time: Duration::from_secs(30),
-    connections: 256,
+    head: SERVE.header_bytes,
+    head_time: SERVE.head_time,
+    write_time: SERVE.write_stall,
+    connections: SERVE.connections,
 };
+
+/// How long the accept loop pauses after a failed accept (out of file descriptors, say).
+const BACK_OFF: Duration = Duration::from_millis(100);
 
 /// What a connection sends after its response, read and dropped so that the client gets the
 /// response rather than a reset: at most this much, for at most this long.
@@ -78,11 +85,12 @@ impl Request {
         &self.head.target
     }
 
-    /// The value of the first header field named `name` (any case).
-    pub fn header(&self, name: &str) -> Option<&str> {
+    /// The values of every header field named `name` (any case), in the order sent.
+    pub fn headers(&self, name: &str) -> Vec<&str> {
         (self.head.headers.iter())
-            .find(|(field, _)| field.eq_ignore_ascii_case(name))
+            .filter(|(field, _)| field.eq_ignore_ascii_case(name))
             .map(|(_, value)| value.as_str())
+            .collect()
     }
 
     /// Sends `response` (without its body to a HEAD request) and closes the connection.
@@ -161,50 +169,48 @@ fn reason(status: u16) -> &'static str {
     }
 }
 
-/// Accepts connections on `listener` until it fails: each is read on a thread of its own (at
-/// most [`Limits::connections`] at once) and its request given to `handle` there.
+/// Accepts connections on `listener` for ever: each is read on a thread of its own and its
+/// request given to `handle` there. At most [`Limits::connections`] are open at once (fewer
+/// when the process may open fewer files); at the cap the one idle longest makes room.
 pub fn accept<H>(listener: TcpListener, limits: Limits, handle: H)
 where
     H: Fn(Request) + Send + Sync + 'static,
 {
     let handle = Arc::new(handle);
-    let open = Arc::new(AtomicUsize::new(0));
+    let policy = crate::net::Policy {
+        connections: limits.connections,
+        ..SERVE
+    };
+    let gate = Gate::new(policy);
     for stream in listener.incoming() {
-        let Ok(mut stream) = stream else {
-            // Out of file descriptors, say: wait a little rather than spin.
-            std::thread::sleep(Duration::from_millis(20));
+        let mut stream = match stream {
+            Ok(stream) => stream,
+            Err(error) => {
+                warn::accept_failed(&error, policy.warn_every);
+                std::thread::sleep(BACK_OFF);
+                continue;
+            }
+        };
+        // A copy of the socket, to close it by when the connection must make room.
+        let Ok(closer) = stream.try_clone() else {
             continue;
         };
-        let Some(slot) = Slot::take(&open, limits.connections) else {
+        let Some(admitted) = gate.admit(move || drop(closer.shutdown(Shutdown::Both))) else {
             let busy = Response::text(503, "too many connections; try again\n");
             let _ = stream.set_write_timeout(Some(limits.write_time));
             let _ = busy.write(&mut stream, false);
             continue;
         };
         let handle = handle.clone();
-        // A thread that cannot be started drops its connection (and its slot) unanswered.
+        // A thread that cannot be started drops its connection (and its place) unanswered.
         let _ = std::thread::Builder::new().spawn(move || {
-            serve_connection(stream, limits, &*handle);
-            drop(slot);
+            let conn = admitted.conn().clone();
+            serve_connection(stream, limits, &|request| {
+                let _answering = conn.answering();
+                handle(request)
+            });
+            drop(admitted);
         });
-    }
-}
-
-/// One of the open connections [`accept`] allows, given back when dropped (a panic too).
-struct Slot(Arc<AtomicUsize>);
-
-impl Slot {
-    fn take(open: &Arc<AtomicUsize>, most: usize) -> Option<Slot> {
-        let taken = open.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < most).then_some(n + 1)
-        });
-        taken.ok().map(|_| Slot(open.clone()))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -338,7 +344,7 @@ fn refuse_body(headers: &[(String, String)]) -> Result<(), Refusal> {
         if name.eq_ignore_ascii_case("Content-Length") {
             let length: u64 =
                 (value.parse()).map_err(|_| Refusal::Answer(400, "bad Content-Length"))?;
-            if length > 0 {
+            if length > SERVE.body_bytes as u64 {
                 return Err(too_large);
             }
         }
@@ -465,9 +471,20 @@ mod tests {
         assert_eq!(head(b""), Err(Refusal::Closed));
     }
 
-    /// A head that does not arrive in time is answered 408; a connection past the limit 503.
+    /// What the server answered before closing ("" when it closed or reset the connection).
+    fn answer(stream: &mut TcpStream) -> String {
+        let mut text = String::new();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .expect("timeout");
+        let _ = stream.read_to_string(&mut text);
+        text
+    }
+
+    /// At the cap a connection still sending its head makes room for a new one; one that
+    /// takes too long alone is answered 408; with every connection answering, 503.
     #[test]
-    fn slow_heads_time_out_and_connections_are_capped() {
+    fn slow_heads_make_room_time_out_and_answers_are_capped() {
         let listener = TcpListener::bind("127.0.0.1:0").expect("binds");
         let port = listener.local_addr().expect("address").port();
         let limits = Limits {
@@ -476,36 +493,42 @@ mod tests {
             ..LIMITS
         };
         std::thread::spawn(move || {
-            accept(listener, limits, |r| r.respond(Response::text(200, "ok")))
+            accept(listener, limits, |r| {
+                if r.target() == "/slow" {
+                    std::thread::sleep(Duration::from_secs(2));
+                }
+                r.respond(Response::text(200, "ok"))
+            })
         });
-        // What the server answered before closing ("" when it reset the connection).
-        let answer = |stream: &mut TcpStream| {
-            let mut text = String::new();
-            stream
-                .set_read_timeout(Some(Duration::from_secs(30)))
-                .expect("timeout");
-            let _ = stream.read_to_string(&mut text);
-            text
-        };
-        let started = Instant::now();
-        let mut slow = TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        let connect = || TcpStream::connect(("127.0.0.1", port)).expect("connects");
+        let mut slow = connect();
         slow.write_all(b"GET / HTTP/1.1\r\nHost: x").expect("sends");
-        let mut second = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-        assert!(answer(&mut second).starts_with("HTTP/1.1 503 "));
-        assert!(answer(&mut slow).starts_with("HTTP/1.1 408 "));
+        std::thread::sleep(Duration::from_millis(200));
+        let mut honest = connect();
+        honest.write_all(b"GET / HTTP/1.1\r\n\r\n").expect("sends");
+        assert!(answer(&mut honest).starts_with("HTTP/1.1 200 "));
+        assert_eq!(answer(&mut slow), "", "the slow head was closed for room");
+        // Its answer done, the honest connection goes (rather than linger).
+        drop(honest);
+        std::thread::sleep(Duration::from_millis(200));
+        let started = Instant::now();
+        let mut alone = connect();
+        alone
+            .write_all(b"GET / HTTP/1.1\r\nHost: x")
+            .expect("sends");
+        assert!(answer(&mut alone).starts_with("HTTP/1.1 408 "));
         assert!(started.elapsed() >= limits.head_time);
-        drop(slow);
-        // Its place is free again once its thread has closed it.
+        drop(alone);
+        // Its place is free again once its thread has closed it; a slow answer holds it.
         let freed = (0..100).any(|_| {
-            let mut next = TcpStream::connect(("127.0.0.1", port)).expect("connects");
-            let _ = next.write_all(b"GET / HTTP/1.1\r\n\r\n");
-            let ok = answer(&mut next).starts_with("HTTP/1.1 200 ");
-            if !ok {
-                std::thread::sleep(Duration::from_millis(50));
-            }
-            ok
+            let mut next = connect();
+            let _ = next.write_all(b"GET /slow HTTP/1.1\r\n\r\n");
+            std::thread::sleep(Duration::from_millis(300));
+            let mut second = connect();
+            let busy = answer(&mut second).starts_with("HTTP/1.1 503 ");
+            busy && answer(&mut next).starts_with("HTTP/1.1 200 ")
         });
-        assert!(freed, "the connection limit was not given back");
+        assert!(freed, "a connection answering was closed for room");
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod lint_incremental;
 mod lint_rules;
 mod lsp;
 mod mcp;
+mod net;
 mod observations;
 mod printing;
 mod probe;

@@ -1,87 +1,29 @@
-//! How many peers the HTTP server takes, and how long they may take: a cap on open
-//! connections (past it a new one is closed at once), a deadline for a request's headers, and
-//! an accept loop that backs off when accepting fails (out of file descriptors) and says so
-//! once per [`REPORT_EVERY`] rather than once per failure.
+//! How many peers the HTTP server takes and how long they may take: the shared connection
+//! policy [`crate::net::MCP`], applied by [`crate::net::http1::serve`] (a cap on open
+//! connections that closes the one idle longest to make room, a deadline for a request's
+//! headers, back-off when accepting fails, writes a peer never reads cut off, warnings at
+//! most once per period), and its `Host`/`Origin` rule on every request ([`refused`]).
 
-use std::time::{Duration, Instant};
-use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use crate::net::{http1, warn, Policy, MCP};
+use http_body_util::combinators::BoxBody;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Bytes;
+use hyper::{Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::net::{IpAddr, Ipv4Addr};
 
-/// The most connections open at once (a session's event stream holds one).
-pub(crate) const MAX_CONNECTIONS: usize = 256;
+/// The numbers `mcp --http` runs with.
+pub(super) const POLICY: Policy = MCP;
 
-/// A connection that has not sent a request's headers within this is closed.
-pub(crate) const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+// The body cap `opening` enforces is the policy's.
+const _: () = assert!(super::opening::MAX_BODY == POLICY.body_bytes);
 
-/// How long the accept loop pauses after a failed accept.
-const BACK_OFF: Duration = Duration::from_millis(100);
-
-/// Failed accepts, and connections refused past the cap, are reported at most this often.
-const REPORT_EVERY: Duration = Duration::from_secs(10);
-
-/// Admits connections up to a cap and reports what it turned away.
-pub(super) struct Gate {
-    open: std::sync::Arc<Semaphore>,
-    failed: Tally,
-    refused: Tally,
-}
-
-impl Gate {
-    pub(super) fn new(cap: usize) -> Gate {
-        Gate {
-            open: std::sync::Arc::new(Semaphore::new(cap)),
-            failed: Tally::default(),
-            refused: Tally::default(),
-        }
-    }
-
-    /// The next connection within the cap, with the permit that holds its place; `None`
-    /// after a failed accept (after a pause) or a connection refused past the cap.
-    pub(super) async fn accept(
-        &mut self,
-        listener: &TcpListener,
-    ) -> Option<(TcpStream, OwnedSemaphorePermit)> {
-        match listener.accept().await {
-            Ok((stream, _)) => match self.open.clone().try_acquire_owned() {
-                Ok(permit) => Some((stream, permit)),
-                Err(_) => {
-                    drop(stream);
-                    let cap = MAX_CONNECTIONS;
-                    self.refused
-                        .count(|n| format!("refused {n} connection(s): {cap} are open already"));
-                    None
-                }
-            },
-            Err(error) => {
-                self.failed
-                    .count(|n| format!("could not accept {n} connection(s) (last: {error})"));
-                tokio::time::sleep(BACK_OFF).await;
-                None
-            }
-        }
-    }
-}
-
-/// Events of one kind, printed as one warning per [`REPORT_EVERY`].
-#[derive(Default)]
-struct Tally {
-    since: Option<Instant>,
-    unreported: usize,
-}
-
-impl Tally {
-    /// Counts one event; prints the first at once, and those after it summed up in one line
-    /// once the period is over (`message` gets how many the line stands for).
-    fn count(&mut self, message: impl Fn(usize) -> String) {
-        self.unreported += 1;
-        let now = Instant::now();
-        let due = self
-            .since
-            .is_none_or(|since| now.duration_since(since) >= REPORT_EVERY);
-        if due {
-            eprintln!("warning: {}", message(self.unreported));
-            self.unreported = 0;
-            self.since = Some(now);
-        }
-    }
+/// The 403 answer to a request whose `Host` or `Origin` is not this machine (rmcp checks
+/// them too; this is the same rule as `serve` and the probe), or `None`.
+pub(super) fn refused<B>(request: &Request<B>) -> Option<Response<BoxBody<Bytes, Infallible>>> {
+    let why = http1::check(request, IpAddr::V4(Ipv4Addr::LOCALHOST)).err()?;
+    warn::refused(&why, POLICY.warn_every);
+    let mut response = Response::new(Full::new(Bytes::from(format!("forbidden: {why}\n"))).boxed());
+    *response.status_mut() = StatusCode::FORBIDDEN;
+    Some(response)
 }

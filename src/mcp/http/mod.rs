@@ -13,12 +13,10 @@ mod sessions;
 use super::server::{Peers, Server};
 use super::site::Knowledge;
 use crate::error::{Error, Result};
-use hyper_util::rt::{TokioIo, TokioTimer};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-use limits::{HEADER_TIMEOUT, MAX_CONNECTIONS};
 use sessions::MAX_SESSIONS;
 
 /// The path printed for clients to connect to (the service answers on any path).
@@ -58,26 +56,17 @@ pub async fn serve(knowledge: Knowledge, peers: Peers, port: u16) -> Result<()> 
         config,
     );
     eprintln!("serving MCP over Streamable HTTP at http://{address}{ENDPOINT} (Ctrl-C stops)");
-    let mut gate = limits::Gate::new(MAX_CONNECTIONS);
-    loop {
-        let Some((stream, permit)) = gate.accept(&listener).await else {
-            continue;
-        };
+    let gate = crate::net::gate::Gate::new(limits::POLICY);
+    let forever = std::future::pending();
+    crate::net::http1::serve(listener, gate, forever, move |request| {
         let service = service.clone();
-        tokio::spawn(async move {
-            let handler = hyper::service::service_fn(move |request| {
-                let service = service.clone();
-                async move {
-                    Ok::<_, std::convert::Infallible>(opening::handle(&service, request).await)
-                }
-            });
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), handler);
-            // A client that goes away mid-request is no error of the server's.
-            let _ = connection.await;
-            drop(permit);
-        });
-    }
+        async move {
+            match limits::refused(&request) {
+                Some(refusal) => refusal,
+                None => opening::handle(&service, request).await,
+            }
+        }
+    })
+    .await;
+    Ok(())
 }

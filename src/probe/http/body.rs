@@ -1,16 +1,20 @@
-//! The probe's HTTP response bodies: one whole body, or an event stream fed by a channel.
+//! The probe's HTTP response bodies: one whole body, or an event stream fed by a channel
+//! that holds at most the connection policy's `stream_bytes` unread (`crate::net::stream`):
+//! a client that never reads its stream has it cut off.
 
+use crate::net::stream::{self, Cut};
 use hyper::body::{Bytes, Frame};
-use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+/// What feeds an event stream.
+pub(crate) type EventSender = stream::Sender;
 
 /// A response body.
 pub(crate) enum Body {
     Whole(Option<Bytes>),
     /// Server-sent events, as they are sent; ends when every sender is gone.
-    Events(UnboundedReceiver<Bytes>),
+    Events(stream::Receiver),
 }
 
 impl Body {
@@ -23,25 +27,25 @@ impl Body {
     }
 
     /// An event stream and the sender that feeds it.
-    pub fn events() -> (UnboundedSender<Bytes>, Body) {
-        let (sender, receiver) = unbounded_channel();
+    pub fn events() -> (EventSender, Body) {
+        let (sender, receiver) = stream::channel(crate::net::PROBE.stream_bytes);
         (sender, Body::Events(receiver))
     }
 }
 
 impl hyper::body::Body for Body {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = Cut;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, Cut>>> {
         match self.get_mut() {
             Body::Whole(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
             Body::Events(receiver) => receiver
-                .poll_recv(cx)
-                .map(|b| b.map(|b| Ok(Frame::data(b)))),
+                .poll_next(cx)
+                .map(|b| b.map(|b| b.map(Frame::data))),
         }
     }
 

@@ -15,16 +15,15 @@ use super::stdio::say;
 use super::transcript::{kept_headers, Entry, HttpEvent, Record, MAX_MESSAGE_BYTES};
 use crate::error::{Error, Result};
 use body::Body;
+use body::EventSender;
 use http_body_util::BodyExt;
 use hyper::body::{Bytes, Incoming};
 use hyper::{Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use std::collections::BTreeMap;
 use std::hash::{BuildHasher, Hasher};
 use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc::UnboundedSender;
 
 /// What the HTTP probe serves at `/mcp`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,7 +61,7 @@ pub struct Listen {
 pub(crate) struct Live {
     pub session: Session,
     /// The event stream the client keeps open (a Streamable HTTP GET, or the legacy stream).
-    pub stream: Option<UnboundedSender<Bytes>>,
+    pub stream: Option<EventSender>,
     /// Legacy SSE: the session ends with its stream.
     pub ends_with_stream: bool,
     pub ended: bool,
@@ -147,6 +146,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
         state: Mutex::new(State::default()),
     });
     tokio::spawn(tick(hub.clone()));
+    let hub_for_requests = hub.clone();
     let stop = async {
         let mut terminate =
             tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
@@ -155,29 +155,12 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
             _ = async { match terminate.as_mut() { Some(t) => { t.recv().await; } None => std::future::pending().await } } => {}
         }
     };
-    tokio::pin!(stop);
-    loop {
-        let (stream, _) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    eprintln!("warning: could not accept a connection: {e}");
-                    continue;
-                }
-            },
-            () = &mut stop => break,
-        };
-        let hub = hub.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |request| {
-                let hub = hub.clone();
-                async move { Ok::<_, std::convert::Infallible>(route(&hub, request).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
-    }
+    let gate = crate::net::gate::Gate::new(crate::net::PROBE);
+    crate::net::http1::serve(listener, gate, stop, move |request| {
+        let hub = hub_for_requests.clone();
+        async move { route(&hub, request).await }
+    })
+    .await;
     let mut state = hub.lock();
     for live in state.live.values_mut() {
         live.session.note("probe stopped");
@@ -204,7 +187,7 @@ async fn tick(hub: Arc<Hub>) {
                     let _ = stream.send(body::keep_alive());
                 }
             }
-            if live.stream.as_ref().is_some_and(UnboundedSender::is_closed) {
+            if live.stream.as_ref().is_some_and(EventSender::is_closed) {
                 live.stream = None;
                 live.session.note("the client closed its event stream");
                 live.ended |= live.ends_with_stream;
@@ -219,20 +202,8 @@ async fn tick(hub: Arc<Hub>) {
 
 /// Answers one request: the guard, then the route.
 async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
-    let header = |name: &str| {
-        request
-            .headers()
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string)
-    };
-    if let Err(why) = guard::check(
-        header("host").as_deref(),
-        header("origin").as_deref(),
-        hub.listen.bind,
-    ) {
-        eprintln!("refused a request: {why}");
-        return plain(StatusCode::FORBIDDEN, format!("forbidden: {why}"));
+    if let Some(refusal) = guard::refused(&request, hub.listen.bind) {
+        return refusal;
     }
     let path = request.uri().path().to_string();
     let method = request.method().as_str().to_string();
