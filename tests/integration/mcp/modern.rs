@@ -6,7 +6,7 @@
 
 use super::{example_site, post, runtime, stdio_command, HttpServer, TODAY};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientInfo, ElicitRequestParams,
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams,
     ElicitResult, ElicitationAction, InputRequest, ProtocolVersion, ServerNotification,
     SubscriptionFilter,
 };
@@ -231,9 +231,9 @@ fn subscriptions_listen_is_told_of_a_page_edited_and_a_note_added() {
 struct Answers(&'static str);
 
 impl rmcp::ClientHandler for Answers {
-    fn get_info(&self) -> ClientInfo {
+    fn get_info(&self) -> ClientConfig {
         let capabilities = ClientCapabilities::builder().enable_elicitation().build();
-        ClientInfo::new(
+        ClientConfig::new(
             capabilities,
             rmcp::model::Implementation::new("answers", "1"),
         )
