@@ -4,7 +4,7 @@
 //! told of a page edited and a note added, and `lint` asking where a draft goes (multi
 //! round-trip) — driven by rmcp's client (not written here) and by raw HTTP.
 
-use super::{example_site, post, runtime, stdio_command, HttpServer, TODAY};
+use super::{example_site, post, runtime, stdio_command, HttpServer};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams,
     ElicitResult, ElicitationAction, InputRequest, ProtocolVersion, ServerNotification,
@@ -35,18 +35,7 @@ async fn list_and_call<S: rmcp::Service<RoleClient>>(client: &RunningService<Rol
     assert_eq!(info.protocol_version, ProtocolVersion::V_2026_07_28);
     let tools = client.list_all_tools().await.expect("tools/list");
     assert!(tools.iter().any(|t| t.name == "support"), "{tools:?}");
-    let called = client
-        .call_tool(
-            CallToolRequestParams::new("support").with_arguments(arguments(
-                json!({"client": "cline", "capability": "transport.sse"}),
-            )),
-        )
-        .await
-        .expect("tools/call support");
-    assert_ne!(called.is_error, Some(true), "{called:?}");
-    let answer = called.structured_content.expect("structured content");
-    assert_eq!(answer["today"], TODAY);
-    assert_eq!(answer["cells"][0]["client"], "cline");
+    super::clients::calls_support(client).await;
 }
 
 #[test]
