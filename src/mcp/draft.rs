@@ -111,7 +111,7 @@ fn checked_path(path: &str) -> Result<PathBuf, String> {
 }
 
 /// The `id:` line of a draft's front matter.
-fn front_matter_id(text: &str) -> Result<String, String> {
+pub(super) fn front_matter_id(text: &str) -> Result<String, String> {
     let mut lines = text.trim_start_matches('\u{feff}').lines();
     let no_id = || {
         "error: the draft has no `id:` in its front matter (between `---` lines) to place it \

@@ -2,20 +2,24 @@
 //! stdio or over Streamable HTTP on this machine.
 //!
 //! The site is loaded and rendered in memory ([`site`]) and loaded again when a file changes
-//! (watched as `fieldnotes serve` watches it), each client then told
-//! `notifications/resources/list_changed`. [`server`] is the handler: [`tools`] answer
-//! questions with structured output ([`evidence`] for support, clients, capabilities and
-//! comparisons, [`search`] with the site's own search index, [`draft`] lints a draft in the
-//! site's context), [`resources`] are the pages' `.md` renditions, [`prompts`] guide an agent
-//! through verifying a note or researching a matrix cell. [`http`] is the HTTP transport:
-//! loopback only, browser `Origin`s other than loopback refused with 403, its peers bounded.
-//! [`revision`] says which protocol revisions are spoken (up to 2025-11-25), [`schema`] keeps
-//! the tools' schemas in what every client takes, [`work`] runs slow tool calls off the
-//! executor.
+//! (watched as `fieldnotes serve` watches it), the clients then told what changed
+//! ([`changes`]: sessions, and 2026-07-28 `subscriptions/listen` streams). [`server`] is the
+//! handler: [`tools`] answer questions with structured output ([`evidence`] for support,
+//! clients, capabilities and comparisons, [`search`] with the site's own search index,
+//! [`draft`] lints a draft in the site's context, [`placing`] asks where a draft goes),
+//! [`resources`] are the pages' `.md` renditions, [`prompts`] guide an agent through
+//! verifying a note or researching a matrix cell, [`cache`] says how long answers keep.
+//! [`http`] is the HTTP transport: loopback only, browser `Origin`s other than loopback
+//! refused with 403, its peers bounded. [`revision`] says which protocol revisions are spoken
+//! (2024-11-05 to 2026-07-28), [`schema`] keeps the tools' schemas in what every client
+//! takes, [`work`] runs slow tool calls off the executor.
 
+mod cache;
+mod changes;
 mod draft;
 mod evidence;
 mod http;
+mod placing;
 mod prompts;
 mod resources;
 mod revision;
@@ -27,8 +31,9 @@ mod tools;
 mod work;
 
 use crate::error::{Error, Result};
+use changes::Listeners;
 use rmcp::ServiceExt;
-use server::{Peers, Server};
+use server::Server;
 use site::Knowledge;
 use std::path::PathBuf;
 
@@ -49,24 +54,22 @@ pub fn serve(options: &McpOptions) -> Result<()> {
         .enable_all()
         .build()
         .map_err(|e| Error::io(&options.root, "start the MCP server", e))?;
-    let peers = Peers::default();
-    watch(&knowledge, &peers, runtime.handle().clone());
+    let listeners = Listeners::default();
+    watch(&knowledge, &listeners, runtime.handle().clone());
     runtime.block_on(async {
         match options.http_port {
-            Some(port) => http::serve(knowledge, peers, port).await,
-            None => stdio(knowledge, peers).await,
+            Some(port) => http::serve(knowledge, listeners, port).await,
+            None => stdio(knowledge, listeners).await,
         }
     })
 }
 
 /// Serves one client on standard input and output, until it closes them.
-async fn stdio(knowledge: Knowledge, peers: Peers) -> Result<()> {
-    let running = Server::new(knowledge, peers)
-        .serve(revision::LegacyOnly::new(
-            rmcp::transport::async_rw::AsyncRwTransport::new_server(
-                tokio::io::stdin(),
-                tokio::io::stdout(),
-            ),
+async fn stdio(knowledge: Knowledge, listeners: Listeners) -> Result<()> {
+    let running = Server::new(knowledge, listeners)
+        .serve(rmcp::transport::async_rw::AsyncRwTransport::new_server(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
         ))
         .await
         .map_err(|e| Error::Usage {
@@ -81,10 +84,10 @@ async fn stdio(knowledge: Knowledge, peers: Peers) -> Result<()> {
     Ok(())
 }
 
-/// Loads the site again after every change to its files, and tells the clients. A change
-/// that breaks the site keeps the last good snapshot (the error is printed on stderr); a
-/// site that cannot be watched is served as it is.
-fn watch(knowledge: &Knowledge, peers: &Peers, runtime: tokio::runtime::Handle) {
+/// Loads the site again after every change to its files, and tells the clients what changed.
+/// A change that breaks the site keeps the last good snapshot (the error is printed on
+/// stderr); a site that cannot be watched is served as it is.
+fn watch(knowledge: &Knowledge, listeners: &Listeners, runtime: tokio::runtime::Handle) {
     let mut watch = match crate::serve::watch::watch(&knowledge.root) {
         Ok(watch) => watch,
         Err(error) => {
@@ -92,7 +95,7 @@ fn watch(knowledge: &Knowledge, peers: &Peers, runtime: tokio::runtime::Handle) 
             return;
         }
     };
-    let (knowledge, peers) = (knowledge.clone(), peers.clone());
+    let (knowledge, listeners) = (knowledge.clone(), listeners.clone());
     std::thread::spawn(move || {
         while let Ok(mut changed) = watch.changes.recv() {
             while let Ok(more) = watch.changes.try_recv() {
@@ -100,9 +103,9 @@ fn watch(knowledge: &Knowledge, peers: &Peers, runtime: tokio::runtime::Handle) 
             }
             watch.refresh(&knowledge.root);
             match knowledge.reload() {
-                Ok(()) => drop(runtime.spawn({
-                    let peers = peers.clone();
-                    async move { peers.resources_changed().await }
+                Ok((old, new)) => drop(runtime.spawn({
+                    let (listeners, change) = (listeners.clone(), changes::diff(&old, &new));
+                    async move { listeners.publish(change).await }
                 })),
                 Err(error) => eprintln!(
                     "{}; still answering from the last good build",

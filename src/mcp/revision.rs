@@ -1,106 +1,46 @@
-//! The protocol revisions served: every one with an `initialize` handshake, up to 2025-11-25.
-//! 2026-07-28 (per-request `_meta` in place of `initialize`, `subscriptions/listen`) is not
-//! offered, so the server answers as that revision tells a legacy server to: `server/discover`,
-//! and any request that opens the stateless lifecycle, get "method not found" (an error that
-//! is not one of the revision's own), and a client that speaks both falls back to
-//! `initialize`.
+//! The protocol revisions served: every one rmcp knows, 2024-11-05 through 2026-07-28. A
+//! client of a revision with `initialize` gets a session as before; a 2026-07-28 client sends
+//! `server/discover` and then self-contained requests (revision, capabilities and client info
+//! in each request's `_meta`), which rmcp answers statelessly on both transports. What differs
+//! per revision here is only the SSE priming event ([`primes`]).
 
-use rmcp::model::{
-    ClientJsonRpcMessage, ClientRequest, ErrorCode, ErrorData, GetMeta, ProtocolVersion,
-    ServerJsonRpcMessage,
-};
-use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
-use rmcp::transport::Transport;
+use rmcp::model::ProtocolVersion;
 use std::borrow::Cow;
 
-/// The newest revision `initialize` agrees to.
-pub(crate) const NEWEST: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+/// The newest revision served.
+pub(crate) const NEWEST: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 
-/// The revisions `initialize` may agree to, oldest first.
+/// The first revision whose clients expect an SSE priming event (an event with an id and
+/// empty data, then `retry`): 2025-11-25 defined it (SEP-1699).
+const FIRST_PRIMED: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// The revisions served, oldest first: `server/discover` lists them, `initialize` agrees to
+/// one of them, and a request's `_meta` must name one.
 pub(super) fn supported() -> Cow<'static, [ProtocolVersion]> {
     Cow::Borrowed(ProtocolVersion::known_up_to(&NEWEST))
 }
 
-/// The `_meta` key with which a 2026-07-28 request names its revision.
-pub(super) const VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
-
-/// What a request is, as far as the revision check needs to know.
-pub(super) struct Opening<'a> {
-    pub method: &'a str,
-    /// Whether its `_meta` names a protocol revision (the 2026-07-28 lifecycle).
-    pub names_revision: bool,
-    /// Whether it comes after `initialize` (stdio) or inside an HTTP session.
-    pub in_session: bool,
+/// Whether a session of `revision` gets the SSE priming event and `retry`. Clients of older
+/// revisions parse every event's data as JSON-RPC, and some fail on the empty one (Gemini
+/// CLI 0.61, on 2025-06-18).
+pub(super) fn primes(revision: &str) -> bool {
+    // Revisions are ISO dates: they compare as strings the way they do as days.
+    revision >= FIRST_PRIMED.as_str()
 }
 
-/// The error a request of the 2026-07-28 lifecycle gets, or `None` for any other request.
-pub(super) fn refusal(request: &Opening) -> Option<ErrorData> {
-    let modern = request.method == "server/discover"
-        || (request.names_revision && !request.in_session && request.method != "initialize");
-    modern.then(|| {
-        ErrorData::new(
-            ErrorCode::METHOD_NOT_FOUND,
-            format!(
-                "method not found: `{}` belongs to MCP 2026-07-28, which this server does not \
-                 speak; send `initialize` (revisions up to {NEWEST})",
-                request.method
-            ),
-            None,
-        )
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A transport that answers 2026-07-28 requests itself (see [`refusal`]) and passes on the rest.
-pub(super) struct LegacyOnly<T> {
-    inner: T,
-    initialized: bool,
-}
-
-impl<T> LegacyOnly<T> {
-    pub(super) fn new(inner: T) -> Self {
-        LegacyOnly {
-            inner,
-            initialized: false,
-        }
-    }
-}
-
-impl<T: Transport<RoleServer>> Transport<RoleServer> for LegacyOnly<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleServer>,
-    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        loop {
-            let message = self.inner.receive().await?;
-            let ClientJsonRpcMessage::Request(request) = &message else {
-                return Some(message);
-            };
-            let opening = Opening {
-                method: request.request.method(),
-                names_revision: request.request.get_meta().protocol_version().is_some(),
-                in_session: self.initialized,
-            };
-            if matches!(request.request, ClientRequest::InitializeRequest(_)) {
-                self.initialized = true;
-            }
-            match refusal(&opening) {
-                None => return Some(message),
-                Some(error) => {
-                    let answer = ServerJsonRpcMessage::error(error, Some(request.id.clone()));
-                    // A client that hung up is seen by the next `receive`.
-                    let _ = self.inner.send(answer).await;
-                }
-            }
-        }
-    }
-
-    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.close()
+    #[test]
+    fn every_revision_up_to_2026_07_28_is_served_and_only_2025_11_25_on_primes() {
+        let served = supported();
+        assert_eq!(served.first(), Some(&ProtocolVersion::V_2024_11_05));
+        assert_eq!(served.last(), Some(&ProtocolVersion::V_2026_07_28));
+        assert!(served.contains(&ProtocolVersion::V_2025_06_18));
+        assert!(!primes("2025-03-26"));
+        assert!(!primes("2025-06-18"));
+        assert!(primes("2025-11-25"));
+        assert!(primes("2026-07-28"));
     }
 }

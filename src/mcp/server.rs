@@ -1,21 +1,25 @@
 //! The MCP handler: tools ([`super::tools`]), resources ([`super::resources`]) and prompts
-//! ([`super::prompts`]) answered from the current snapshot, and the connected clients told
-//! when the site changed.
+//! ([`super::prompts`]) answered from the current snapshot, each list with its cache hints
+//! ([`super::cache`]), and the clients told when the site changed ([`super::changes`]):
+//! sessions that subscribed, and 2026-07-28 `subscriptions/listen` streams.
 
+use super::changes::{self, Listeners, Subscribed};
 use super::site::{Knowledge, Snapshot};
-use super::{prompts, resources, revision};
+use super::{cache, placing, prompts, resources, revision};
 use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
-    ServerConfig,
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext};
-use rmcp::{ErrorData, Peer, RoleServer, ServerHandler};
+use rmcp::service::{NotificationContext, RequestContext, SubscriptionContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// What the server tells a client about itself in `initialize`.
 const INSTRUCTIONS: &str = "A knowledge base of research notes, each claim pinned to code. \
@@ -23,54 +27,30 @@ const INSTRUCTIONS: &str = "A knowledge base of research notes, each claim pinne
     notes, `note` for one note, `compare` for two clients; read any page as Markdown through \
     resources; check a draft note with `lint` before proposing it.";
 
-/// One MCP session's handler (each HTTP session gets its own; all share the site).
+/// One MCP session's handler (each HTTP session and each stateless request gets its own;
+/// all share the site and its listeners).
 #[derive(Clone)]
 pub struct Server {
     knowledge: Knowledge,
     tools: ToolRouter<Server>,
-    peers: Peers,
+    listeners: Listeners,
+    /// The pages this session subscribed to (`resources/subscribe`, before 2026-07-28).
+    subscribed: Subscribed,
 }
 
 impl Server {
-    pub fn new(knowledge: Knowledge, peers: Peers) -> Server {
+    pub fn new(knowledge: Knowledge, listeners: Listeners) -> Server {
         Server {
             knowledge,
             tools: Server::tools(),
-            peers,
+            listeners,
+            subscribed: Subscribed::default(),
         }
     }
 
     /// The snapshot this request is answered from.
     pub(super) fn site(&self) -> Arc<Snapshot> {
         self.knowledge.now()
-    }
-}
-
-/// The connected clients, each told `notifications/resources/list_changed` after a reload.
-#[derive(Clone, Default)]
-pub struct Peers(Arc<Mutex<Vec<Peer<RoleServer>>>>);
-
-impl Peers {
-    fn add(&self, peer: Peer<RoleServer>) {
-        if let Ok(mut peers) = self.0.lock() {
-            peers.retain(|p| !p.is_transport_closed());
-            peers.push(peer);
-        }
-    }
-
-    /// Tells every open session the resources changed; closed ones are dropped.
-    pub async fn resources_changed(&self) {
-        let peers: Vec<Peer<RoleServer>> = match self.0.lock() {
-            Ok(mut peers) => {
-                peers.retain(|p| !p.is_transport_closed());
-                peers.clone()
-            }
-            Err(_) => return,
-        };
-        for peer in peers {
-            // A session that went away meanwhile is dropped on the next call.
-            let _ = peer.notify_resource_list_changed().await;
-        }
     }
 }
 
@@ -81,6 +61,7 @@ impl ServerHandler for Server {
             .enable_tools()
             .enable_resources()
             .enable_resources_list_changed()
+            .enable_resources_subscribe()
             .enable_prompts()
             .build();
         ServerConfig::new(capabilities)
@@ -88,51 +69,122 @@ impl ServerHandler for Server {
             .with_instructions(INSTRUCTIONS)
     }
 
-    /// Revisions up to 2025-11-25 ([`revision`]): 2026-07-28 is not offered.
+    /// Every revision up to 2026-07-28 ([`revision`]).
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         revision::supported()
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        self.peers.add(context.peer);
+        self.listeners.add(context.peer, self.subscribed.clone());
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(question) = placing::ask(&request, &context) {
+            return Ok(question.into());
+        }
+        let request = placing::answered(request);
+        self.tools
+            .call(ToolCallContext::new(self, request, context))
+            .await
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut list = ListToolsResult::with_all_items(self.tools.list_all());
+        (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Binary);
+        Ok(list)
     }
 
     async fn list_resources(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        Ok(ListResourcesResult::with_all_items(resources::list(
-            &self.site(),
-        )))
+        let mut list = ListResourcesResult::with_all_items(resources::list(&self.site()));
+        (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
+        Ok(list)
     }
 
     async fn list_resource_templates(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(
-            resources::templates(&self.site()),
-        ))
+        let mut list =
+            ListResourceTemplatesResult::with_all_items(resources::templates(&self.site()));
+        (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
+        Ok(list)
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let contents = resources::read(&self.site(), &request.uri)
-            .map_err(|message| ErrorData::resource_not_found(message, None))?;
-        Ok(ReadResourceResult::new(vec![contents]).into())
+            .map_err(|message| not_found(message, &request.uri))?;
+        let mut read = ReadResourceResult::new(vec![contents]);
+        (read.ttl_ms, read.cache_scope) = cache::hints(&context, cache::Life::Files);
+        Ok(read.into())
     }
 
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        Ok(ListPromptsResult::with_all_items(prompts::list()))
+        let mut list = ListPromptsResult::with_all_items(prompts::list());
+        (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Binary);
+        Ok(list)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(changes::accepted(requested))
+    }
+
+    async fn listen(&self, stream: SubscriptionContext) -> Result<(), ErrorData> {
+        self.listeners.listen(stream).await
+    }
+
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        // The page's own URI (its `.md` one), as changes name it.
+        let uri = match resources::read(&self.site(), &request.uri)
+            .map_err(|message| not_found(message, &request.uri))?
+        {
+            ResourceContents::TextResourceContents { uri, .. } => uri,
+            _ => request.uri,
+        };
+        if let Ok(mut subscribed) = self.subscribed.lock() {
+            subscribed.insert(uri);
+        }
+        Ok(())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if let Ok(mut subscribed) = self.subscribed.lock() {
+            subscribed.remove(&request.uri);
+        }
+        Ok(())
     }
 
     async fn get_prompt(
@@ -150,4 +202,10 @@ impl ServerHandler for Server {
             .map(Into::into)
             .map_err(|message| ErrorData::invalid_params(message, None))
     }
+}
+
+/// "Resource not found", naming the URI in its `data` as the specification asks (rmcp makes
+/// its code -32602 for 2026-07-28 requests, -32002 before).
+fn not_found(message: String, uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(message, Some(serde_json::json!({ "uri": uri })))
 }

@@ -242,14 +242,14 @@ impl Knowledge {
         }
     }
 
-    /// Loads the site again; on failure the last good snapshot stays and the error is
-    /// returned.
-    pub fn reload(&self) -> Result<()> {
+    /// Loads the site again and returns the snapshots before and after; on failure the
+    /// last good snapshot stays and the error is returned.
+    pub fn reload(&self) -> Result<(Arc<Snapshot>, Arc<Snapshot>)> {
         let snapshot = Arc::new(Snapshot::load(&self.root, self.today)?);
-        match self.current.write() {
-            Ok(mut guard) => *guard = snapshot,
-            Err(poisoned) => *poisoned.into_inner() = snapshot,
-        }
-        Ok(())
+        let old = match self.current.write() {
+            Ok(mut guard) => std::mem::replace(&mut *guard, snapshot.clone()),
+            Err(poisoned) => std::mem::replace(&mut *poisoned.into_inner(), snapshot.clone()),
+        };
+        Ok((old, snapshot))
     }
 }

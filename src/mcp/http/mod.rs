@@ -2,15 +2,18 @@
 //! As the MCP specification asks of local servers, a request whose `Origin` is not a
 //! loopback one (a web page trying to reach this machine) gets 403, and so does one whose
 //! `Host` is not (DNS rebinding). Its peers are bounded ([`limits`]): connections, the time
-//! to send headers and a body, sessions ([`sessions`]). No SSE priming event (an event with
-//! empty data, defined by 2025-11-25) is sent: rmcp cannot send it per session, and clients
-//! of older revisions parse every event as JSON-RPC. [`opening`] answers 2026-07-28 requests.
+//! to send headers and a body, sessions ([`sessions`]). Requests of the revisions with
+//! `initialize` are served in sessions, each primed as its revision expects ([`priming`]);
+//! 2026-07-28 requests (`_meta` naming the revision) are served statelessly by rmcp, which
+//! checks their `Mcp-Method`/`Mcp-Name` headers against the body. [`opening`] reads bodies.
 
 mod limits;
 mod opening;
+mod priming;
 mod sessions;
 
-use super::server::{Peers, Server};
+use super::changes::Listeners;
+use super::server::Server;
 use super::site::Knowledge;
 use crate::error::{Error, Result};
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
@@ -36,7 +39,7 @@ pub const LOOPBACK_ORIGINS: [&str; 6] = [
 pub(super) type Mcp = StreamableHttpService<Server, sessions::CappedSessions>;
 
 /// Serves MCP over Streamable HTTP on `127.0.0.1:port` until the process is stopped.
-pub async fn serve(knowledge: Knowledge, peers: Peers, port: u16) -> Result<()> {
+pub async fn serve(knowledge: Knowledge, listeners: Listeners, port: u16) -> Result<()> {
     let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -48,10 +51,11 @@ pub async fn serve(knowledge: Knowledge, peers: Peers, port: u16) -> Result<()> 
         .with_allowed_hosts(["localhost", "127.0.0.1", "::1"])
         .with_allowed_origins(LOOPBACK_ORIGINS)
         .enforce_origin_validation()
+        // Sessions prime their own streams ([`priming`]); stateless ones are not resumable.
         .with_sse_retry(None)
         .with_max_request_body_bytes(opening::MAX_BODY);
     let service: Mcp = StreamableHttpService::new(
-        move || Ok(Server::new(knowledge.clone(), peers.clone())),
+        move || Ok(Server::new(knowledge.clone(), listeners.clone())),
         Arc::new(sessions::CappedSessions::new(MAX_SESSIONS)),
         config,
     );

@@ -1,7 +1,10 @@
-//! The HTTP sessions, bounded: rmcp's in-memory sessions, each closed after
-//! [`IDLE`] without a request, and past [`MAX_SESSIONS`] the one idle longest closed to make
-//! room (its client gets 404 and, as the specification asks, starts a new session).
+//! The HTTP sessions (of the revisions with `initialize`), bounded: rmcp's in-memory
+//! sessions, each closed after [`IDLE`] without a request, and past [`MAX_SESSIONS`] the one
+//! idle longest closed to make room (its client gets 404 and, as the specification asks,
+//! starts a new session). Each session's streams are primed as its revision expects
+//! ([`super::priming`]).
 
+use super::priming::{self, Primed};
 use futures_core::Stream;
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_server::session::local::{
@@ -20,24 +23,27 @@ pub(crate) const MAX_SESSIONS: usize = 64;
 /// A session with no request for this long is closed.
 pub(crate) const IDLE: Duration = Duration::from_secs(10 * 60);
 
-/// rmcp's session manager, with a cap and the time each session was last used.
+/// rmcp's session manager, with a cap, the time each session was last used, and whether it
+/// is primed.
 pub(crate) struct CappedSessions {
     inner: LocalSessionManager,
     used: Mutex<HashMap<SessionId, Instant>>,
+    primed: Mutex<HashMap<SessionId, bool>>,
     cap: usize,
 }
 
 impl CappedSessions {
-    /// Sessions that send no SSE priming event (see `super::serve`) and close when idle.
+    /// Sessions that close when idle, their streams primed per revision.
     pub(super) fn new(cap: usize) -> Self {
         let mut inner = LocalSessionManager::default();
         let mut config = SessionConfig::default();
         config.keep_alive = Some(IDLE);
-        config.sse_retry = None;
+        config.sse_retry = Some(priming::RETRY);
         inner.session_config = config;
         CappedSessions {
             inner,
             used: Mutex::default(),
+            primed: Mutex::default(),
             cap,
         }
     }
@@ -50,9 +56,19 @@ impl CappedSessions {
         }
     }
 
+    /// Whether the session's streams carry priming events (not before it is initialized).
+    fn primes(&self, id: &SessionId) -> bool {
+        self.primed
+            .lock()
+            .is_ok_and(|primed| primed.get(id).copied().unwrap_or(false))
+    }
+
     fn forget(&self, id: &SessionId) {
         if let Ok(mut used) = self.used.lock() {
             used.remove(id);
+        }
+        if let Ok(mut primed) = self.primed.lock() {
+            primed.remove(id);
         }
     }
 
@@ -64,6 +80,9 @@ impl CappedSessions {
             return Vec::new();
         };
         used.retain(|id, _| open.contains_key(id));
+        if let Ok(mut primed) = self.primed.lock() {
+            primed.retain(|id, _| open.contains_key(id));
+        }
         used.insert(id.clone(), Instant::now());
         let mut by_age: Vec<(Instant, SessionId)> =
             used.iter().map(|(id, at)| (*at, id.clone())).collect();
@@ -96,7 +115,11 @@ impl SessionManager for CappedSessions {
         message: ClientJsonRpcMessage,
     ) -> Result<ServerJsonRpcMessage, Self::Error> {
         self.touch(id);
-        self.inner.initialize_session(id, message).await
+        let answer = self.inner.initialize_session(id, message).await?;
+        if let Ok(mut primed) = self.primed.lock() {
+            primed.insert(id.clone(), priming::primes_after(&answer));
+        }
+        Ok(answer)
     }
 
     async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
@@ -114,7 +137,8 @@ impl SessionManager for CappedSessions {
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.touch(id);
-        self.inner.create_stream(id, message).await
+        let stream = self.inner.create_stream(id, message).await?;
+        Ok(Primed::new(stream, self.primes(id)))
     }
 
     async fn accept_message(
@@ -131,7 +155,8 @@ impl SessionManager for CappedSessions {
         id: &SessionId,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.touch(id);
-        self.inner.create_standalone_stream(id).await
+        let stream = self.inner.create_standalone_stream(id).await?;
+        Ok(priming::standalone(stream, self.primes(id)))
     }
 
     async fn resume(
@@ -140,6 +165,7 @@ impl SessionManager for CappedSessions {
         last_event_id: String,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         self.touch(id);
-        self.inner.resume(id, last_event_id).await
+        let stream = self.inner.resume(id, last_event_id).await?;
+        Ok(Primed::new(stream, self.primes(id)))
     }
 }

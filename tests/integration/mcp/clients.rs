@@ -19,6 +19,25 @@ const TOOLS: [&str; 7] = [
     "support",
 ];
 
+/// Calls `support` for Cline and SSE (by title and alias) and checks the answer.
+pub(super) async fn calls_support<S: rmcp::Service<RoleClient>>(
+    client: &RunningService<RoleClient, S>,
+) {
+    let arguments = json!({"client": "Cline", "capability": "transport.sse"});
+    let called = client
+        .call_tool(
+            CallToolRequestParams::new("support")
+                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
+        )
+        .await
+        .expect("tools/call support");
+    assert_ne!(called.is_error, Some(true), "{called:?}");
+    let answer = called.structured_content.expect("structured content");
+    assert_eq!(answer["today"], TODAY);
+    assert_eq!(answer["cells"][0]["client"], "cline");
+    assert_eq!(answer["cells"][0]["capability"], "transports.sse");
+}
+
 /// What a session answers, checked the same way over either transport.
 async fn exercise(client: &RunningService<RoleClient, ()>) {
     let info = client.peer_info().expect("the server's initialize answer");
@@ -34,19 +53,7 @@ async fn exercise(client: &RunningService<RoleClient, ()>) {
     names.sort();
     assert_eq!(names, TOOLS);
 
-    let arguments = json!({"client": "Cline", "capability": "transport.sse"});
-    let called = client
-        .call_tool(
-            CallToolRequestParams::new("support")
-                .with_arguments(arguments.as_object().cloned().unwrap_or_default()),
-        )
-        .await
-        .expect("tools/call support");
-    assert_ne!(called.is_error, Some(true), "{called:?}");
-    let answer = called.structured_content.expect("structured content");
-    assert_eq!(answer["today"], TODAY);
-    assert_eq!(answer["cells"][0]["client"], "cline");
-    assert_eq!(answer["cells"][0]["capability"], "transports.sse");
+    calls_support(client).await;
 
     let uri = "https://canimcp.io/research/cline-defaults-a-url-server-to-sse.md";
     let read = client

@@ -1,12 +1,14 @@
 //! `fieldnotes mcp` driven by a client this project did not write: rmcp's own client, over
 //! stdio and Streamable HTTP, on a copy of the example site at the repository root
-//! ([`clients`]); the tools' schemas as strict clients read them ([`schemas`]); which protocol
-//! revisions are spoken and what goes over the wire ([`revisions`]); the HTTP server's bounds
+//! ([`clients`]); the tools' schemas as strict clients read them ([`schemas`]); 2026-07-28
+//! served ([`modern`]) beside the older revisions and what goes over the wire for those
+//! ([`revisions`]); the HTTP server's bounds
 //! on its peers ([`bounds`]). The official Python and TypeScript SDKs drive it too, from
 //! `.ci/run` (tests/mcp/), since they need Python and Node.
 
 mod bounds;
 mod clients;
+mod modern;
 mod revisions;
 mod schemas;
 
