@@ -8,6 +8,7 @@ mod github;
 mod gitlab;
 pub mod help;
 mod human;
+pub mod inert;
 mod json;
 mod junit;
 mod markdown;
@@ -179,9 +180,4 @@ fn message_and_help(d: &Diagnostic) -> String {
         Some(help) => format!("{}\nhelp: {help}", d.message),
         None => d.message.clone(),
     }
-}
-
-/// `text` on one line: each line break (`\r\n`, `\n` or `\r`) becomes a space.
-fn one_line(text: &str) -> String {
-    text.replace("\r\n", " ").replace(['\n', '\r'], " ")
 }
