@@ -108,8 +108,8 @@ fn trusted_config(root: &Path, rev: &str) -> Result<Vec<Diagnostic>> {
     let base = crate::diff::trusted_config(root, rev)?;
     let trusted = SiteConfig::parse(&base.text, Path::new(&base.shown))?;
     let (text, mut head) = SiteConfig::load_untrusted(root)?;
-    let loosened = trust::merge(&trusted, &mut head, &text);
-    trust::install(trusted);
+    let loosened = trust::merge(&trusted, &mut head, &text, rule);
+    trust::install(trusted, rule);
     Ok(loosened
         .into_iter()
         .map(|l| {
@@ -130,4 +130,9 @@ fn trusted_config(root: &Path, rev: &str) -> Result<Vec<Diagnostic>> {
             finding
         })
         .collect())
+}
+
+/// A rule's code and default severity by code or name, for `config::trust`.
+pub(crate) fn rule(code_or_name: &str) -> Option<(&'static str, Severity)> {
+    rules::find(code_or_name).map(|r| (r.meta.code, r.meta.severity))
 }

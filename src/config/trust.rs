@@ -18,20 +18,24 @@ use std::sync::OnceLock;
 pub const LOOSENED_CODE: &str = "FN013";
 pub const LOOSENED_NAME: &str = "setting-loosened";
 
+/// A rule's code and default severity, by its code or name: `lint::rules::find`, which the
+/// command passes in (settings, read by every step, import none).
+pub type RuleLookup = fn(&str) -> Option<(&'static str, Severity)>;
+
 /// The base revision's settings, when a command was given `--config-from`.
-static TRUSTED: OnceLock<SiteConfig> = OnceLock::new();
+static TRUSTED: OnceLock<(SiteConfig, RuleLookup)> = OnceLock::new();
 
 /// Makes `base` the settings every work-tree `site.yaml` of this process is held to. A
 /// second call is ignored: one process checks against one base.
-pub fn install(base: SiteConfig) {
-    let _ = TRUSTED.set(base);
+pub fn install(base: SiteConfig, rules: RuleLookup) {
+    let _ = TRUSTED.set((base, rules));
 }
 
 /// Holds `config` to the installed base settings, if any (what it loosens is dropped here;
 /// [`merge`] reports it).
 pub(crate) fn apply(config: &mut SiteConfig, text: &str) {
-    if let Some(base) = TRUSTED.get() {
-        merge(base, config, text);
+    if let Some((base, rules)) = TRUSTED.get() {
+        merge(base, config, text, *rules);
     }
 }
 
@@ -50,7 +54,12 @@ pub struct Loosening {
 
 /// Sets each guarded value of `head` (parsed from `text`) to the stricter of it and `base`'s;
 /// returns each value of `head` that was looser, in key order.
-pub fn merge(base: &SiteConfig, head: &mut SiteConfig, text: &str) -> Vec<Loosening> {
+pub fn merge(
+    base: &SiteConfig,
+    head: &mut SiteConfig,
+    text: &str,
+    lookup: RuleLookup,
+) -> Vec<Loosening> {
     let mut found = Vec::new();
     let mut loosen = |key: String, message: String| {
         let (line, column) = locate(text, &key);
@@ -89,7 +98,7 @@ pub fn merge(base: &SiteConfig, head: &mut SiteConfig, text: &str) -> Vec<Loosen
         head.lint.stale_after_days = base.lint.stale_after_days;
         loosen("lint.staleAfterDays".to_string(), message);
     }
-    head.lint.rules = rules(&base.lint.rules, &head.lint.rules, &mut loosen);
+    head.lint.rules = rules(&base.lint.rules, &head.lint.rules, lookup, &mut loosen);
     found.sort_by(|a, b| (a.line, &a.key).cmp(&(b.line, &b.key)));
     found
 }
@@ -140,17 +149,17 @@ fn strictness(value: &str) -> Option<u8> {
 fn rules(
     base: &BTreeMap<String, String>,
     head: &BTreeMap<String, String>,
+    code: RuleLookup,
     loosen: &mut impl FnMut(String, String),
 ) -> BTreeMap<String, String> {
-    let code = |key: &str| crate::lint::rules::find(key).map(|r| &r.meta);
     let mut setting: BTreeMap<&'static str, (Option<&str>, Option<&str>, Severity)> =
         BTreeMap::new();
     for (side, map) in [(0, base), (1, head)] {
         for (key, value) in map {
-            let Some(meta) = code(key) else { continue };
-            let entry = setting
-                .entry(meta.code)
-                .or_insert((None, None, meta.severity));
+            let Some((rule, default)) = code(key) else {
+                continue;
+            };
+            let entry = setting.entry(rule).or_insert((None, None, default));
             match side {
                 0 => entry.0 = Some(value.as_str()),
                 _ => entry.1 = Some(value.as_str()),
@@ -161,18 +170,18 @@ fn rules(
         .filter(|(key, _)| code(key).is_none())
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    for (code, (base_value, head_value, default)) in setting {
+    for (name, (base_value, head_value, default)) in setting {
         let base_value = base_value.unwrap_or(default.as_str());
         let head_value = head_value.unwrap_or(default.as_str());
         let value = match (strictness(base_value), strictness(head_value)) {
             (Some(b), Some(h)) if h < b => {
                 let key = (head.keys())
-                    .find(|k| crate::lint::rules::find(k).is_some_and(|r| r.meta.code == code))
-                    .map_or(format!("lint.rules.{code}"), |k| format!("lint.rules.{k}"));
+                    .find(|k| code(k).is_some_and(|(rule, _)| rule == name))
+                    .map_or(format!("lint.rules.{name}"), |k| format!("lint.rules.{k}"));
                 loosen(
                     key,
                     format!(
-                        "lint.rules sets {code} to `{head_value}`, less strict than the base's \
+                        "lint.rules sets {name} to `{head_value}`, less strict than the base's \
                          `{base_value}`; the base's is used"
                     ),
                 );
@@ -180,7 +189,7 @@ fn rules(
             }
             _ => head_value,
         };
-        out.insert(code.to_string(), value.to_string());
+        out.insert(name.to_string(), value.to_string());
     }
     out
 }
@@ -225,6 +234,10 @@ mod tests {
     const BASE: &str = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: a}]\n\
                         capabilityGroups: [{id: g, title: G}]\nkinds: [{id: k}]\n";
 
+    fn lookup(key: &str) -> Option<(&'static str, Severity)> {
+        crate::lint::rules::find(key).map(|r| (r.meta.code, r.meta.severity))
+    }
+
     fn config(extra: &str) -> (SiteConfig, String) {
         let text = format!("{BASE}{extra}");
         let config = SiteConfig::parse(&text, Path::new("site.yaml")).expect("parses");
@@ -240,7 +253,7 @@ mod tests {
              markdown:\n  unsafeHtml: true\ntheme: mine\n\
              lint:\n  staleAfterDays: 9999\n  rules:\n    broken-link: off\n    FN304: error\n",
         );
-        let found = merge(&base, &mut head, &text);
+        let found = merge(&base, &mut head, &text, lookup);
         let keys: Vec<(&str, usize)> = found.iter().map(|l| (l.key.as_str(), l.line)).collect();
         assert_eq!(
             keys,
@@ -267,7 +280,7 @@ mod tests {
     fn taking_a_stricter_setting_away_is_a_loosening_too() {
         let (base, _) = config("lint:\n  rules:\n    FN304: error\nlimits:\n  maxFiles: 10\n");
         let (mut head, text) = config("");
-        let found = merge(&base, &mut head, &text);
+        let found = merge(&base, &mut head, &text, lookup);
         let keys: Vec<&str> = found.iter().map(|l| l.key.as_str()).collect();
         assert_eq!(keys, ["limits.maxFiles", "lint.rules.FN304"]);
         assert_eq!((found[0].line, found[1].line), (1, 1));
@@ -277,6 +290,6 @@ mod tests {
         let (same, same_text) =
             config("lint:\n  rules:\n    FN304: error\nlimits:\n  maxFiles: 10\n");
         let mut again = same.clone();
-        assert_eq!(merge(&same, &mut again, &same_text), Vec::new());
+        assert_eq!(merge(&same, &mut again, &same_text, lookup), Vec::new());
     }
 }

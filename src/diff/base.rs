@@ -31,18 +31,12 @@ pub(crate) fn read(tree: &WorkTree, site: &Path, commit: &str, head: &Limits) ->
     let fail = |why: String| Error::Usage {
         message: format!("--base {short}: {why}"),
     };
-    let git = || Git::in_work_tree(tree, site).no_lazy_fetch();
-    let mut reader = Reader {
-        objects: Objects::start(git).map_err(&fail)?,
-        unread: Vec::new(),
-    };
-    let prefix = site_prefix(tree, site).map_err(&fail)?;
-    let site_tree = reader.site_tree(commit, &prefix).map_err(&fail)?;
-    let config_path = Path::new(&prefix).join(CONFIG_FILE);
-    let shown = format!("{short}:{}", config_path.display());
-    let entries = reader.list(&site_tree).map_err(&fail)?;
-    let text = reader.config_text(&entries, &shown).map_err(&fail)?;
-    let config = Reader::config(&text, &shown, head)?;
+    let Opened {
+        mut reader,
+        entries,
+        config: text,
+    } = open(tree, site, commit, &fail)?;
+    let config = Reader::config(&text.text, &text.shown, head)?;
     let mut files = Vec::new();
     if let Some(content) = find(&entries, CONTENT_DIR, Kind::Folder) {
         let wanted = reader.walk(&content.oid, &config.limits).map_err(&fail)?;
@@ -71,17 +65,43 @@ pub(crate) fn config_at(tree: &WorkTree, site: &Path, commit: &str) -> Result<Co
     let fail = |why: String| Error::Usage {
         message: format!("{short}: {why}"),
     };
+    Ok(open(tree, site, commit, &fail)?.config)
+}
+
+/// The base opened: its object reader, the site folder's entries and its `site.yaml`.
+struct Opened {
+    reader: Reader,
+    entries: Vec<Entry>,
+    config: ConfigText,
+}
+
+/// Opens the site at `site` (a folder of `tree`) as `commit` holds it; `fail` makes an error
+/// of what went wrong.
+fn open(
+    tree: &WorkTree,
+    site: &Path,
+    commit: &str,
+    fail: &impl Fn(String) -> Error,
+) -> Result<Opened> {
     let git = || Git::in_work_tree(tree, site).no_lazy_fetch();
     let mut reader = Reader {
-        objects: Objects::start(git).map_err(&fail)?,
+        objects: Objects::start(git).map_err(fail)?,
         unread: Vec::new(),
     };
-    let prefix = site_prefix(tree, site).map_err(&fail)?;
-    let site_tree = reader.site_tree(commit, &prefix).map_err(&fail)?;
-    let shown = format!("{short}:{}", Path::new(&prefix).join(CONFIG_FILE).display());
-    let entries = reader.list(&site_tree).map_err(&fail)?;
-    let text = reader.config_text(&entries, &shown).map_err(&fail)?;
-    Ok(ConfigText { text, shown })
+    let prefix = site_prefix(tree, site).map_err(fail)?;
+    let site_tree = reader.site_tree(commit, &prefix).map_err(fail)?;
+    let shown = format!(
+        "{}:{}",
+        crate::provenance::short(commit),
+        Path::new(&prefix).join(CONFIG_FILE).display()
+    );
+    let entries = reader.list(&site_tree).map_err(fail)?;
+    let text = reader.config_text(&entries, &shown).map_err(fail)?;
+    Ok(Opened {
+        reader,
+        entries,
+        config: ConfigText { text, shown },
+    })
 }
 
 /// The site folder's path in the repository (`/`-separated; empty at the top).

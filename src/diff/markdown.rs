@@ -4,14 +4,14 @@
 //! a small table of changed support cells per client (those with a new status first, the
 //! others folded in a `<details>`), then notes, pins, clients and capabilities.
 //!
-//! Inert and sized for GitHub (`lint::format::inert`): every id, title, path and value from
+//! Inert and sized for GitHub ([`super::inert`]): every id, title, path and value from
 //! the pull request is a code span with its controls visible, so that nothing from content
 //! renders as a link, image, mention, autolink or tag; the whole keeps within a byte cap
 //! (rows past it are counted in an "N more" line) and its `<details>` is always closed.
 
-use super::model::{CellChange, CellEvidence, Named, SiteDiff};
+use super::inert::{self, Budget};
+use super::model::{CellChange, CellEvidence, Named, Settings, SiteDiff};
 use crate::index::evidence::Method;
-use crate::lint::format::inert::{self, Budget};
 use crate::provenance::short;
 
 /// Most rows a table lists; the rest are counted.
@@ -62,7 +62,7 @@ pub(crate) fn render(diff: &SiteDiff, cap: usize) -> String {
     out.push(&format!(
         "### fieldnotes diff: {counted} changed since {base}\n"
     ));
-    super::markdown_settings::render(&mut out, &diff.settings);
+    settings_tables(&mut out, &diff.settings);
     // Cells with a new status first; those whose status stayed folded away below them.
     let (moved, stayed): (Vec<&CellChange>, Vec<&CellChange>) =
         diff.cells.iter().partition(|c| c.before != c.after);
@@ -111,6 +111,46 @@ pub(crate) fn render(diff: &SiteDiff, cap: usize) -> String {
         "rows or tables",
         "`fieldnotes diff --format json` lists them all",
     )
+}
+
+/// Appends the settings tables to `out` (nothing when nothing changed).
+fn settings_tables(out: &mut Budget, settings: &Settings) {
+    if settings.is_empty() {
+        return;
+    }
+    out.push(
+        "\n**Settings, templates, themes and static files** (they set this check's rules and \
+         what every page runs: review each)\n",
+    );
+    if !settings.keys.is_empty() {
+        out.push("\n| site.yaml key | before | after | |\n| --- | --- | --- | --- |\n");
+        for key in settings.keys.iter().take(MAX_ROWS) {
+            let side = |value: &Option<String>| value.as_deref().map_or("—".to_string(), code);
+            let mark = match key.loosens {
+                true => "⚠️ loosens the base's: not used by a check with `--config-from` the base",
+                false => "",
+            };
+            out.push(&format!(
+                "| {} | {} | {} | {mark} |\n",
+                code(&key.key),
+                side(&key.before),
+                side(&key.after)
+            ));
+        }
+        more(out, settings.keys.len());
+    }
+    if !settings.files.is_empty() {
+        out.push("\n| file | change | kind |\n| --- | --- | --- |\n");
+        for file in settings.files.iter().take(MAX_ROWS) {
+            out.push(&format!(
+                "| {} | {} | {} |\n",
+                code(&file.path),
+                file.change,
+                file.kind
+            ));
+        }
+        more(out, settings.files.len());
+    }
 }
 
 /// `n thing` or `n things`.
@@ -320,7 +360,7 @@ fn roster(out: &mut Budget, what: &str, added: &[Named], removed: &[Named]) {
 }
 
 /// The line saying how many rows past [`MAX_ROWS`] were left out.
-pub(super) fn more(out: &mut Budget, total: usize) {
+fn more(out: &mut Budget, total: usize) {
     if total > MAX_ROWS {
         out.close(&format!(
             "\n…and {} more: `fieldnotes diff --format json` lists them all.\n",
@@ -340,13 +380,13 @@ fn link(label: &str, url: Option<&str>) -> String {
 
 /// Text from the pull request (a title, a status) in a table cell: an inert code span of at
 /// most 120 characters.
-pub(super) fn text(text: &str) -> String {
+fn text(text: &str) -> String {
     inert::cell(text, 120)
 }
 
 /// An id, path, version or value from the pull request in a table cell: an inert code span
 /// of at most 200 characters.
-pub(super) fn code(text: &str) -> String {
+fn code(text: &str) -> String {
     inert::cell(text, 200)
 }
 

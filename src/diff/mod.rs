@@ -14,9 +14,9 @@
 
 pub(crate) mod base;
 pub(crate) mod cells;
+pub(crate) mod inert;
 pub(crate) mod links;
 pub(crate) mod markdown;
-mod markdown_settings;
 pub(crate) mod model;
 pub(crate) mod notes;
 pub(crate) mod pins;
@@ -25,6 +25,7 @@ pub(crate) mod roster;
 pub(crate) mod settings;
 pub(crate) mod tree;
 
+use crate::config::trust::RuleLookup;
 use crate::config::{self, SiteConfig};
 use crate::error::Result;
 use crate::provenance::git::Git;
@@ -37,11 +38,16 @@ use std::path::{Path, PathBuf};
 /// What changed in the site at `root` (the work tree) since the commit `base` names; links
 /// to the preview at `base_url` when given. The work tree's `site.yaml` is held to the base's
 /// (`config::trust`): what a change would loosen is listed, not used.
-pub(crate) fn diff(root: &Path, base: &str, base_url: Option<&str>) -> Result<SiteDiff> {
+pub(crate) fn diff(
+    root: &Path,
+    base: &str,
+    base_url: Option<&str>,
+    rules: RuleLookup,
+) -> Result<SiteDiff> {
     let (tree, site, commit) = revision_of(root, "--base", base)?;
     let base_config = base::config_at(&tree, &site, &commit)?;
     if let Ok(trusted) = SiteConfig::parse(&base_config.text, Path::new(&base_config.shown)) {
-        config::trust::install(trusted);
+        config::trust::install(trusted, rules);
     }
     let after = crate::open(root)?;
     let preview = (base_url)
@@ -53,7 +59,7 @@ pub(crate) fn diff(root: &Path, base: &str, base_url: Option<&str>) -> Result<Si
     let (clients, capabilities) = roster::changes(&before, &after, preview);
     Ok(SiteDiff {
         version: model::VERSION,
-        settings: settings::changes(&tree, &site, &commit, &base_config.text, &before.config)?,
+        settings: settings::changes(&tree, &site, &commit, &base_config, &before.config, rules)?,
         cells: cells::changes(&before, &after, preview),
         notes: notes::changes(&before, &after, preview),
         pins: pins::bumps(&before, &after),

@@ -5,8 +5,10 @@
 //! what a reader's browser runs (templates, scripts). A key change that loosens what the
 //! base set is marked, as `config::trust` reports it.
 
+use super::base::ConfigText;
 use super::model::{FileChange, KeyChange, Settings};
-use crate::config::{trust, SiteConfig, CONFIG_FILE};
+use crate::config::trust::{self, RuleLookup};
+use crate::config::{SiteConfig, CONFIG_FILE};
 use crate::error::{Error, Result};
 use crate::provenance::git::{Git, DIFF_SAFETY};
 use crate::provenance::worktree::WorkTree;
@@ -27,17 +29,19 @@ pub(crate) fn changes(
     tree: &WorkTree,
     site: &Path,
     commit: &str,
-    base_text: &str,
+    base_text: &ConfigText,
     base: &SiteConfig,
+    rules: RuleLookup,
 ) -> Result<Settings> {
     let files = files(tree, site, commit)?;
     let mut keys = Vec::new();
     if files.iter().any(|f| f.path == CONFIG_FILE) {
         let (head_text, mut head) = SiteConfig::load_untrusted(site)?;
-        let loosened: BTreeSet<String> = (trust::merge(base, &mut head, &head_text).into_iter())
-            .map(|l| l.key)
-            .collect();
-        keys = key_changes(base_text, &head_text, &loosened);
+        let loosened: BTreeSet<String> = (trust::merge(base, &mut head, &head_text, rules)
+            .into_iter())
+        .map(|l| l.key)
+        .collect();
+        keys = key_changes(&base_text.text, &head_text, &loosened);
     }
     Ok(Settings { keys, files })
 }

@@ -6,7 +6,7 @@
 use crate::provenance::run_with;
 use crate::provenance::widget::Repo;
 use crate::support::{copy_dir, fixtures};
-use fieldnotes::lint::format::inert::problems;
+use fieldnotes::lint::format::review_markdown_problems as problems;
 use serde_json::Value;
 use std::fs;
 use std::process::Output;

@@ -3,13 +3,13 @@
 //! request comment, where the annotations alone may not show every finding.
 //!
 //! A finding's message quotes the pull request (a link target, a value, a title): each cell
-//! is an inert code span ([`super::inert`]) so that nothing in it renders as a link, image,
+//! is an inert code span (`diff::inert`, shared with `fieldnotes diff`) so that nothing in it renders as a link, image,
 //! mention or tag, and the whole keeps within [`inert::COMMENT_BYTES`] (rows past it are
 //! counted), far under GitHub's 1 MiB job summary beside the diff.
 
-use super::inert::{self, Budget};
 use super::{summary_line, Options, Printed};
 use crate::diagnostic::Severity;
+use crate::diff::inert::{self, Budget};
 
 /// How many findings the table lists; the heading counts them all.
 pub const MAX_ROWS: usize = 50;

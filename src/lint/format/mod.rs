@@ -8,7 +8,6 @@ mod github;
 mod gitlab;
 pub mod help;
 mod human;
-pub mod inert;
 mod json;
 mod junit;
 mod markdown;
@@ -18,6 +17,7 @@ mod rdjson;
 mod sarif;
 
 use crate::diagnostic::{Diagnostic, Summary};
+pub use crate::diff::inert::problems as review_markdown_problems;
 use crate::text_file::TextFile;
 pub use paths::PathStyle;
 use std::cmp::Reverse;

@@ -1,5 +1,6 @@
 //! Review output on GitHub (a job summary, a pull-request or issue comment) from text a pull
-//! request wrote: inert, and sized to GitHub's limits.
+//! request wrote: inert, and sized to GitHub's limits. Used by the diff's Markdown and by
+//! lint's Markdown format (the job summary).
 //!
 //! Inert: such text is shown as a GitHub-flavoured Markdown code span ([`span`], [`cell`]),
 //! in which GitHub renders no image, link, autolink (`www.`, `https://`), `@mention`, issue
