@@ -251,6 +251,11 @@ pub struct LintArgs {
     /// Print every finding in the human format (by default: the first 20, then counts by rule).
     #[arg(long)]
     pub all_findings: bool,
+    /// Take limits, unsafeHtml, theme and rule severities from site.yaml at this git revision
+    /// (a pull request's base): the work tree's site.yaml may tighten them, never loosen them
+    /// (a loosening is finding FN013 at its line).
+    #[arg(long, value_name = "REV")]
+    pub config_from: Option<String>,
 }
 
 /// `--report FORMAT=FILE`.
@@ -467,6 +472,10 @@ pub struct DiffArgs {
     /// build, e.g. `https://pr-12.preview.example.org`).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Most bytes of Markdown printed (rows past it are counted in an "N more" line); the
+    /// default fits a GitHub comment.
+    #[arg(long, value_name = "BYTES", default_value_t = 60_000)]
+    pub max_bytes: usize,
 }
 
 /// `fieldnotes diff --format`.
@@ -474,7 +483,7 @@ pub struct DiffArgs {
 pub enum DiffFormat {
     /// Tables per client, for a pull-request comment or a job summary.
     Markdown,
-    /// The diff as data (`version`, `base`, `cells`, `notes`, `pins`, `clients`,
+    /// The diff as data (`version`, `base`, `settings`, `cells`, `notes`, `pins`, `clients`,
     /// `capabilities`, `unread`).
     Json,
 }

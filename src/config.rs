@@ -1,6 +1,7 @@
 //! `site.yaml`: the site's settings and vocabularies (spec revisions, capability groups, kinds).
 
 mod base_url;
+pub mod trust;
 
 use crate::error::{Error, Result};
 use serde::Deserialize;
@@ -259,7 +260,21 @@ impl SiteConfig {
             },
             _ => Error::io(&path, "read", e),
         })?;
-        SiteConfig::parse(&text, &path)
+        let mut config = SiteConfig::parse(&text, &path)?;
+        trust::apply(&mut config, &text);
+        Ok(config)
+    }
+
+    /// Reads `site.yaml` in `root` as [`SiteConfig::load`] does, without holding it to the
+    /// trusted settings: its text and what it says.
+    pub fn load_untrusted(root: &Path) -> Result<(String, SiteConfig)> {
+        let path = root.join(CONFIG_FILE);
+        if path.is_symlink() {
+            return SiteConfig::load(root).map(|c| (String::new(), c));
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, "read", e))?;
+        let config = SiteConfig::parse(&text, &path)?;
+        Ok((text, config))
     }
 
     /// Parses `site.yaml` text; `path` is only used in errors.

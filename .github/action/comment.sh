@@ -34,10 +34,12 @@ body="$(mktemp)"
 trap 'rm -f "$body"' EXIT
 {
   echo "$MARKER"
+  # `fieldnotes diff --format markdown` keeps within 60,000 bytes itself, its HTML balanced;
+  # a file past the cap is not cut (a cut could leave a tag open) but left out whole.
   if [ "$(wc -c < "$DIFF_FILE")" -gt "$MAX_BYTES" ]; then
-    head -c "$MAX_BYTES" "$DIFF_FILE" | sed '$d'
+    echo "### fieldnotes diff"
     echo
-    echo "…cut here: the job summary has the whole diff."
+    echo "The diff is longer than a comment holds ($(wc -c < "$DIFF_FILE") bytes): the job summary has it."
   else
     cat "$DIFF_FILE"
   fi

@@ -10,9 +10,14 @@ use std::io::Write;
 /// it could not.
 pub fn diff(run: &Invocation, args: DiffArgs) -> Result<u8> {
     let root = run.root()?;
-    let diff = crate::diff::diff(root, &args.base, args.base_url.as_deref())?;
+    let diff = crate::diff::diff(
+        root,
+        &args.base,
+        args.base_url.as_deref(),
+        super::lint::rule,
+    )?;
     let text = match args.format {
-        DiffFormat::Markdown => crate::diff::markdown::render(&diff),
+        DiffFormat::Markdown => crate::diff::markdown::render(&diff, args.max_bytes),
         DiffFormat::Json => {
             let mut json = serde_json::to_string_pretty(&diff).unwrap_or_default();
             json.push('\n');

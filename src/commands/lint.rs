@@ -3,7 +3,9 @@
 use super::report::{print_findings, Printing};
 use super::Invocation;
 use crate::cli::LintArgs;
+use crate::config::{trust, SiteConfig, CONFIG_FILE};
 use crate::dates;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, Result};
 use crate::lint::focus::Focus;
 use crate::lint::rules;
@@ -21,6 +23,10 @@ pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
     let started = Instant::now();
     let today = dates::today(args.today.as_deref())?;
     let focus = focus(root, &args)?;
+    let loosened = match &args.config_from {
+        Some(rev) => trusted_config(root, rev)?,
+        None => Vec::new(),
+    };
     let (index, mut diagnostics) = crate::check(root, today)?;
     let found = diagnostics.len();
     if let Some(focus) = &focus {
@@ -33,6 +39,8 @@ pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
         found,
         found - diagnostics.len()
     ));
+    // A loosened setting is reported whatever the focus: it changes how all of it is checked.
+    diagnostics.extend(loosened);
     let printing = Printing {
         format: args.format,
         deny_warnings: args.deny_warnings,
@@ -92,4 +100,39 @@ fn focus(root: &Path, args: &LintArgs) -> Result<Option<Focus>> {
         focus.add_changes_since(root, rev)?;
     }
     Ok(Some(focus))
+}
+
+/// `--config-from REV`: `site.yaml` at REV installed as the settings the work tree's are held
+/// to (`config::trust`); what the work tree's would loosen, as FN013 findings at its lines.
+fn trusted_config(root: &Path, rev: &str) -> Result<Vec<Diagnostic>> {
+    let base = crate::diff::trusted_config(root, rev)?;
+    let trusted = SiteConfig::parse(&base.text, Path::new(&base.shown))?;
+    let (text, mut head) = SiteConfig::load_untrusted(root)?;
+    let loosened = trust::merge(&trusted, &mut head, &text, rule);
+    trust::install(trusted, rule);
+    Ok(loosened
+        .into_iter()
+        .map(|l| {
+            let mut finding = Diagnostic::on_path(
+                CONFIG_FILE,
+                trust::LOOSENED_CODE,
+                trust::LOOSENED_NAME,
+                Severity::Error,
+                l.message,
+                Some(format!(
+                    "a pull request may tighten the settings of {}, not loosen them: take the \
+                     change back, or make it in a change of its own that a maintainer merges",
+                    base.shown
+                )),
+            );
+            (finding.line, finding.column) = (l.line, l.column);
+            (finding.end_line, finding.end_column) = (l.line, l.column);
+            finding
+        })
+        .collect())
+}
+
+/// A rule's code and default severity by code or name, for `config::trust`.
+pub(crate) fn rule(code_or_name: &str) -> Option<(&'static str, Severity)> {
+    rules::find(code_or_name).map(|r| (r.meta.code, r.meta.severity))
 }

@@ -12,6 +12,10 @@ use crate::terminal;
 use std::io::{Read, Write};
 use std::path::Path;
 
+/// How many of a refused form's problems are printed: a hostile body of 64 KB can hold ten
+/// thousand (a heading per line), which the workflow would quote into a comment.
+const MAX_PROBLEMS_SHOWN: usize = 20;
+
 pub fn submit(run: &Invocation, args: SubmitArgs) -> Result<u8> {
     let root = run.root()?;
     let today = crate::dates::today(args.today.as_deref())?;
@@ -20,10 +24,16 @@ pub fn submit(run: &Invocation, args: SubmitArgs) -> Result<u8> {
     let submission = match submit::submit(root, &body, today)? {
         Ok(submission) => submission,
         Err(problems) => {
-            for p in &problems {
+            for p in problems.iter().take(MAX_PROBLEMS_SHOWN) {
                 let field = p.field().map(|f| format!("{f}: ")).unwrap_or_default();
                 eprintln!("error: {shown}:{}: {field}{}", p.line, p.message);
                 eprintln!("  help: {}", p.help);
+            }
+            if problems.len() > MAX_PROBLEMS_SHOWN {
+                eprintln!(
+                    "…and {} more problems, not shown (the first are enough to fix the form)",
+                    problems.len() - MAX_PROBLEMS_SHOWN
+                );
             }
             eprintln!(
                 "the report was refused ({} problem{}); nothing was written",

@@ -31,17 +31,12 @@ pub(crate) fn read(tree: &WorkTree, site: &Path, commit: &str, head: &Limits) ->
     let fail = |why: String| Error::Usage {
         message: format!("--base {short}: {why}"),
     };
-    let git = || Git::in_work_tree(tree, site).no_lazy_fetch();
-    let mut reader = Reader {
-        objects: Objects::start(git).map_err(&fail)?,
-        unread: Vec::new(),
-    };
-    let prefix = site_prefix(tree, site).map_err(&fail)?;
-    let site_tree = reader.site_tree(commit, &prefix).map_err(&fail)?;
-    let config_path = Path::new(&prefix).join(CONFIG_FILE);
-    let shown = format!("{short}:{}", config_path.display());
-    let entries = reader.list(&site_tree).map_err(&fail)?;
-    let config = reader.config(&entries, &shown, head).map_err(&fail)??;
+    let Opened {
+        mut reader,
+        entries,
+        config: text,
+    } = open(tree, site, commit, &fail)?;
+    let config = Reader::config(&text.text, &text.shown, head)?;
     let mut files = Vec::new();
     if let Some(content) = find(&entries, CONTENT_DIR, Kind::Folder) {
         let wanted = reader.walk(&content.oid, &config.limits).map_err(&fail)?;
@@ -54,6 +49,58 @@ pub(crate) fn read(tree: &WorkTree, site: &Path, commit: &str, head: &Limits) ->
     Ok(BaseSite {
         loaded,
         unread: reader.unread,
+    })
+}
+
+/// `site.yaml` as a commit holds it: its text, and its name in errors (`abc1234:site.yaml`).
+pub(crate) struct ConfigText {
+    pub text: String,
+    pub shown: String,
+}
+
+/// The `site.yaml` of the site at `site` (a folder of the work tree `tree`) as `commit`
+/// holds it, read from git's objects within the same bounds as the rest of the base.
+pub(crate) fn config_at(tree: &WorkTree, site: &Path, commit: &str) -> Result<ConfigText> {
+    let short = crate::provenance::short(commit).to_string();
+    let fail = |why: String| Error::Usage {
+        message: format!("{short}: {why}"),
+    };
+    Ok(open(tree, site, commit, &fail)?.config)
+}
+
+/// The base opened: its object reader, the site folder's entries and its `site.yaml`.
+struct Opened {
+    reader: Reader,
+    entries: Vec<Entry>,
+    config: ConfigText,
+}
+
+/// Opens the site at `site` (a folder of `tree`) as `commit` holds it; `fail` makes an error
+/// of what went wrong.
+fn open(
+    tree: &WorkTree,
+    site: &Path,
+    commit: &str,
+    fail: &impl Fn(String) -> Error,
+) -> Result<Opened> {
+    let git = || Git::in_work_tree(tree, site).no_lazy_fetch();
+    let mut reader = Reader {
+        objects: Objects::start(git).map_err(fail)?,
+        unread: Vec::new(),
+    };
+    let prefix = site_prefix(tree, site).map_err(fail)?;
+    let site_tree = reader.site_tree(commit, &prefix).map_err(fail)?;
+    let shown = format!(
+        "{}:{}",
+        crate::provenance::short(commit),
+        Path::new(&prefix).join(CONFIG_FILE).display()
+    );
+    let entries = reader.list(&site_tree).map_err(fail)?;
+    let text = reader.config_text(&entries, &shown).map_err(fail)?;
+    Ok(Opened {
+        reader,
+        entries,
+        config: ConfigText { text, shown },
     })
 }
 
@@ -135,16 +182,15 @@ impl Reader {
         Ok(oid)
     }
 
-    /// The base's `site.yaml`, its limits each the smaller of its own and `head`'s.
-    fn config(
+    /// The text of the base's `site.yaml`, among the site folder's `entries`.
+    fn config_text(
         &mut self,
         entries: &[Entry],
         shown: &str,
-        head: &Limits,
-    ) -> std::result::Result<Result<SiteConfig>, String> {
+    ) -> std::result::Result<String, String> {
         let Some(entry) = entries.iter().find(|e| e.name == CONFIG_FILE) else {
             return Err(format!(
-                "{shown} does not exist: the site is not there at this commit; give a --base \
+                "{shown} does not exist: the site is not there at this commit; give a revision \
                  where it is"
             ));
         };
@@ -159,17 +205,19 @@ impl Reader {
             Object::TooLarge { size, .. } => return Err(too_large(shown, size)),
             _ => return Err(format!("{shown} is not in this clone; fetch the commit")),
         };
-        let text = String::from_utf8(data).map_err(|_| format!("{shown} is not UTF-8 text"))?;
-        Ok(
-            SiteConfig::parse(&text, Path::new(shown)).map(|mut config| {
-                let limits = &mut config.limits;
-                limits.max_files = limits.max_files.min(head.max_files);
-                limits.max_file_bytes = limits.max_file_bytes.min(head.max_file_bytes);
-                limits.max_front_matter_bytes =
-                    (limits.max_front_matter_bytes).min(head.max_front_matter_bytes);
-                config
-            }),
-        )
+        String::from_utf8(data).map_err(|_| format!("{shown} is not UTF-8 text"))
+    }
+
+    /// The base's `site.yaml`, its limits each the smaller of its own and `head`'s.
+    fn config(text: &str, shown: &str, head: &Limits) -> Result<SiteConfig> {
+        SiteConfig::parse(text, Path::new(shown)).map(|mut config| {
+            let limits = &mut config.limits;
+            limits.max_files = limits.max_files.min(head.max_files);
+            limits.max_file_bytes = limits.max_file_bytes.min(head.max_file_bytes);
+            limits.max_front_matter_bytes =
+                (limits.max_front_matter_bytes).min(head.max_front_matter_bytes);
+            config
+        })
     }
 
     /// The content files under the tree `content` that the load step reads: each section's

@@ -1,18 +1,24 @@
 //! The diff as Markdown, for a pull-request comment or a CI job summary: a heading that
-//! counts what changed (one line when nothing did), a small table of changed support cells
-//! per client (those with a new status first, the others folded in a `<details>`), then
-//! notes, pins, clients and capabilities; every id in a code span and every
-//! title escaped, so that nothing from content can open a link, a tag or another cell.
+//! counts what changed (one line when nothing did), the changes to settings, templates,
+//! themes and static files (each one a row: they set the check's rules and what pages run),
+//! a small table of changed support cells per client (those with a new status first, the
+//! others folded in a `<details>`), then notes, pins, clients and capabilities.
+//!
+//! Inert and sized for GitHub ([`super::inert`]): every id, title, path and value from
+//! the pull request is a code span with its controls visible, so that nothing from content
+//! renders as a link, image, mention, autolink or tag; the whole keeps within a byte cap
+//! (rows past it are counted in an "N more" line) and its `<details>` is always closed.
 
-use super::model::{CellChange, CellEvidence, Named, SiteDiff};
+use super::inert::{self, Budget};
+use super::model::{CellChange, CellEvidence, Named, Settings, SiteDiff};
 use crate::index::evidence::Method;
 use crate::provenance::short;
 
 /// Most rows a table lists; the rest are counted.
 pub(crate) const MAX_ROWS: usize = 100;
 
-/// The whole diff as Markdown.
-pub(crate) fn render(diff: &SiteDiff) -> String {
+/// The whole diff as Markdown, at most `cap` bytes.
+pub(crate) fn render(diff: &SiteDiff, cap: usize) -> String {
     let base = code(short(&diff.base));
     if diff.is_empty() {
         return format!(
@@ -21,7 +27,9 @@ pub(crate) fn render(diff: &SiteDiff) -> String {
         );
     }
     let notes = &diff.notes;
+    let settings = diff.settings.keys.len() + diff.settings.files.len();
     let counts = [
+        (settings, "setting or site file"),
         (diff.cells.len(), "support cell"),
         (
             notes.added.len() + notes.removed.len() + notes.changed.len(),
@@ -42,14 +50,19 @@ pub(crate) fn render(diff: &SiteDiff) -> String {
         .map(|(n, what)| plural(*n, what))
         .collect();
     let statuses = diff.cells.iter().filter(|c| c.before != c.after).count();
-    if let Some(cells) = counted.first_mut().filter(|_| !diff.cells.is_empty()) {
+    let cells_at = usize::from(settings > 0);
+    if let Some(cells) = counted.get_mut(cells_at).filter(|_| !diff.cells.is_empty()) {
         cells.push_str(&format!(" ({statuses} with a new status)"));
     }
     let counted = match counted.is_empty() {
         true => "nothing compared".to_string(),
         false => counted.join(", "),
     };
-    let mut out = format!("### fieldnotes diff: {counted} changed since {base}\n");
+    let mut out = Budget::new(cap);
+    out.push(&format!(
+        "### fieldnotes diff: {counted} changed since {base}\n"
+    ));
+    settings_tables(&mut out, &diff.settings);
     // Cells with a new status first; those whose status stayed folded away below them.
     let (moved, stayed): (Vec<&CellChange>, Vec<&CellChange>) =
         diff.cells.iter().partition(|c| c.before != c.after);
@@ -57,13 +70,15 @@ pub(crate) fn render(diff: &SiteDiff) -> String {
     match moved.is_empty() {
         true => cells(&mut out, &stayed),
         false if !stayed.is_empty() => {
-            out.push_str(&format!(
+            let opened = out.push(&format!(
                 "\n<details><summary>{} whose status stayed (evidence, notes or \
                  lastVerified changed)</summary>\n",
                 plural(stayed.len(), "support cell")
             ));
-            cells(&mut out, &stayed);
-            out.push_str("\n</details>\n");
+            if opened {
+                cells(&mut out, &stayed);
+                out.close("\n</details>\n");
+            }
         }
         false => {}
     }
@@ -82,17 +97,60 @@ pub(crate) fn render(diff: &SiteDiff) -> String {
         &diff.capabilities.removed,
     );
     if !diff.unread.is_empty() {
-        out.push_str("\n**Not read at the base** (what they held is not compared):\n\n");
+        out.push("\n**Not read at the base** (what they held is not compared):\n\n");
         for unread in diff.unread.iter().take(MAX_ROWS) {
-            out.push_str(&format!(
+            out.push(&format!(
                 "- {}: {}\n",
-                code(&unread.path),
-                text(&unread.reason)
+                inert::span(&unread.path, 200),
+                inert::span(&unread.reason, 300)
             ));
         }
         more(&mut out, diff.unread.len());
     }
-    out
+    out.finish(
+        "rows or tables",
+        "`fieldnotes diff --format json` lists them all",
+    )
+}
+
+/// Appends the settings tables to `out` (nothing when nothing changed).
+fn settings_tables(out: &mut Budget, settings: &Settings) {
+    if settings.is_empty() {
+        return;
+    }
+    out.push(
+        "\n**Settings, templates, themes and static files** (they set this check's rules and \
+         what every page runs: review each)\n",
+    );
+    if !settings.keys.is_empty() {
+        out.push("\n| site.yaml key | before | after | |\n| --- | --- | --- | --- |\n");
+        for key in settings.keys.iter().take(MAX_ROWS) {
+            let side = |value: &Option<String>| value.as_deref().map_or("—".to_string(), code);
+            let mark = match key.loosens {
+                true => "⚠️ loosens the base's: not used by a check with `--config-from` the base",
+                false => "",
+            };
+            out.push(&format!(
+                "| {} | {} | {} | {mark} |\n",
+                code(&key.key),
+                side(&key.before),
+                side(&key.after)
+            ));
+        }
+        more(out, settings.keys.len());
+    }
+    if !settings.files.is_empty() {
+        out.push("\n| file | change | kind |\n| --- | --- | --- |\n");
+        for file in settings.files.iter().take(MAX_ROWS) {
+            out.push(&format!(
+                "| {} | {} | {} |\n",
+                code(&file.path),
+                file.change,
+                file.kind
+            ));
+        }
+        more(out, settings.files.len());
+    }
 }
 
 /// `n thing` or `n things`.
@@ -100,20 +158,23 @@ fn plural(n: usize, what: &str) -> String {
     match (n, what) {
         (1, _) => format!("1 {what}"),
         (_, "capability") => format!("{n} capabilities"),
+        (_, "setting or site file") => format!("{n} settings or site files"),
         _ => format!("{n} {what}s"),
     }
 }
 
 /// One table per client of `cells`.
-fn cells(out: &mut String, cells: &[&CellChange]) {
+fn cells(out: &mut Budget, cells: &[&CellChange]) {
     let mut client = None;
     for cell in cells.iter().take(MAX_ROWS) {
         if client != Some(&cell.client) {
             client = Some(&cell.client);
             let name = link(&code(&cell.client), cell.client_url.as_deref());
-            out.push_str(&format!("\n**{}** {name}\n\n", text(&cell.client_title)));
-            out.push_str("| capability | before | after | evidence | changed |\n");
-            out.push_str("| --- | --- | --- | --- | --- |\n");
+            out.push(&format!(
+                "\n{} {name}\n\n| capability | before | after | evidence | changed |\n\
+                 | --- | --- | --- | --- | --- |\n",
+                text(&cell.client_title)
+            ));
         }
         let capability = link(&code(&cell.capability), cell.capability_url.as_deref());
         let after = match cell.before == cell.after {
@@ -121,7 +182,7 @@ fn cells(out: &mut String, cells: &[&CellChange]) {
             false => format!("**{}**", cell.after),
         };
         let after = link(&after, cell.url.as_deref());
-        out.push_str(&format!(
+        out.push(&format!(
             "| {capability} {} | {} | {after} | {} | {} |\n",
             text(&cell.capability_title),
             cell.before,
@@ -206,13 +267,13 @@ fn method(evidence: &CellEvidence) -> String {
     }
 }
 
-fn note_table(out: &mut String, diff: &SiteDiff) {
+fn note_table(out: &mut Budget, diff: &SiteDiff) {
     let notes = &diff.notes;
     let total = notes.added.len() + notes.removed.len() + notes.changed.len();
     if total == 0 {
         return;
     }
-    out.push_str("\n**Notes**\n\n| note | change |\n| --- | --- |\n");
+    out.push("\n**Notes**\n\n| note | change |\n| --- | --- |\n");
     let added = (notes.added.iter()).map(|n| {
         let status = match n.status.as_str() {
             "current" => String::new(),
@@ -240,16 +301,16 @@ fn note_table(out: &mut String, diff: &SiteDiff) {
         (link(&code(&n.id), n.url.as_deref()), &n.title, change)
     });
     for (note, title, change) in added.chain(changed).chain(removed).take(MAX_ROWS) {
-        out.push_str(&format!("| {note} {} | {change} |\n", text(title)));
+        out.push(&format!("| {note} {} | {change} |\n", text(title)));
     }
     more(out, total);
 }
 
-fn pin_table(out: &mut String, diff: &SiteDiff) {
+fn pin_table(out: &mut Budget, diff: &SiteDiff) {
     if diff.pins.is_empty() {
         return;
     }
-    out.push_str(
+    out.push(
         "\n**Pins bumped**\n\n| where | source | before | after |\n| --- | --- | --- | --- |\n",
     );
     for pin in diff.pins.iter().take(MAX_ROWS) {
@@ -270,7 +331,7 @@ fn pin_table(out: &mut String, diff: &SiteDiff) {
             true => code(&pin.after.path),
             false => format!("{} → {}", code(&pin.before.path), code(&pin.after.path)),
         };
-        out.push_str(&format!(
+        out.push(&format!(
             "| {place} | {path}{repository} | {} | {} |\n",
             code(short(&pin.before.commit)),
             code(short(&pin.after.commit))
@@ -279,7 +340,7 @@ fn pin_table(out: &mut String, diff: &SiteDiff) {
     more(out, diff.pins.len());
 }
 
-fn roster(out: &mut String, what: &str, added: &[Named], removed: &[Named]) {
+fn roster(out: &mut Budget, what: &str, added: &[Named], removed: &[Named]) {
     for (list, verb) in [(added, "added"), (removed, "removed")] {
         if list.is_empty() {
             continue;
@@ -288,20 +349,20 @@ fn roster(out: &mut String, what: &str, added: &[Named], removed: &[Named]) {
             .map(|n| {
                 format!(
                     "{} {}",
-                    link(&code(&n.id), n.url.as_deref()),
-                    text(&n.title)
+                    link(&inert::span(&n.id, 200), n.url.as_deref()),
+                    inert::span(&n.title, 120)
                 )
             })
             .collect();
-        out.push_str(&format!("\n**{what} {verb}**: {}\n", names.join(", ")));
+        out.push(&format!("\n**{what} {verb}**: {}\n", names.join(", ")));
         more(out, list.len());
     }
 }
 
 /// The line saying how many rows past [`MAX_ROWS`] were left out.
-fn more(out: &mut String, total: usize) {
+fn more(out: &mut Budget, total: usize) {
     if total > MAX_ROWS {
-        out.push_str(&format!(
+        out.close(&format!(
             "\n…and {} more: `fieldnotes diff --format json` lists them all.\n",
             total - MAX_ROWS
         ));
@@ -317,47 +378,16 @@ fn link(label: &str, url: Option<&str>) -> String {
     }
 }
 
-/// The characters that can make inline Markdown on GitHub (a link, autolink, image, tag,
-/// entity, emphasis, code span, strikethrough, math, mention, issue reference or table cell)
-/// in text that sits inside a table cell or after other text on a line.
-const MARKUP: &str = "\\`*_[](){}<>|#!~@&:$";
-
-/// `text` on one line with all whitespace folded, each [`MARKUP`] character
-/// backslash-escaped (so none makes a link, tag, emphasis, mention or table cell), and cut
-/// at 120 characters.
+/// Text from the pull request (a title, a status) in a table cell: an inert code span of at
+/// most 120 characters.
 fn text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 8);
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let line = words.join(" ");
-    for (i, c) in line.chars().enumerate() {
-        if i == 120 {
-            out.push('…');
-            break;
-        }
-        if c.is_control() {
-            out.push('\u{fffd}');
-            continue;
-        }
-        if MARKUP.contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    inert::cell(text, 120)
 }
 
-/// `text` as a code span on one line: a backtick in it becomes `'`, `|` is escaped as
-/// tables need, and whitespace folds to single spaces.
+/// An id, path, version or value from the pull request in a table cell: an inert code span
+/// of at most 200 characters.
 fn code(text: &str) -> String {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let line: String = (words.join(" ").chars())
-        .map(|c| match c {
-            '`' => '\'',
-            c if c.is_control() => '\u{fffd}',
-            c => c,
-        })
-        .collect();
-    format!("`{}`", line.replace('|', "\\|"))
+    inert::cell(text, 200)
 }
 
 #[cfg(test)]
@@ -366,11 +396,13 @@ mod tests {
 
     #[test]
     fn content_text_opens_nothing() {
+        let shown = text("a [x](javascript:y) <b>|@me\n#1 www.x.io \u{202e}");
         assert_eq!(
-            text("a [x](javascript:y) <b>|@me\n#1"),
-            "a \\[x\\]\\(javascript\\:y\\) \\<b\\>\\|\\@me \\#1"
+            shown,
+            "`a [x](javascript:y) <b>\\|@me #1 www.x.io <U+202E>`"
         );
-        assert_eq!(code("a`b|c\nd"), "`a'b\\|c d`");
-        assert_eq!(text(&"x".repeat(200)).chars().count(), 121);
+        inert::assert_inert(&format!("| a |\n| --- |\n| {shown} |\n"));
+        assert_eq!(code("a`b|c\nd"), "``a`b\\|c d``");
+        assert_eq!(text(&"x".repeat(200)).chars().count(), 123);
     }
 }

@@ -14,6 +14,9 @@ pub(crate) struct SiteDiff {
     pub version: u32,
     /// The base commit, in full.
     pub base: String,
+    /// Changes to what sets the check's rules and what every page runs: `site.yaml`'s keys,
+    /// and the files of `templates/`, `themes/` and `static/`.
+    pub settings: Settings,
     /// Support cells whose status, evidence, notes or `lastVerified` changed, by client id
     /// then capability id.
     pub cells: Vec<CellChange>,
@@ -30,7 +33,8 @@ pub(crate) struct SiteDiff {
 impl SiteDiff {
     /// Whether nothing at all changed (and everything was read).
     pub(crate) fn is_empty(&self) -> bool {
-        self.cells.is_empty()
+        self.settings.is_empty()
+            && self.cells.is_empty()
             && self.notes.added.is_empty()
             && self.notes.removed.is_empty()
             && self.notes.changed.is_empty()
@@ -185,4 +189,44 @@ pub(crate) struct Named {
 pub(crate) struct Unread {
     pub path: String,
     pub reason: String,
+}
+
+/// `site.yaml`'s keys and the files of `templates/`, `themes/` and `static/` that changed.
+#[derive(Debug, Default, Serialize)]
+pub(crate) struct Settings {
+    /// Each key whose value changed, dotted (`limits.maxRenderSteps`, `kinds.2.title`), in
+    /// key order.
+    pub keys: Vec<KeyChange>,
+    /// Each file added, removed or changed, by path from the site root.
+    pub files: Vec<FileChange>,
+}
+
+impl Settings {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.keys.is_empty() && self.files.is_empty()
+    }
+}
+
+/// A key of `site.yaml` whose value changed: each side's value as JSON (absent: `None`).
+#[derive(Debug, Serialize)]
+pub(crate) struct KeyChange {
+    pub key: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// The change loosens what the base set (a higher limit, `unsafeHtml` on, another theme,
+    /// a rule less strict): a check with `--config-from` the base does not take it.
+    pub loosens: bool,
+}
+
+/// A file of `site.yaml`, `templates/`, `themes/` or `static/` that changed.
+#[derive(Debug, Serialize)]
+pub(crate) struct FileChange {
+    pub path: String,
+    /// `added`, `removed` or `changed`.
+    pub change: &'static str,
+    /// `settings` (site.yaml), `template`, `script` (what a browser runs: `.js`, `.mjs`,
+    /// `.wasm`, `.html`, `.svg`, …) or `static`.
+    pub kind: &'static str,
 }

@@ -20,7 +20,7 @@ mod badges;
 mod body;
 mod citations;
 mod ctx;
-mod escape;
+pub(crate) mod escape;
 mod evidence;
 mod feeds;
 mod files;

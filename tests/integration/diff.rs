@@ -179,10 +179,10 @@ fn notes_added_removed_retired_superseded_and_changed_are_named_by_id() {
     assert_eq!(edited["fields"], serde_json::json!(["body"]));
     let markdown = stdout(&diff(&repo, &["--base", &base]));
     for row in [
-        "| `widget-now-says-streamable` Newer docs | added |",
-        "| `widget-documented-sse` Widget's old docs called SSE the default | retired: superseded \
+        "| `widget-now-says-streamable` `Newer docs` | added |",
+        "| `widget-documented-sse` `Widget's old docs called SSE the default` | retired: `superseded` \
          by `widget-now-says-streamable` (status, supersededBy) |",
-        "| `widget-broken-pins` Sources that do not hold | retired: retracted (status) |",
+        "| `widget-broken-pins` `Sources that do not hold` | retired: `retracted` (status) |",
         "| `widget-falls-back-on-rejection`",
         "| changed (body) |",
         "| `widget-default-transport-setting`",
@@ -287,20 +287,20 @@ fn clients_and_capabilities_added_and_removed_are_listed() {
     );
     let markdown = stdout(&diff(&repo, &["--base", &base]));
     assert!(
-        markdown.contains("**Clients added**: `gadget` Gadget\n"),
+        markdown.contains("**Clients added**: `gadget` `Gadget`\n"),
         "{markdown}"
     );
     assert!(
-        markdown.contains("**Capabilities removed**: `transports.sse` HTTP with SSE\n"),
+        markdown.contains("**Capabilities removed**: `transports.sse` `HTTP with SSE`\n"),
         "{markdown}"
     );
     // Cells with a new status first; the one whose status stayed folded below them.
-    let new_status = markdown.find("| `transports.stdio` stdio | unknown | **yes** |");
+    let new_status = markdown.find("| `transports.stdio` `stdio` | unknown | **yes** |");
     let folded = markdown.find(
         "<details><summary>1 support cell whose status stayed (evidence, notes or \
          lastVerified changed)</summary>",
     );
-    let stayed = markdown.find("| `transports.streamableHttp` Streamable HTTP | yes | yes |");
+    let stayed = markdown.find("| `transports.streamableHttp` `Streamable HTTP` | yes | yes |");
     assert!(
         new_status.is_some() && new_status < folded && folded < stayed,
         "{markdown}"
@@ -346,12 +346,12 @@ fn markdown_is_a_table_per_client_with_preview_links_and_one_line_when_empty() {
     let expected = format!(
         "### fieldnotes diff: 1 support cell (1 with a new status) changed since `{short}`\n\
          \n\
-         **Wid\\|get \\[x\\]\\(javascript\\:y\\) \\<b\\>** [`widget`]({preview}/clients/widget)\n\
+         `Wid\\|get [x](javascript:y) <b>` [`widget`]({preview}/clients/widget)\n\
          \n\
          | capability | before | after | evidence | changed |\n\
          | --- | --- | --- | --- | --- |\n\
          | [`transports.streamableHttp`]({preview}/capabilities/transports.streamableHttp) \
-         Streamable HTTP | yes | \
+         `Streamable HTTP` | yes | \
          [**partial**]({preview}/#cell-widget--transports.streamableHttp) | source `457c9c4` | \
          status |\n"
     );

@@ -29,3 +29,5 @@ mod serve_rebuild;
 mod site_features;
 mod submit;
 mod take_away;
+mod trusted_config;
+mod workflows;

@@ -17,6 +17,7 @@ mod rdjson;
 mod sarif;
 
 use crate::diagnostic::{Diagnostic, Summary};
+pub use crate::diff::inert::problems as review_markdown_problems;
 use crate::text_file::TextFile;
 pub use paths::PathStyle;
 use std::cmp::Reverse;
@@ -179,9 +180,4 @@ fn message_and_help(d: &Diagnostic) -> String {
         Some(help) => format!("{}\nhelp: {help}", d.message),
         None => d.message.clone(),
     }
-}
-
-/// `text` on one line: each line break (`\r\n`, `\n` or `\r`) becomes a space.
-fn one_line(text: &str) -> String {
-    text.replace("\r\n", " ").replace(['\n', '\r'], " ")
 }

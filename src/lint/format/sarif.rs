@@ -77,9 +77,10 @@ fn result(d: &Diagnostic, fingerprint: &str, options: &Options) -> Value {
     } else {
         d.end_column
     };
-    json!({
+    let index = rules::position(d.code);
+    let mut result = json!({
         "ruleId": d.code,
-        "ruleIndex": rules::position(d.code).expect("findings come from rules in the table"),
+        "ruleIndex": index,
         "level": level(d.severity),
         "message": { "text": message_and_help(d) },
         "locations": [{
@@ -94,7 +95,13 @@ fn result(d: &Diagnostic, fingerprint: &str, options: &Options) -> Value {
             }
         }],
         "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
-    })
+    });
+    // A finding of no rule in the table (FN013, a setting a pull request loosened) has no
+    // index; SARIF takes its ruleId alone.
+    if let (None, Some(fields)) = (index, result.as_object_mut()) {
+        fields.remove("ruleIndex");
+    }
+    result
 }
 
 /// A relative path as a URI reference: `/`-separated, other reserved bytes percent-encoded.

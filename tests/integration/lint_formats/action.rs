@@ -130,9 +130,11 @@ fn the_action_lints_once_then_uploads_where_the_token_allows() {
     }
     let upload = position(&|s| text(&s["uses"]).starts_with("github/codeql-action/upload-sarif"))
         .expect("an upload step");
-    assert_eq!(
-        text(&steps[upload]["uses"]),
-        "github/codeql-action/upload-sarif@v4"
+    let uses = text(&steps[upload]["uses"]);
+    let pin = uses.trim_start_matches("github/codeql-action/upload-sarif@");
+    assert!(
+        pin.len() == 40 && pin.bytes().all(|b| b.is_ascii_hexdigit()),
+        "pinned to a commit: {uses}"
     );
     assert!(upload > lints[0], "SARIF is uploaded after lint wrote it");
     let condition = text(&steps[upload]["if"]);
@@ -493,9 +495,21 @@ fn the_action_writes_the_diff_to_the_summary_and_comments_only_where_the_token_w
     ] {
         assert!(run.contains(part), "the diff step has {part}");
     }
+    let base = position("Base commit");
+    assert!(base < lint, "the base commit is fetched before lint");
     assert!(
-        text(&steps[diff]["env"]["BASE"]).contains("github.event.pull_request.base.sha"),
+        text(&steps[base]["env"]["BASE"]).contains("github.event.pull_request.base.sha"),
         "a pull request is compared with its base"
+    );
+    for step in [lint, diff] {
+        assert_eq!(
+            text(&steps[step]["env"]["BASE"]),
+            "${{ steps.base.outputs.sha }}"
+        );
+    }
+    assert!(
+        text(&steps[lint]["run"]).contains("extra+=(--config-from \"$BASE\")"),
+        "lint takes its settings from the base"
     );
     let condition = text(&steps[comment]["if"]);
     for part in [

@@ -115,16 +115,18 @@ fn the_comment_script_updates_its_own_comment_or_makes_one() {
         out_text(&out)
     );
 
-    // A diff past what a comment may hold is cut, and says where the rest is.
+    // A diff past what a comment may hold (fieldnotes keeps within it; another file might
+    // not) is never cut, as a cut could leave a tag open: the comment says where it is.
     let gh = FakeGh::new("", false);
     let long = format!(
-        "{A_DIFF}{}",
+        "{A_DIFF}<details><summary>x</summary>\n\n{}\n</details>\n",
         "| `x` | yes | no | docs | status |\n".repeat(3000)
     );
     assert!(gh.comment(&long).status.success());
     let body = gh.body();
     assert!(body.len() < 61_000, "{}", body.len());
-    assert!(body.contains("the job summary has the whole diff"));
+    assert!(body.contains("the job summary has it"), "{body}");
+    assert!(!body.contains("<details>"), "{body}");
 }
 
 fn out_text(output: &Output) -> String {

@@ -115,7 +115,7 @@ fn every_fieldnotes_command_in_the_action_and_the_workflows_parses_with_the_cli(
         "fieldnotes lint --format github",
         "fieldnotes diff --base placeholder --format markdown",
         "fieldnotes --version",
-        "fieldnotes lint --format human",
+        "fieldnotes lint --format concise",
         "fieldnotes sources queue --root placeholder --partial --timeout 300 --format json",
         "fieldnotes sources drift --root placeholder --offline --format github",
     ] {
