@@ -19,6 +19,8 @@ mod mcp;
 mod observations;
 mod printing;
 mod probe;
+mod probe_http;
+mod probe_modes;
 mod provenance;
 mod render;
 mod revisions;

@@ -1,9 +1,12 @@
 //! The probe over HTTP: Streamable HTTP at `/mcp` ([`streamable`]), the legacy HTTP+SSE
 //! transport at `/sse` with its `POST /messages` ([`legacy`]), and legacy-only modes whose
 //! `POST /mcp` answers 404 or 405 so a client's fallback to SSE shows. [`guard`] keeps web
-//! pages and other hosts out. Many sessions, until the process is stopped; each written at
-//! its quiet time, on `DELETE`, or when its event stream closes.
+//! pages and other hosts out. Many sessions (at most [`MAX_SESSIONS`], holding at most
+//! [`MAX_HELD_BYTES`] together), until the process is stopped; each written at its quiet
+//! time, on `DELETE`, when its event stream closes or at its idle limit. Requests without a
+//! session are kept per connection ([`attempts`]).
 
+mod attempts;
 mod body;
 mod guard;
 mod legacy;
@@ -11,9 +14,11 @@ mod streamable;
 
 use super::observation::Writer;
 use super::session::Session;
+use super::settings::Settings;
 use super::stdio::say;
-use super::transcript::{kept_headers, Entry, HttpEvent, Record, MAX_MESSAGE_BYTES};
+use super::transcript::{kept_headers, Entry, HttpEvent, MAX_MESSAGE_BYTES};
 use crate::error::{Error, Result};
+use attempts::Attempts;
 use body::Body;
 use http_body_util::BodyExt;
 use hyper::body::{Bytes, Incoming};
@@ -65,6 +70,8 @@ pub(crate) struct Live {
     pub stream: Option<UnboundedSender<Bytes>>,
     /// Legacy SSE: the session ends with its stream.
     pub ends_with_stream: bool,
+    /// `stream` is a POST's response stream held open for a request in flight (2026-07-28).
+    pub in_flight: bool,
     pub ended: bool,
 }
 
@@ -74,11 +81,13 @@ impl Live {
             session,
             stream: None,
             ends_with_stream: false,
+            in_flight: false,
             ended: false,
         }
     }
 
-    /// Sends what is queued for the client on its stream, if it has one open.
+    /// Sends what is queued for the client on its stream, if it has one open; a POST's
+    /// stream held for a request in flight ends once its answer went out.
     pub fn flush(&mut self) {
         if let Some(stream) = &self.stream {
             if self.session.has_outbound() {
@@ -87,12 +96,23 @@ impl Live {
                 }
             }
         }
+        if self.in_flight && !self.session.holds() {
+            self.in_flight = false;
+            self.stream = None;
+        }
     }
 }
+
+/// The most sessions served at once; a client past it gets 503.
+pub(crate) const MAX_SESSIONS: usize = 64;
+/// The most transcript bytes all sessions and attempts hold together; past it, new sessions
+/// get 503 (each transcript has its own cap besides).
+pub(crate) const MAX_HELD_BYTES: usize = 64 << 20;
 
 /// Every session the probe serves, and the requests no session has claimed yet.
 pub(crate) struct Hub {
     pub writer: Writer,
+    pub settings: Settings,
     pub quiet: Duration,
     pub listen: Listen,
     pub state: Mutex<State>,
@@ -101,14 +121,61 @@ pub(crate) struct Hub {
 #[derive(Default)]
 pub(crate) struct State {
     pub live: BTreeMap<String, Live>,
-    /// Requests before any session (a refused `POST /mcp`, OAuth discovery…): the next session
-    /// to begin takes them as its first lines.
-    pub orphans: Vec<Record>,
+    /// Requests before any session (a refused `POST /mcp`, a `GET` without a session, OAuth
+    /// discovery…), per connection.
+    pub attempts: Attempts,
+}
+
+impl State {
+    /// Why a new session may not begin now (too many, or too many bytes held), if so.
+    pub fn full(&self) -> Option<String> {
+        if self.live.len() >= MAX_SESSIONS {
+            return Some(format!("{MAX_SESSIONS} sessions are open"));
+        }
+        let held: usize = (self.live.values())
+            .map(|l| l.session.transcript.bytes())
+            .sum::<usize>()
+            + self.attempts.bytes();
+        (held >= MAX_HELD_BYTES).then(|| format!("{held} transcript bytes are held"))
+    }
 }
 
 impl Hub {
     pub fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new session, or why not (a 503 answer, recorded with `peer`'s attempts).
+    pub fn begin(
+        &self,
+        state: &mut State,
+        peer: SocketAddr,
+        user_agent: Option<&str>,
+        transport: super::session::Transport,
+        request: HttpEvent,
+    ) -> std::result::Result<Session, Response<Body>> {
+        if let Some(why) = state.full() {
+            let mut event = request;
+            event.status = StatusCode::SERVICE_UNAVAILABLE.as_u16();
+            event.stream = "none".into();
+            state
+                .attempts
+                .push(self, peer, user_agent, Entry::Http { http: event });
+            return Err(plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the probe is full ({why}): try again later"),
+            ));
+        }
+        let mut session = Session::new(transport, self.settings);
+        session
+            .transcript
+            .absorb(state.attempts.claim(self, peer, user_agent));
+        Ok(session)
+    }
+
+    /// Records a request no session takes, under `peer`.
+    pub fn attempt(&self, peer: SocketAddr, user_agent: Option<&str>, entry: Entry) {
+        self.lock().attempts.push(self, peer, user_agent, entry);
     }
 
     /// Writes a session's observation, saying where (or why not) on standard error.
@@ -121,7 +188,12 @@ impl Hub {
 }
 
 /// Serves until the process is stopped; prints the URL first.
-pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Result<()> {
+pub(crate) async fn serve(
+    writer: Writer,
+    settings: Settings,
+    quiet: Duration,
+    listen: Listen,
+) -> Result<()> {
     let address = SocketAddr::from((listen.bind, listen.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -142,6 +214,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
     );
     let hub = Arc::new(Hub {
         writer,
+        settings,
         quiet,
         listen,
         state: Mutex::new(State::default()),
@@ -157,7 +230,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
     };
     tokio::pin!(stop);
     loop {
-        let (stream, _) = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
@@ -171,7 +244,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
         tokio::spawn(async move {
             let service = hyper::service::service_fn(move |request| {
                 let hub = hub.clone();
-                async move { Ok::<_, std::convert::Infallible>(route(&hub, request).await) }
+                async move { Ok::<_, std::convert::Infallible>(route(&hub, peer, request).await) }
             });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)
@@ -183,6 +256,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
         live.session.note("probe stopped");
         hub.write(&mut live.session);
     }
+    state.attempts.write_all(&hub);
     Ok(())
 }
 
@@ -198,6 +272,7 @@ async fn tick(hub: Arc<Hub>) {
         let mut state = hub.lock();
         for live in state.live.values_mut() {
             live.session.expire(now);
+            live.session.due(now);
             live.flush();
             if beats.is_multiple_of(10) {
                 if let Some(stream) = &live.stream {
@@ -209,16 +284,25 @@ async fn tick(hub: Arc<Hub>) {
                 live.session.note("the client closed its event stream");
                 live.ended |= live.ends_with_stream;
             }
+            if !live.ended && live.session.is_idle(now) {
+                live.session.note(format!(
+                    "idle limit: the client sent nothing for {} ms; the probe ended the session",
+                    hub.settings.idle.as_millis()
+                ));
+                live.stream = None;
+                live.ended = true;
+            }
             if live.ended || (live.session.dirty && live.session.is_quiet(now, hub.quiet)) {
                 hub.write(&mut live.session);
             }
         }
         state.live.retain(|_, live| !live.ended);
+        state.attempts.tick(&hub, now);
     }
 }
 
 /// Answers one request: the guard, then the route.
-async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
+async fn route(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Response<Body> {
     let header = |name: &str| {
         request
             .headers()
@@ -238,11 +322,11 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let mode = hub.listen.mode;
     match (method.as_str(), path.as_str(), mode) {
-        (_, "/mcp", HttpMode::Streamable) => streamable::handle(hub, request).await,
+        (_, "/mcp", HttpMode::Streamable) => streamable::handle(hub, peer, request).await,
         ("GET", "/sse", _) | ("GET", "/mcp", HttpMode::LegacyOnly404 | HttpMode::LegacyOnly405) => {
-            legacy::open(hub, &request)
+            legacy::open(hub, peer, &request)
         }
-        ("POST", "/messages", _) => legacy::post(hub, request).await,
+        ("POST", "/messages", _) => legacy::post(hub, peer, request).await,
         ("POST", "/mcp", HttpMode::LegacyOnly404 | HttpMode::LegacyOnly405) => {
             let status = if mode == HttpMode::LegacyOnly404 {
                 StatusCode::NOT_FOUND
@@ -250,25 +334,23 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
                 StatusCode::METHOD_NOT_ALLOWED
             };
             let event = http_event(&request, status, "none");
+            let user_agent = user_agent(&request);
             let body = read_body(request).await;
             let mut state = hub.lock();
-            state.orphans.push(Record {
-                t: super::transcript::now(),
-                entry: Entry::Http { http: event },
-            });
-            // The body is kept as a note: the probe did not read it as a message.
+            let attempt = state.attempts.of(hub, peer, user_agent.as_deref());
+            attempt.transcript.push(Entry::Http { http: event });
+            // The body is kept as a note: the probe did not read it as a message. Its
+            // clientInfo names the client of a no-session observation.
             if let Ok(bytes) = body {
                 let note = format!(
                     "refused {} body: {}",
                     status.as_u16(),
                     super::transcript::quote(&bytes)
                 );
-                state.orphans.push(Record {
-                    t: super::transcript::now(),
-                    entry: Entry::Note { note },
-                });
+                attempt.note(note);
+                learn_client(attempt, &bytes);
             }
-            bound(&mut state.orphans);
+            attempt.dirty = true;
             let mut response = plain(
                 status,
                 "this probe serves only the legacy HTTP+SSE transport: GET this URL",
@@ -283,21 +365,41 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         _ => {
             let status = StatusCode::NOT_FOUND;
             let event = http_event(&request, status, "none");
-            let mut state = hub.lock();
-            state.orphans.push(Record {
-                t: super::transcript::now(),
-                entry: Entry::Http { http: event },
-            });
-            bound(&mut state.orphans);
+            hub.attempt(
+                peer,
+                user_agent(&request).as_deref(),
+                Entry::Http { http: event },
+            );
             plain(status, "not found")
         }
     }
 }
 
-/// Keeps the newest 100 unclaimed requests.
-fn bound(orphans: &mut Vec<Record>) {
-    if orphans.len() > 100 {
-        orphans.drain(..orphans.len() - 100);
+/// The request's `User-Agent`, if any.
+pub(crate) fn user_agent<B>(request: &Request<B>) -> Option<String> {
+    request
+        .headers()
+        .get("user-agent")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// The `clientInfo` of a refused `initialize` body, for naming a no-session observation.
+fn learn_client(attempt: &mut Session, bytes: &[u8]) {
+    let Ok(message) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return;
+    };
+    let info = message
+        .pointer("/params/clientInfo")
+        .or_else(|| message.pointer("/params/_meta/io.modelcontextprotocol~1clientInfo"));
+    if let (None, Some(info)) = (&attempt.client_info, info) {
+        attempt.client_info = Some(info.clone());
+    }
+    if attempt.protocol_version.is_none() {
+        attempt.protocol_version = message
+            .pointer("/params/protocolVersion")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string);
     }
 }
 
@@ -306,7 +408,7 @@ pub(crate) fn http_event<B>(request: &Request<B>, status: StatusCode, stream: &s
     let path = request.uri().path_and_query().map_or("/", |p| p.as_str());
     HttpEvent {
         method: request.method().as_str().to_string(),
-        path: path.chars().take(300).collect(),
+        path: super::scrub::query(&path.chars().take(300).collect::<String>()),
         headers: kept_headers(
             request
                 .headers()
