@@ -156,9 +156,12 @@ def binary_path(prefix: Path, c: Client) -> Path:
 
 def python_for_pypi() -> str:
     """A Python ≥ 3.12 that runs: a name on PATH can be a pyenv shim for a version that is not
-    installed, which exits with an error, so each candidate is asked its version."""
+    the selected one, which exits with an error, so each candidate is asked its version; the
+    versions pyenv has installed are tried by their own paths too."""
+    pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    installed = sorted((str(p) for p in pyenv.glob("3.*/bin/python3")), reverse=True)
     for name in (os.environ.get("OBSERVE_PYTHON"), "python3.14", "python3.13", "python3.12",
-                 "python3"):
+                 *installed, "python3"):
         path = name and shutil.which(name)
         if not path:
             continue

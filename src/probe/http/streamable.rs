@@ -124,7 +124,12 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
         // `_meta`): refused as a stateful 2025-11-25 server refuses it, recorded under the
         // connection's attempts.
         None if current || !parsed.as_ref().is_some_and(has_meta) => {
-            event.status = StatusCode::BAD_REQUEST.as_u16();
+            let status = if body.is_err() {
+                StatusCode::PAYLOAD_TOO_LARGE
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            event.status = status.as_u16();
             let refusal = not_initialized();
             let attempt = state.attempts.of(hub, peer, user_agent.as_deref());
             attempt.transcript.push(Entry::Http { http: event });
@@ -145,7 +150,7 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
             });
             attempt.dirty = true;
             let mut response = Response::new(Body::text(refusal.to_string()));
-            *response.status_mut() = StatusCode::BAD_REQUEST;
+            *response.status_mut() = status;
             response
                 .headers_mut()
                 .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
