@@ -386,6 +386,62 @@ mod tests {
     }
 
     #[test]
+    fn a_temporary_file_a_killed_probe_left_is_removed_and_a_live_ones_kept() {
+        let dir = tempfile::tempdir().expect("temp");
+        let dead = dir.path().join(".x-stdio.jsonl.4000000000.0.tmp");
+        let live = dir
+            .path()
+            .join(format!(".y.md.{}.7.tmp", std::process::id()));
+        std::fs::write(&dead, "the full transcript of a probe killed mid-write").expect("write");
+        std::fs::write(&live, "being written").expect("write");
+        let writer = Writer::new(
+            dir.path().into(),
+            String::new(),
+            "stdio",
+            ClientNames::default(),
+        );
+        let mut session = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
+        session.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "clientInfo":{"name":"c","version":"1"}}}),
+        );
+        writer.write(&mut session).expect("written");
+        assert!(!dead.exists(), "a dead probe's temporary file is removed");
+        assert!(live.exists(), "this probe's own is not");
+        assert_eq!(temporary_pid(".a.b.md.12.3.tmp"), Some(12));
+        assert_eq!(temporary_pid("a.md"), None);
+    }
+
+    #[test]
+    fn machine_folders_never_reach_the_files() {
+        let dir = tempfile::tempdir().expect("temp");
+        let writer = Writer::new(
+            dir.path().into(),
+            "cd /tmp/scratch-x && run".into(),
+            "stdio",
+            ClientNames::default(),
+        );
+        let mut session = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
+        session.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "clientInfo":{"name":"c","version":"1","cwd":"/home/alice/project"}}}),
+        );
+        let md = writer
+            .write(&mut session)
+            .expect("written")
+            .expect("a file");
+        let text = std::fs::read_to_string(&md).expect("read");
+        let jsonl = std::fs::read_to_string(md.with_extension("jsonl")).expect("read");
+        for written in [&text, &jsonl] {
+            assert!(
+                !written.contains("/tmp/scratch-x") && !written.contains("alice"),
+                "{written}"
+            );
+        }
+        assert!(jsonl.contains("<home>/project"), "{jsonl}");
+    }
+
+    #[test]
     fn ids_stay_within_100_bytes() {
         let writer = Writer::new(
             "/nonexistent".into(),
