@@ -80,16 +80,31 @@ fn a_refused_post_without_fallback_is_a_no_session_observation_saying_so() {
 }
 
 #[test]
-fn sessionless_requests_of_two_connections_are_two_observations() {
-    // Two processes of the same client (one User-Agent), each on its own connection.
+fn sessionless_requests_of_two_processes_are_two_observations() {
+    // Two processes of the same client (one User-Agent), each beginning with server/discover
+    // on its own connection: two observations. A second connection of one process (its first
+    // request not server/discover, as Claude Code's requests beside its subscription stream)
+    // joins that process's session.
     let out = tempfile::tempdir().expect("temp");
     let (child, address) = serve(out.path(), &["--protocol", "2026-07-28"]);
-    let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"twin","version":"1"}}}}"#;
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"twin","version":"1"}}"#;
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{{{meta}}}}}"#);
+    let list = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{meta}}}}}"#);
     let agent = [("User-Agent", "twin/1")];
-    assert_eq!(raw(&address, "POST", "/mcp", &agent, list), 200);
-    assert_eq!(raw(&address, "POST", "/mcp", &agent, list), 200);
+    assert_eq!(raw(&address, "POST", "/mcp", &agent, &discover), 200);
+    assert_eq!(raw(&address, "POST", "/mcp", &agent, &list), 200);
+    assert_eq!(raw(&address, "POST", "/mcp", &agent, &discover), 200);
     let mds = stop(child, out.path());
-    assert_eq!(mds.len(), 2, "one observation per connection: {mds:?}");
+    assert_eq!(mds.len(), 2, "one observation per process: {mds:?}");
+    let listed: Vec<Option<String>> = mds
+        .iter()
+        .map(|md| status(&read_observation(md).0, "tools.list").map(str::to_string))
+        .collect();
+    assert!(
+        listed.contains(&Some("yes".to_string())) && listed.contains(&None),
+        "the tools/list joined the first process only: {listed:?}"
+    );
 }
 
 #[test]

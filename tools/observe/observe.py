@@ -480,7 +480,8 @@ def protocols(c: Client, wanted: str) -> list[str]:
 
 
 def probe(c: Client, fieldnotes: str, site: Path, out: Path, prefix: Path,
-          scratch_root: Path, only: list[str] | None, wanted: str = "current") -> list[dict]:
+          scratch_root: Path, only: list[str] | None, wanted: str = "current",
+          timeout: int | None = None) -> list[dict]:
     results = []
     package = package_flag(prefix, c)
     for protocol in protocols(c, wanted):
@@ -496,8 +497,8 @@ def probe(c: Client, fieldnotes: str, site: Path, out: Path, prefix: Path,
                                    c.trigger, display)
                     server = Server(argv=[fieldnotes, "--root", str(site), "probe", "stdio",
                                           "--out", str(out), "--command", how] + flags)
-                    results.append(run_client(c, transport, server, display, prefix, scratch)
-                                   | {"protocol": protocol})
+                    results.append(run_client(c, transport, server, display, prefix, scratch,
+                                              timeout) | {"protocol": protocol})
                     continue
                 placeholder = Server(url=url_for("http://127.0.0.1:PORT", mode))
                 how = describe(c, getattr(writers, c.writer)(transport, placeholder, c.trigger),
@@ -507,7 +508,8 @@ def probe(c: Client, fieldnotes: str, site: Path, out: Path, prefix: Path,
                 try:
                     server = Server(url=url_for(base, mode))
                     results.append(run_client(c, transport, server, placeholder, prefix,
-                                              scratch) | {"mode": mode, "protocol": protocol})
+                                              scratch, timeout)
+                                   | {"mode": mode, "protocol": protocol})
                 finally:
                     stop_probe(proc)
     return results
@@ -544,6 +546,7 @@ def main() -> None:
                     help="the site whose clients name what is seen [default: this repository]")
     pr.add_argument("--transport", action="append", choices=list(MODES))
     pr.add_argument("--jobs", type=int, default=1, help="clients observed at once")
+    pr.add_argument("--timeout", type=int, help="seconds each run may take [default: the table's]")
     pr.add_argument("--protocol", choices=["current", "2026-07-28", "both"], default="both",
                     help="the probe's protocol modes (2026-07-28 only for clients that speak it)")
     a = p.parse_args()
@@ -589,7 +592,7 @@ def main() -> None:
 
         def one(c: Client) -> None:
             for result in probe(c, str(binary), site, a.out.resolve(), a.prefix, a.scratch,
-                                a.transport, a.protocol):
+                                a.transport, a.protocol, a.timeout):
                 print(json.dumps(result), flush=True)
 
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:

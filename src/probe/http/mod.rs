@@ -73,6 +73,8 @@ pub(crate) struct Live {
     /// `stream` is a POST's response stream held open for a request in flight (2026-07-28).
     pub in_flight: bool,
     pub ended: bool,
+    /// The `User-Agent` of the request that began it.
+    pub user_agent: Option<String>,
 }
 
 impl Live {
@@ -83,6 +85,7 @@ impl Live {
             ends_with_stream: false,
             in_flight: false,
             ended: false,
+            user_agent: None,
         }
     }
 
@@ -124,6 +127,9 @@ pub(crate) struct State {
     /// Requests before any session (a refused `POST /mcp`, a `GET` without a session, OAuth
     /// discovery…), per connection.
     pub attempts: Attempts,
+    /// 2026-07-28 requests without a session: the connections that joined a session begun on
+    /// another connection of the same client process (by the key of each).
+    pub joined: BTreeMap<String, String>,
 }
 
 impl State {

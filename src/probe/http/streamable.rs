@@ -47,6 +47,53 @@ fn sessionless_key(peer: SocketAddr) -> String {
     format!("sessionless {peer}")
 }
 
+/// How soon after the last request of a stateless session another connection of its client
+/// may join it.
+const JOIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The session a 2026-07-28 request without a session belongs to, if one exists: its
+/// connection's, or the one it joined. A client process begins with `server/discover`, then
+/// may use several connections at once (one held by `subscriptions/listen`): a connection
+/// whose first request is not `server/discover` joins the newest session of the same
+/// User-Agent that has its stream open or was heard within [`JOIN_WINDOW`]. Another process
+/// begins with its own `server/discover`, so it is never merged into the first.
+fn sessionless(
+    state: &mut super::State,
+    peer: SocketAddr,
+    user_agent: Option<&str>,
+    discover: bool,
+) -> Option<String> {
+    let own = sessionless_key(peer);
+    if let Some(key) = state
+        .joined
+        .get(&own)
+        .filter(|k| state.live.contains_key(*k))
+    {
+        return Some(key.clone());
+    }
+    if state.live.contains_key(&own) {
+        return Some(own);
+    }
+    if discover || user_agent.is_none() {
+        return None;
+    }
+    let now = std::time::Instant::now();
+    let key = (state.live.iter())
+        .filter(|(k, l)| {
+            k.starts_with("sessionless ")
+                && !l.ended
+                && l.user_agent.as_deref() == user_agent
+                && (l.stream.is_some() || now.duration_since(l.session.last_heard) <= JOIN_WINDOW)
+        })
+        .max_by_key(|(_, l)| l.session.last_heard)
+        .map(|(k, _)| k.clone())?;
+    if state.joined.len() >= 1024 {
+        state.joined.clear();
+    }
+    state.joined.insert(own, key.clone());
+    Some(key)
+}
+
 fn is_initialize(message: &Value) -> bool {
     match message {
         Value::Array(batch) => batch.iter().any(is_initialize),
@@ -157,22 +204,24 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
             return response;
         }
         None => {
-            let key = sessionless_key(peer);
-            if !state.live.contains_key(&key) {
-                let transport = Transport::StreamableHttp;
-                let session = match hub.begin(
-                    &mut state,
-                    peer,
-                    user_agent.as_deref(),
-                    transport,
-                    event.clone(),
-                ) {
-                    Ok(session) => session,
-                    Err(refused) => return refused,
-                };
-                state.live.insert(key.clone(), Live::new(session));
+            let discover = parsed.as_ref().and_then(method_of) == Some("server/discover");
+            match sessionless(&mut state, peer, user_agent.as_deref(), discover) {
+                Some(key) => key,
+                None => {
+                    let key = sessionless_key(peer);
+                    let transport = Transport::StreamableHttp;
+                    let agent = user_agent.as_deref();
+                    let session = match hub.begin(&mut state, peer, agent, transport, event.clone())
+                    {
+                        Ok(session) => session,
+                        Err(refused) => return refused,
+                    };
+                    let mut live = Live::new(session);
+                    live.user_agent = user_agent.clone();
+                    state.live.insert(key.clone(), live);
+                    key
+                }
             }
-            key
         }
     };
     let stateful = !key.starts_with("sessionless ");
