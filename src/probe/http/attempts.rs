@@ -2,8 +2,9 @@
 //! session, a `server/discover` a current server refuses. A session begun on the same
 //! connection (or, from the same User-Agent, within [`CLAIM_WINDOW`]) takes them as its first
 //! lines; otherwise they are written as an observation of their own, `outcome: no-session`.
-//! Never grouped across connections otherwise, and bounded: at most [`MAX_ATTEMPTS`]
-//! connections are kept apart, the rest share one flood record.
+//! A connection's requests join another's only from the same User-Agent within
+//! [`CLAIM_WINDOW`] (a client retrying on a new connection); bounded: at most
+//! [`MAX_ATTEMPTS`] groups are kept apart, the rest share one flood record.
 
 use super::Hub;
 use crate::probe::session::{Session, Transport};
@@ -30,6 +31,9 @@ pub(crate) struct Attempt {
 #[derive(Default)]
 pub(crate) struct Attempts {
     by_peer: BTreeMap<SocketAddr, Attempt>,
+    /// Connections whose requests joined another connection's attempt: the same User-Agent
+    /// within [`CLAIM_WINDOW`] of its last request (a client retrying on a new connection).
+    alias: BTreeMap<SocketAddr, SocketAddr>,
     flood: Option<Attempt>,
     /// Requests the flood record counted.
     flooded: usize,
@@ -49,9 +53,37 @@ impl Attempts {
                 user_agent: user_agent.map(str::to_string),
             }
         };
+        let now = Instant::now();
+        let peer = match self
+            .alias
+            .get(&peer)
+            .filter(|p| self.by_peer.contains_key(*p))
+        {
+            Some(joined) => *joined,
+            None if !self.by_peer.contains_key(&peer) && user_agent.is_some() => {
+                let same = (self.by_peer.iter())
+                    .filter(|(_, a)| {
+                        a.user_agent.as_deref() == user_agent
+                            && now.duration_since(a.session.last_heard) <= CLAIM_WINDOW
+                    })
+                    .max_by_key(|(_, a)| a.session.last_heard)
+                    .map(|(p, _)| *p);
+                match same {
+                    Some(joined) => {
+                        if self.alias.len() >= 1024 {
+                            self.alias.clear();
+                        }
+                        self.alias.insert(peer, joined);
+                        joined
+                    }
+                    None => peer,
+                }
+            }
+            None => peer,
+        };
         if self.by_peer.contains_key(&peer) || self.by_peer.len() < MAX_ATTEMPTS {
             let attempt = self.by_peer.entry(peer).or_insert_with(|| new(None));
-            attempt.session.last_heard = Instant::now();
+            attempt.session.last_heard = now;
             return &mut attempt.session;
         }
         self.flooded += 1;
@@ -74,6 +106,7 @@ impl Attempts {
     /// same User-Agent within [`CLAIM_WINDOW`]. What was already written of them is removed.
     pub fn claim(&mut self, hub: &Hub, peer: SocketAddr, user_agent: Option<&str>) -> Vec<Record> {
         let now = Instant::now();
+        let peer = self.alias.get(&peer).copied().unwrap_or(peer);
         let key = if self.by_peer.contains_key(&peer) {
             Some(peer)
         } else {
