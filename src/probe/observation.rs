@@ -62,10 +62,17 @@ impl ClientNames {
         )
     }
 
-    /// The client id for `name`: the site's client claiming it, else its kebab-case.
+    /// The client id for `name`: the site's client claiming it, or claiming the proxy a name
+    /// like `host (via mcp-remote 0.15.1)` names (a proxy forwards its host's clientInfo with
+    /// its own name added), else its kebab-case.
     fn client_id(&self, name: &str) -> String {
+        let proxy = name
+            .strip_suffix(')')
+            .and_then(|n| n.rsplit_once(" (via "))
+            .map(|(_, via)| via.rsplit_once(' ').map_or(via, |(proxy, _)| proxy));
         self.0
             .get(name)
+            .or_else(|| self.0.get(proxy?))
             .cloned()
             .unwrap_or_else(|| match kebab(name) {
                 k if k.is_empty() => "unknown".to_string(),
@@ -350,7 +357,16 @@ mod tests {
     #[test]
     fn an_observation_is_written_with_the_site_client_and_a_unique_id() {
         let dir = tempfile::tempdir().expect("temp");
-        let clients = ClientNames::of(&[("claude-code", "claude-code")]);
+        let clients =
+            ClientNames::of(&[("claude-code", "claude-code"), ("mcp-remote", "mcp-remote")]);
+        assert_eq!(
+            clients.client_id("host (via mcp-remote 0.15.1)"),
+            "mcp-remote"
+        );
+        assert_eq!(
+            clients.client_id("host (via other 1.0)"),
+            "host-via-other-1-0"
+        );
         let writer = Writer::new(dir.path().into(), String::new(), "stdio", clients);
         let mut first = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
         first.receive(
