@@ -426,7 +426,7 @@ pub struct Guide {
 
 mod observation;
 pub use observation::{
-    ClientInfo, Observation, ObservedResult, PackageInfo, ProbeInfo, Transcript,
+    proxy_name, ClientInfo, Observation, ObservedResult, PackageInfo, ProbeInfo, Transcript,
 };
 
 /// Every content file of a site, typed, in path order within each section.

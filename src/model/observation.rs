@@ -31,6 +31,13 @@ pub struct Observation {
     pub results: Vec<ObservedResult>,
 }
 
+/// The proxy a forwarded `clientInfo.name` names: `host (via mcp-remote 0.15.1)` →
+/// `mcp-remote` (a proxy forwards its host's clientInfo with its own name and version added).
+pub fn proxy_name(name: &str) -> Option<&str> {
+    let via = name.strip_suffix(')')?.rsplit_once(" (via ")?.1;
+    Some(via.rsplit_once(' ').map_or(via, |(proxy, _)| proxy))
+}
+
 /// `clientInfo` as the client sent it.
 #[derive(Debug, Clone)]
 pub struct ClientInfo {

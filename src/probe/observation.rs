@@ -66,10 +66,7 @@ impl ClientNames {
     /// like `host (via mcp-remote 0.15.1)` names (a proxy forwards its host's clientInfo with
     /// its own name added), else its kebab-case.
     fn client_id(&self, name: &str) -> String {
-        let proxy = name
-            .strip_suffix(')')
-            .and_then(|n| n.rsplit_once(" (via "))
-            .map(|(_, via)| via.rsplit_once(' ').map_or(via, |(proxy, _)| proxy));
+        let proxy = crate::model::proxy_name(name);
         self.0
             .get(name)
             .or_else(|| self.0.get(proxy?))

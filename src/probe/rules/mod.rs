@@ -562,6 +562,11 @@ fn header(facts: &Facts, name: &str, stateful: bool, posted_requests: bool) -> O
     if requests.is_empty() {
         return None;
     }
+    // The standard headers (`Mcp-Method`, 2026-07-28) are no part of a session begun with
+    // `initialize`: their absence there shows nothing.
+    if posted_requests && facts.initialize().is_some() && requests.iter().all(|(_, has)| !*has) {
+        return None;
+    }
     let with: Vec<usize> = requests
         .iter()
         .filter(|(_, has)| *has)
