@@ -19,9 +19,9 @@ pub struct Observation {
     /// `stdio`, `streamableHttp` or `sse`.
     pub transport: Option<Spanned<String>>,
     pub protocol_version: Option<Spanned<String>>,
-    pub probe: Option<ProbeInfo>,
+    pub probe: Option<Box<ProbeInfo>>,
     /// The package that ran, when the observation names it.
-    pub package: Option<PackageInfo>,
+    pub package: Option<Box<PackageInfo>>,
     /// `session`, or `no-session` (the client was refused and began none); absent: a session.
     pub outcome: Option<Spanned<String>>,
     /// How the client was driven.

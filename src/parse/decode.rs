@@ -101,20 +101,24 @@ pub fn observation(doc: Document, r: &mut Reader<'_>) -> Observation {
     let observed = r.text("observed");
     let transport = r.text("transport");
     let protocol_version = r.text("protocolVersion");
-    let probe = r.object("probe", ObjectKind::Probe, |p| ProbeInfo {
-        span: p.span(),
-        version: p.text("version"),
-        mode: p.text("mode"),
-        protocol: p.text("protocol"),
-        settle_ms: p.text("settleMs"),
-        idle_ms: p.text("idleMs"),
-    });
-    let package = r.object("package", ObjectKind::Package, |p| PackageInfo {
-        span: p.span(),
-        ecosystem: p.text("ecosystem"),
-        name: p.text("name"),
-        version: p.text("version"),
-    });
+    let probe = r
+        .object("probe", ObjectKind::Probe, |p| ProbeInfo {
+            span: p.span(),
+            version: p.text("version"),
+            mode: p.text("mode"),
+            protocol: p.text("protocol"),
+            settle_ms: p.text("settleMs"),
+            idle_ms: p.text("idleMs"),
+        })
+        .map(Box::new);
+    let package = r
+        .object("package", ObjectKind::Package, |p| PackageInfo {
+            span: p.span(),
+            ecosystem: p.text("ecosystem"),
+            name: p.text("name"),
+            version: p.text("version"),
+        })
+        .map(Box::new);
     let outcome = r.text("outcome");
     let command = r.text("command");
     let transcript = r.text("transcript");

@@ -5,6 +5,9 @@
 
 use serde::Serialize;
 
+/// A check of a name or version.
+type Check = fn(&str) -> bool;
+
 /// A package: its registry, name and version.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Package {
@@ -27,16 +30,15 @@ impl std::str::FromStr for Package {
             .rsplit_once('@')
             .filter(|(name, _)| !name.is_empty())
             .ok_or_else(|| format!("`{text}` names no version: {usage}"))?;
-        let (ecosystem, name_ok, version_ok, kind): (_, fn(&str) -> bool, fn(&str) -> bool, _) =
-            match ecosystem {
-                "npm" => ("npm", npm_name, semver, "a SemVer version"),
-                "pypi" => ("pypi", pypi_name, pep440, "a PEP 440 version"),
-                other => {
-                    return Err(format!(
-                        "`{other}` is not an ecosystem the probe knows: use npm or pypi"
-                    ))
-                }
-            };
+        let (ecosystem, name_ok, version_ok, kind): (_, Check, Check, _) = match ecosystem {
+            "npm" => ("npm", npm_name, semver, "a SemVer version"),
+            "pypi" => ("pypi", pypi_name, pep440, "a PEP 440 version"),
+            other => {
+                return Err(format!(
+                    "`{other}` is not an ecosystem the probe knows: use npm or pypi"
+                ))
+            }
+        };
         if !name_ok(name) {
             return Err(format!("`{name}` is not a package name {ecosystem} allows"));
         }

@@ -32,7 +32,7 @@ pub(super) fn open(
         event,
     ) {
         Ok(session) => session,
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     session.transcript.push(Entry::Http {
         http: http_event(request, StatusCode::OK, "sse"),

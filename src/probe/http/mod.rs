@@ -159,7 +159,7 @@ impl Hub {
         user_agent: Option<&str>,
         transport: super::session::Transport,
         request: HttpEvent,
-    ) -> std::result::Result<Session, Response<Body>> {
+    ) -> std::result::Result<Session, Box<Response<Body>>> {
         if let Some(why) = state.full() {
             let mut event = request;
             event.status = StatusCode::SERVICE_UNAVAILABLE.as_u16();
@@ -167,10 +167,10 @@ impl Hub {
             state
                 .attempts
                 .push(self, peer, user_agent, Entry::Http { http: event });
-            return Err(plain(
+            return Err(Box::new(plain(
                 StatusCode::SERVICE_UNAVAILABLE,
                 format!("the probe is full ({why}): try again later"),
-            ));
+            )));
         }
         let mut session = Session::new(transport, self.settings);
         session

@@ -157,7 +157,7 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
                 event.clone(),
             ) {
                 Ok(session) => session,
-                Err(refused) => return refused,
+                Err(refused) => return *refused,
             };
             if let Some(mut before) = state.live.remove(&sessionless_key(peer)) {
                 let mut earlier = before.session.transcript.take();
@@ -214,7 +214,7 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
                     let session = match hub.begin(&mut state, peer, agent, transport, event.clone())
                     {
                         Ok(session) => session,
-                        Err(refused) => return refused,
+                        Err(refused) => return *refused,
                     };
                     let mut live = Live::new(session);
                     live.user_agent = user_agent.clone();
