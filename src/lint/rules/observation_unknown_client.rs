@@ -15,7 +15,9 @@ pub const META: RuleMeta = RuleMeta {
     doc: r#"## What it flags
 
 An observation whose `client` is not the id of a file in `content/clients/`, or whose client's
-`clientInfoNames` does not hold the `clientInfo.name` the session saw.
+`clientInfoNames` does not hold the `clientInfo.name` the session saw. A name a proxy forwards,
+`host (via mcp-remote 0.15.1)`, is held by the client that lists the proxy's name
+(`mcp-remote`).
 
 ## Why
 
