@@ -223,6 +223,31 @@ pub struct ProbeArgs {
     /// answer each of the probe's requests.
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0)]
     pub quiet_timeout: f64,
+    /// Which servers the probe behaves like: `current` (a 2025-11-25 server: `server/discover`
+    /// is refused, so a client's `initialize` path shows) or `2026-07-28` (discover answered;
+    /// the probe asks its questions only while a client request is in flight).
+    #[arg(long, value_enum, default_value_t = ProbeProtocol::Current)]
+    pub protocol: ProbeProtocol,
+    /// Milliseconds the probe waits after `notifications/initialized` before asking, and
+    /// after a `tools/list` answer before saying the tools changed.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    pub settle_ms: u64,
+    /// Seconds a client may stay silent before the probe ends its session.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
+    pub idle_limit: f64,
+    /// The package that ran, written as the observation's `package`:
+    /// `npm:@continuedev/cli@1.5.47`, `pypi:fast-agent-mcp@0.10.48` (the version must be
+    /// SemVer for npm, PEP 440 for PyPI).
+    #[arg(long, value_name = "ECOSYSTEM:NAME@VERSION")]
+    pub package: Option<String>,
+}
+
+/// `fieldnotes probe --protocol`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProbeProtocol {
+    Current,
+    #[value(name = "2026-07-28")]
+    Next,
 }
 
 #[derive(Debug, clap::Args)]

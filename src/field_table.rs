@@ -243,6 +243,18 @@ const OBSERVATION: &[Field] = &[
         Object(ObjectKind::Probe),
         "the fieldnotes version and mode that recorded it",
     ),
+    field(
+        "package",
+        false,
+        Object(ObjectKind::Package),
+        "the package that ran: ecosystem, name, version",
+    ),
+    field(
+        "outcome",
+        false,
+        Text,
+        "session, or no-session (requests were refused and no session began)",
+    ),
     field("command", true, Text, "how the client was driven"),
     field(
         "transcript",
@@ -271,10 +283,40 @@ const PROBE: &[Field] = &[
         Text,
         "stdio, streamable, sse, legacy-only-404 or legacy-only-405",
     ),
+    field(
+        "protocol",
+        false,
+        Text,
+        "current (server/discover refused) or 2026-07-28",
+    ),
+    field(
+        "settleMs",
+        false,
+        Text,
+        "how long after the handshake, or a tools/list answer, the probe waited",
+    ),
+    field(
+        "idleMs",
+        false,
+        Text,
+        "how long a silent client was kept before the session ended",
+    ),
+];
+
+const PACKAGE: &[Field] = &[
+    field("ecosystem", true, Text, "npm or pypi"),
+    field("name", true, Text, "the package's name in its registry"),
+    field("version", true, Text, "the version installed and run"),
 ];
 
 const OBSERVED_RESULT: &[Field] = &[
     field("status", true, Text, "yes, partial, no or unknown"),
+    field(
+        "basis",
+        false,
+        Text,
+        "declared, did, refused or absent: what the status rests on",
+    ),
     field("why", false, Text, "one line: what showed it"),
     field(
         "messages",
@@ -286,6 +328,18 @@ const OBSERVED_RESULT: &[Field] = &[
 
 /// Transports an observation may name.
 pub const TRANSPORTS: [&str; 3] = ["stdio", "streamableHttp", "sse"];
+
+/// What an observed result rests on.
+pub const BASES: [&str; 4] = ["declared", "did", "refused", "absent"];
+
+/// How a probe session ended up.
+pub const OUTCOMES: [&str; 2] = ["session", "no-session"];
+
+/// The protocol modes the probe runs in.
+pub const PROBE_PROTOCOLS: [&str; 2] = ["current", "2026-07-28"];
+
+/// Package ecosystems an observation may name.
+pub const ECOSYSTEMS: [&str; 2] = ["npm", "pypi"];
 
 /// Modes the probe runs in.
 pub const PROBE_MODES: [&str; 5] = [
@@ -314,6 +368,7 @@ pub fn fields(kind: ObjectKind) -> &'static [Field] {
         ObjectKind::Observation => OBSERVATION,
         ObjectKind::ClientInfo => CLIENT_INFO,
         ObjectKind::Probe => PROBE,
+        ObjectKind::Package => PACKAGE,
         ObjectKind::ObservedResult => OBSERVED_RESULT,
     }
 }
@@ -335,6 +390,7 @@ pub fn object_name(kind: ObjectKind) -> &'static str {
         ObjectKind::Observation => "observation",
         ObjectKind::ClientInfo => "clientInfo",
         ObjectKind::Probe => "probe",
+        ObjectKind::Package => "package",
         ObjectKind::ObservedResult => "observation result",
     }
 }

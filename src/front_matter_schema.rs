@@ -21,9 +21,10 @@ pub const DOCUMENTS: [(ObjectKind, &str); 4] = [
 ];
 
 /// Nested objects an observation holds, with their names under `definitions`.
-const OBSERVATION_PARTS: [(ObjectKind, &str); 3] = [
+const OBSERVATION_PARTS: [(ObjectKind, &str); 4] = [
     (ObjectKind::ClientInfo, "clientInfo"),
     (ObjectKind::Probe, "probe"),
+    (ObjectKind::Package, "package"),
     (ObjectKind::ObservedResult, "observedResult"),
 ];
 
@@ -140,6 +141,20 @@ fn plain(kind: ObjectKind, field: &Field) -> Value {
         }
         (ObjectKind::Probe, "mode", _) => {
             json!({ "type": "string", "enum": field_table::PROBE_MODES })
+        }
+        (ObjectKind::Probe, "protocol", _) => {
+            json!({ "type": "string", "enum": field_table::PROBE_PROTOCOLS })
+        }
+        (ObjectKind::Probe, "settleMs" | "idleMs", _) => json!({ "type": "integer", "minimum": 0 }),
+        (ObjectKind::Package, "ecosystem", _) => {
+            json!({ "type": "string", "enum": field_table::ECOSYSTEMS })
+        }
+        (ObjectKind::Package, "version", _) => json!({ "type": ["string", "number"] }),
+        (ObjectKind::Observation, "outcome", _) => {
+            json!({ "type": "string", "enum": field_table::OUTCOMES })
+        }
+        (ObjectKind::ObservedResult, "basis", _) => {
+            json!({ "type": "string", "enum": field_table::BASES })
         }
         (_, "id" | "supersededBy" | "related" | "research" | "observations", _) => {
             json!({ "type": "string", "pattern": KEBAB })

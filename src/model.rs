@@ -85,6 +85,8 @@ pub enum ObjectKind {
     ClientInfo,
     /// An observation's `probe`: the fieldnotes version and mode that recorded it.
     Probe,
+    /// An observation's `package`: the package that ran (ecosystem, name, version).
+    Package,
     /// One entry of an observation's `results`.
     ObservedResult,
 }
@@ -437,7 +439,9 @@ pub struct Guide {
 }
 
 mod observation;
-pub use observation::{ClientInfo, Observation, ObservedResult, ProbeInfo, Transcript};
+pub use observation::{
+    proxy_name, ClientInfo, Observation, ObservedResult, PackageInfo, ProbeInfo, Transcript,
+};
 
 /// Every content file of a site, typed, in path order within each section.
 #[derive(Debug, Clone, Default)]
@@ -536,7 +540,8 @@ impl Capability {
 
 impl Observation {
     /// The title the observation goes by: `<clientInfo.name> <version> over <transport>,
-    /// <day>`, else its id.
+    /// <day>`, else its id; `(2026-07-28)` when the probe spoke that revision, `(no session)`
+    /// when the client began none.
     pub fn display_title(&self) -> String {
         let id = doc_id(&self.id, &self.doc);
         let name = match self.client_info.as_ref().map_or("", |i| text(&i.name)) {
@@ -554,6 +559,13 @@ impl Observation {
         if let Some(transport) = Some(text(&self.transport)).filter(|t| !t.is_empty()) {
             title.push_str(" over ");
             title.push_str(transport);
+        }
+        let protocol = self.probe.as_ref().map_or("", |p| text(&p.protocol));
+        if !matches!(protocol, "" | "current") {
+            title.push_str(&format!(" ({protocol})"));
+        }
+        if self.is_no_session() {
+            title.push_str(" (no session)");
         }
         match text(&self.observed) {
             "" => title,

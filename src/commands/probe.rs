@@ -1,8 +1,8 @@
 //! `fieldnotes probe stdio|http`: record an MCP client's session as an observation.
 
-use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode};
+use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode, ProbeProtocol};
 use crate::error::{Error, Result};
-use crate::probe::{HttpMode, Listen, ProbeOptions};
+use crate::probe::{HttpMode, Listen, Package, ProbeOptions, Protocol, Settings};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -40,6 +40,38 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
             ),
         });
     }
+    if !(args.idle_limit.is_finite() && args.idle_limit > 0.0 && args.idle_limit <= 86_400.0) {
+        return Err(Error::Usage {
+            message: format!(
+                "--idle-limit {} is not a number of seconds between 0 and 86400",
+                args.idle_limit
+            ),
+        });
+    }
+    if args.settle_ms > 60_000 {
+        return Err(Error::Usage {
+            message: format!(
+                "--settle-ms {} is over a minute: give 0 to 60000",
+                args.settle_ms
+            ),
+        });
+    }
+    let package = match &args.package {
+        Some(text) => Some(text.parse::<Package>().map_err(|why| Error::Usage {
+            message: format!("--package {text}: {why}"),
+        })?),
+        None => None,
+    };
+    let quiet = Duration::from_secs_f64(args.quiet_timeout);
+    let settings = Settings {
+        protocol: match args.protocol {
+            ProbeProtocol::Current => Protocol::Current,
+            ProbeProtocol::Next => Protocol::Next,
+        },
+        timeout: quiet,
+        settle: Duration::from_millis(args.settle_ms),
+        idle: Duration::from_secs_f64(args.idle_limit),
+    };
     let site = run.root().ok().map(PathBuf::from);
     let out = match (args.out, &site) {
         (Some(out), _) => out,
@@ -49,7 +81,9 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
     Ok(ProbeOptions {
         out,
         command: args.command,
-        quiet: Duration::from_secs_f64(args.quiet_timeout),
+        quiet,
         clients: site,
+        package,
+        settings,
     })
 }

@@ -101,8 +101,11 @@ pub struct ObservationBrief {
     pub markdown_url: String,
     /// Whether the cell cites it.
     pub cited: bool,
-    /// `clientInfo.version` as the client sent it.
+    /// The version that ran: the observation's `package.version`, else `clientInfo.version`.
     pub client_version: Option<String>,
+    /// `clientInfo.version` as the client sent it, when it differs from the package's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_info_version: Option<String>,
     /// The day of the session.
     pub observed: Option<String>,
     pub transport: Option<String>,
@@ -225,6 +228,9 @@ fn observations(
                 url,
                 cited: is_cited,
                 client_version: observation.client_version().map(str::to_string),
+                client_info_version: observation
+                    .differing_client_info_version()
+                    .map(str::to_string),
                 observed: text(&observation.observed),
                 transport: text(&observation.transport),
                 command: text(&observation.command),

@@ -19,12 +19,23 @@ pub struct Observation {
     /// `stdio`, `streamableHttp` or `sse`.
     pub transport: Option<Spanned<String>>,
     pub protocol_version: Option<Spanned<String>>,
-    pub probe: Option<ProbeInfo>,
+    pub probe: Option<Box<ProbeInfo>>,
+    /// The package that ran, when the observation names it.
+    pub package: Option<Box<PackageInfo>>,
+    /// `session`, or `no-session` (the client was refused and began none); absent: a session.
+    pub outcome: Option<Spanned<String>>,
     /// How the client was driven.
     pub command: Option<Spanned<String>>,
     /// The transcript's file name, beside the observation.
     pub transcript: Option<Spanned<String>>,
     pub results: Vec<ObservedResult>,
+}
+
+/// The proxy a forwarded `clientInfo.name` names: `host (via mcp-remote 0.15.1)` →
+/// `mcp-remote` (a proxy forwards its host's clientInfo with its own name and version added).
+pub fn proxy_name(name: &str) -> Option<&str> {
+    let via = name.strip_suffix(')')?.rsplit_once(" (via ")?.1;
+    Some(via.rsplit_once(' ').map_or(via, |(proxy, _)| proxy))
 }
 
 /// `clientInfo` as the client sent it.
@@ -43,6 +54,21 @@ pub struct ProbeInfo {
     pub span: Span,
     pub version: Option<Spanned<String>>,
     pub mode: Option<Spanned<String>>,
+    /// `current` or `2026-07-28`: whether the probe answered `server/discover`.
+    pub protocol: Option<Spanned<String>>,
+    /// How long the probe waited after the handshake or a `tools/list` answer (ms).
+    pub settle_ms: Option<Spanned<String>>,
+    /// How long a silent client was kept (ms).
+    pub idle_ms: Option<Spanned<String>>,
+}
+
+/// `package`: the package installed and run (`npm`, `@continuedev/cli`, `1.5.47`).
+#[derive(Debug, Clone)]
+pub struct PackageInfo {
+    pub span: Span,
+    pub ecosystem: Option<Spanned<String>>,
+    pub name: Option<Spanned<String>>,
+    pub version: Option<Spanned<String>>,
 }
 
 /// One entry of `results`: what the session showed of one capability.
@@ -52,15 +78,41 @@ pub struct ObservedResult {
     pub capability: Spanned<String>,
     pub span: Span,
     pub status: Option<Spanned<String>>,
+    /// What the status rests on: `declared`, `did`, `refused` or `absent`.
+    pub basis: Option<Spanned<String>>,
     pub why: Option<Spanned<String>>,
     /// 1-based line numbers in the transcript.
     pub messages: Vec<Spanned<usize>>,
 }
 
 impl Observation {
-    /// `clientInfo.version`, if written.
-    pub fn client_version(&self) -> Option<&str> {
+    /// `clientInfo.version` as the client sent it, if written.
+    pub fn client_info_version(&self) -> Option<&str> {
         self.client_info.as_ref().map(|i| text(&i.version))
+    }
+
+    /// The version that ran: `package.version` when the observation names its package, else
+    /// `clientInfo.version` (which some clients hard-code).
+    pub fn client_version(&self) -> Option<&str> {
+        self.package_version()
+            .or_else(|| self.client_info_version())
+    }
+
+    /// `package.version`, if written and not empty.
+    pub fn package_version(&self) -> Option<&str> {
+        let version = self.package.as_ref().map(|p| text(&p.version))?;
+        (!version.is_empty()).then_some(version)
+    }
+
+    /// `clientInfo.version` when it differs from the package version that ran.
+    pub fn differing_client_info_version(&self) -> Option<&str> {
+        let sent = self.client_info_version().filter(|v| !v.is_empty())?;
+        (self.package_version().is_some_and(|p| p != sent)).then_some(sent)
+    }
+
+    /// Whether the client was refused and began no session.
+    pub fn is_no_session(&self) -> bool {
+        text(&self.outcome) == "no-session"
     }
 
     /// The result for capability `id` as written, if any.

@@ -13,7 +13,7 @@ use hyper::{Request, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -45,8 +45,8 @@ pub(crate) async fn serve<H, F, B>(
             accepted = listener.accept() => accepted,
             () = &mut stop => return,
         };
-        let stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match accepted {
+            Ok(accepted) => accepted,
             Err(error) => {
                 warn::accept_failed(&error, policy.warn_every);
                 tokio::time::sleep(BACK_OFF).await;
@@ -61,9 +61,10 @@ pub(crate) async fn serve<H, F, B>(
         let handle = handle.clone();
         tokio::spawn(async move {
             let conn = admitted.conn().clone();
-            let service = hyper::service::service_fn(move |request| {
+            let service = hyper::service::service_fn(move |mut request: Request<Incoming>| {
                 let handle = handle.clone();
                 let conn = conn.clone();
+                request.extensions_mut().insert(Peer(peer));
                 async move {
                     let working = conn.working();
                     let response = handle(request).await;
@@ -87,6 +88,19 @@ pub(crate) async fn serve<H, F, B>(
             drop(admitted);
         });
     }
+}
+
+/// The address of the connection a request came on, which [`serve`] puts in its extensions.
+#[derive(Debug, Clone, Copy)]
+struct Peer(SocketAddr);
+
+/// The address of the connection `request` came on (each connection has its own port), or
+/// the unspecified address for a request [`serve`] did not accept.
+pub(crate) fn peer<T>(request: &Request<T>) -> SocketAddr {
+    request
+        .extensions()
+        .get::<Peer>()
+        .map_or(SocketAddr::from(([0, 0, 0, 0], 0)), |peer| peer.0)
 }
 
 /// A response body that keeps its connection marked as answering until it is sent or

@@ -3,7 +3,7 @@
 use super::fields::Reader;
 use crate::model::{
     Capability, Client, ClientInfo, Document, Guide, Note, ObjectKind, Observation, ObservedResult,
-    ProbeInfo, SupportCell,
+    PackageInfo, ProbeInfo, SupportCell,
 };
 
 pub fn note(doc: Document, r: &mut Reader<'_>) -> Note {
@@ -101,11 +101,25 @@ pub fn observation(doc: Document, r: &mut Reader<'_>) -> Observation {
     let observed = r.text("observed");
     let transport = r.text("transport");
     let protocol_version = r.text("protocolVersion");
-    let probe = r.object("probe", ObjectKind::Probe, |p| ProbeInfo {
-        span: p.span(),
-        version: p.text("version"),
-        mode: p.text("mode"),
-    });
+    let probe = r
+        .object("probe", ObjectKind::Probe, |p| ProbeInfo {
+            span: p.span(),
+            version: p.text("version"),
+            mode: p.text("mode"),
+            protocol: p.text("protocol"),
+            settle_ms: p.text("settleMs"),
+            idle_ms: p.text("idleMs"),
+        })
+        .map(Box::new);
+    let package = r
+        .object("package", ObjectKind::Package, |p| PackageInfo {
+            span: p.span(),
+            ecosystem: p.text("ecosystem"),
+            name: p.text("name"),
+            version: p.text("version"),
+        })
+        .map(Box::new);
+    let outcome = r.text("outcome");
     let command = r.text("command");
     let transcript = r.text("transcript");
     let mut results = Vec::new();
@@ -115,6 +129,7 @@ pub fn observation(doc: Document, r: &mut Reader<'_>) -> Observation {
             ObservedResult {
                 span: c.span(),
                 status: c.text("status"),
+                basis: c.text("basis"),
                 why: c.text("why"),
                 messages: c.lines("messages"),
                 capability,
@@ -131,6 +146,8 @@ pub fn observation(doc: Document, r: &mut Reader<'_>) -> Observation {
         transport,
         protocol_version,
         probe,
+        package,
+        outcome,
         command,
         transcript,
         results,

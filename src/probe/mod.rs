@@ -2,19 +2,23 @@
 //! and writes each session as an observation (`content/observations/<id>.md` beside the raw
 //! transcript `<id>.jsonl`).
 //!
-//! [`session`] records and answers one client ([`protocol`]: `server/discover`, `initialize`
-//! for every revision, one tool, resource and prompt) and queues the [`scenarios`] (ping,
-//! roots, sampling, elicitation, tools list_changed) at once after the handshake;
+//! [`session`] records and answers one client ([`protocol`]: `initialize` for every revision,
+//! `server/discover` only in 2026-07-28 mode, one tool, resource and prompt) and asks the
+//! [`scenarios`] (ping, roots, sampling, elicitation, tools list_changed) when [`settings`]
+//! allow: a settle time after the handshake, or during a client request in flight;
 //! [`transcript`] keeps every message, bounded; [`rules`] turn a transcript into results, one
-//! table; [`observation`] writes the files atomically. [`stdio`] and [`http`] are the
-//! transports.
+//! table; [`observation`] writes the files atomically, [`scrub`]bed of machine folders, with
+//! the [`package`] that ran. [`stdio`] and [`http`] are the transports.
 
 mod http;
 mod observation;
+mod package;
 mod protocol;
 mod rules;
 mod scenarios;
+mod scrub;
 mod session;
+mod settings;
 mod stdio;
 mod transcript;
 
@@ -22,6 +26,8 @@ use crate::error::{Error, Result};
 pub use http::{HttpMode, Listen};
 pub(crate) use observation::ClientNames;
 use observation::Writer;
+pub use package::Package;
+pub use settings::{Protocol, Settings};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -37,13 +43,17 @@ pub struct ProbeOptions {
     pub quiet: Duration,
     /// The site's clients by `clientInfo.name`, when a site was found.
     pub clients: Option<PathBuf>,
+    /// The package that ran (`--package`), written as the observation's `package`.
+    pub package: Option<Package>,
+    /// The protocol era, the settle time and the idle limit.
+    pub settings: Settings,
 }
 
 /// Serves one client on standard input and output, recording it, until it goes.
 pub fn stdio(options: &ProbeOptions) -> Result<()> {
     let writer = writer(options, "stdio");
     let runtime = runtime()?;
-    let served = runtime.block_on(stdio::serve(&writer, options.quiet));
+    let served = runtime.block_on(stdio::serve(&writer, options.settings, options.quiet));
     // Not waiting for the thread still blocked reading stdin, which a client that signals
     // the probe may keep open.
     runtime.shutdown_background();
@@ -54,7 +64,7 @@ pub fn stdio(options: &ProbeOptions) -> Result<()> {
 pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
     let writer = writer(options, listen.mode.id());
     let runtime = runtime()?;
-    let served = runtime.block_on(http::serve(writer, options.quiet, listen));
+    let served = runtime.block_on(http::serve(writer, options.settings, options.quiet, listen));
     runtime.shutdown_background();
     served
 }
@@ -65,7 +75,9 @@ fn writer(options: &ProbeOptions, mode: &'static str) -> Writer {
         .as_deref()
         .map(ClientNames::of_site)
         .unwrap_or_default();
-    Writer::new(options.out.clone(), options.command.clone(), mode, clients)
+    let mut writer = Writer::new(options.out.clone(), options.command.clone(), mode, clients);
+    writer.package = options.package.clone();
+    writer
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime> {

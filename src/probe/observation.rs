@@ -1,10 +1,14 @@
-//! A session written as an observation: `DIR/<id>.jsonl` (the transcript) and `DIR/<id>.md`
-//! (front matter in the shape lint reads, results from [`rules`]), each written to a new
-//! temporary file and renamed into place.
+//! A session written as an observation: `DIR/<id>.jsonl` (the transcript, [`scrub`]bed of
+//! machine folders) and `DIR/<id>.md` (front matter in the shape lint reads, results from
+//! [`rules`]), each written to a new temporary file and renamed into place; temporary files
+//! a killed probe left behind are removed.
 //!
 //! [`rules`]: super::rules
+//! [`scrub`]: super::scrub
 
+use super::package::Package;
 use super::rules;
+use super::scrub;
 use super::session::Session;
 use crate::error::{Error, Result};
 use serde::Serialize;
@@ -58,10 +62,14 @@ impl ClientNames {
         )
     }
 
-    /// The client id for `name`: the site's client claiming it, else its kebab-case.
+    /// The client id for `name`: the site's client claiming it, or claiming the proxy a name
+    /// like `host (via mcp-remote 0.15.1)` names (a proxy forwards its host's clientInfo with
+    /// its own name added), else its kebab-case.
     fn client_id(&self, name: &str) -> String {
+        let proxy = crate::model::proxy_name(name);
         self.0
             .get(name)
+            .or_else(|| self.0.get(proxy?))
             .cloned()
             .unwrap_or_else(|| match kebab(name) {
                 k if k.is_empty() => "unknown".to_string(),
@@ -79,8 +87,12 @@ pub(crate) struct Writer {
     /// The probe's mode: `stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`.
     pub mode: &'static str,
     pub clients: ClientNames,
+    /// The package that ran, when `--package` named it.
+    pub package: Option<Package>,
     /// Ids picked by this process.
     taken: Mutex<BTreeSet<String>>,
+    /// Whether temporary files left by killed probes were looked for.
+    swept: std::sync::atomic::AtomicBool,
 }
 
 static TEMPORARY: AtomicUsize = AtomicUsize::new(0);
@@ -96,15 +108,22 @@ struct FrontMatter<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     protocol_version: Option<&'a str>,
     probe: ProbeInfo,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    package: Option<&'a Package>,
+    outcome: &'static str,
     command: &'a str,
     transcript: String,
     results: BTreeMap<&'static str, rules::Finding>,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct ProbeInfo {
     version: &'static str,
     mode: &'static str,
+    protocol: &'static str,
+    settle_ms: u128,
+    idle_ms: u128,
 }
 
 impl Writer {
@@ -114,7 +133,42 @@ impl Writer {
             command,
             mode,
             clients,
+            package: None,
             taken: Mutex::new(BTreeSet::new()),
+            swept: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Removes what was written of `session` (a refused attempt a session then took over).
+    pub fn remove(&self, session: &mut Session) {
+        if let Some(id) = session.observation_id.take() {
+            for name in [format!("{id}.md"), format!("{id}.jsonl")] {
+                let _ = std::fs::remove_file(self.dir.join(name));
+            }
+        }
+    }
+
+    /// Removes the temporary files of probes no longer running (killed mid-write): a
+    /// `.tmp` holding a full transcript must not stay beside an older snapshot.
+    fn sweep(&self) {
+        if self.swept.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else { continue };
+            let Some(pid) = temporary_pid(name) else {
+                continue;
+            };
+            let alive = pid == std::process::id()
+                || Path::new(&format!("/proc/{pid}")).exists()
+                || !Path::new("/proc/self").exists();
+            if !alive {
+                let _ = std::fs::remove_file(entry.path());
+            }
         }
     }
 
@@ -126,6 +180,7 @@ impl Writer {
         }
         std::fs::create_dir_all(&self.dir)
             .map_err(|e| Error::io(&self.dir, "create the observations folder", e))?;
+        self.sweep();
         let name = session
             .client_info
             .as_ref()
@@ -153,33 +208,52 @@ impl Writer {
             probe: ProbeInfo {
                 version: env!("CARGO_PKG_VERSION"),
                 mode: self.mode,
+                protocol: session.settings.protocol.id(),
+                settle_ms: session.settings.settle.as_millis(),
+                idle_ms: session.settings.idle.as_millis(),
+            },
+            package: self.package.as_ref(),
+            outcome: if session.handshake {
+                "session"
+            } else {
+                "no-session"
             },
             command: &self.command,
             transcript: format!("{id}.jsonl"),
-            results: rules::results(session.transport, session.transcript.records()),
+            results: rules::results(
+                &rules::Seen {
+                    transport: session.transport,
+                    mode: self.mode,
+                    handshake: session.handshake,
+                },
+                session.transcript.records(),
+            ),
         };
         let yaml = serde_yaml::to_string(&front).map_err(|e| Error::Usage {
             message: format!("could not write the observation {id}: {e}"),
         })?;
-        let markdown = format!(
+        let markdown = scrub::folders(&format!(
             "---\n{yaml}---\nObserved by `fieldnotes probe`. Add what a person saw below.\n"
-        );
+        ));
         self.replace(
             &format!("{id}.jsonl"),
-            session.transcript.to_jsonl().as_bytes(),
+            scrub::folders(&session.transcript.to_jsonl()).as_bytes(),
         )?;
         let md = self.replace(&format!("{id}.md"), markdown.as_bytes())?;
         session.dirty = false;
         Ok(Some(md))
     }
 
-    /// A new id: `<client>-<version>-<transport>[-<mode>]-<yyyymmdd>-<hhmmss>`, made unique.
+    /// A new id: `<client>-<version>-<transport>[-<mode>][-2026-07-28][-no-session]-<yyyymmdd>-<hhmmss>`,
+    /// made unique; the version is the package's when `--package` named it.
     fn pick_id(&self, session: &Session, client: &str) -> String {
-        let version = session
+        let sent = session
             .client_info
             .as_ref()
             .and_then(|i| i.get("version"))
-            .and_then(Value::as_str)
+            .and_then(Value::as_str);
+        let version = (self.package.as_ref().map(|p| p.version.as_str()))
+            .or(sent)
             .map(kebab)
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "unknown".to_string());
@@ -189,11 +263,17 @@ impl Writer {
                 .id()
                 .replace("streamableHttp", "streamable-http"),
         );
-        let mode = if self.mode.starts_with("legacy-only") {
+        let mut mode = if self.mode.starts_with("legacy-only") {
             format!("-{}", self.mode)
         } else {
             String::new()
         };
+        if session.settings.protocol == super::settings::Protocol::Next {
+            mode.push_str("-2026-07-28");
+        }
+        if !session.handshake {
+            mode.push_str("-no-session");
+        }
         let stamp = session.started.format("%Y%m%d-%H%M%S");
         let tail = format!("-{transport}{mode}-{stamp}");
         let room = MAX_ID_BYTES - tail.len() - 3;
@@ -235,6 +315,14 @@ impl Writer {
     }
 }
 
+/// The process id in a temporary file's name `.<name>.<pid>.<n>.tmp`.
+fn temporary_pid(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let mut parts = inner.rsplitn(3, '.');
+    let _n: usize = parts.next()?.parse().ok()?;
+    parts.next()?.parse().ok()
+}
+
 /// `Claude Code 2.1` → `claude-code-2-1`.
 pub(crate) fn kebab(text: &str) -> String {
     let mut out = String::new();
@@ -259,21 +347,31 @@ fn cut(text: &str, bytes: usize) -> String {
 mod tests {
     use super::*;
     use crate::probe::session::Transport;
+    use crate::probe::settings::Settings;
     use serde_json::json;
     use std::time::Duration;
 
     #[test]
     fn an_observation_is_written_with_the_site_client_and_a_unique_id() {
         let dir = tempfile::tempdir().expect("temp");
-        let clients = ClientNames::of(&[("claude-code", "claude-code")]);
+        let clients =
+            ClientNames::of(&[("claude-code", "claude-code"), ("mcp-remote", "mcp-remote")]);
+        assert_eq!(
+            clients.client_id("host (via mcp-remote 0.15.1)"),
+            "mcp-remote"
+        );
+        assert_eq!(
+            clients.client_id("host (via other 1.0)"),
+            "host-via-other-1-0"
+        );
         let writer = Writer::new(dir.path().into(), String::new(), "stdio", clients);
-        let mut first = Session::new(Transport::Stdio, Duration::from_secs(1));
+        let mut first = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
         first.receive(
             json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
             "protocolVersion":"2025-06-18","capabilities":{},
             "clientInfo":{"name":"claude-code","version":"2.1.328"}}}),
         );
-        let mut second = Session::new(Transport::Stdio, Duration::from_secs(1));
+        let mut second = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
         second.started = first.started;
         second.receive(
             json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
@@ -301,6 +399,62 @@ mod tests {
     }
 
     #[test]
+    fn a_temporary_file_a_killed_probe_left_is_removed_and_a_live_ones_kept() {
+        let dir = tempfile::tempdir().expect("temp");
+        let dead = dir.path().join(".x-stdio.jsonl.4000000000.0.tmp");
+        let live = dir
+            .path()
+            .join(format!(".y.md.{}.7.tmp", std::process::id()));
+        std::fs::write(&dead, "the full transcript of a probe killed mid-write").expect("write");
+        std::fs::write(&live, "being written").expect("write");
+        let writer = Writer::new(
+            dir.path().into(),
+            String::new(),
+            "stdio",
+            ClientNames::default(),
+        );
+        let mut session = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
+        session.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "clientInfo":{"name":"c","version":"1"}}}),
+        );
+        writer.write(&mut session).expect("written");
+        assert!(!dead.exists(), "a dead probe's temporary file is removed");
+        assert!(live.exists(), "this probe's own is not");
+        assert_eq!(temporary_pid(".a.b.md.12.3.tmp"), Some(12));
+        assert_eq!(temporary_pid("a.md"), None);
+    }
+
+    #[test]
+    fn machine_folders_never_reach_the_files() {
+        let dir = tempfile::tempdir().expect("temp");
+        let writer = Writer::new(
+            dir.path().into(),
+            "cd /tmp/scratch-x && run".into(),
+            "stdio",
+            ClientNames::default(),
+        );
+        let mut session = Session::new(Transport::Stdio, Settings::test(Duration::from_secs(1)));
+        session.receive(
+            json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+            "clientInfo":{"name":"c","version":"1","cwd":"/home/alice/project"}}}),
+        );
+        let md = writer
+            .write(&mut session)
+            .expect("written")
+            .expect("a file");
+        let text = std::fs::read_to_string(&md).expect("read");
+        let jsonl = std::fs::read_to_string(md.with_extension("jsonl")).expect("read");
+        for written in [&text, &jsonl] {
+            assert!(
+                !written.contains("/tmp/scratch-x") && !written.contains("alice"),
+                "{written}"
+            );
+        }
+        assert!(jsonl.contains("<home>/project"), "{jsonl}");
+    }
+
+    #[test]
     fn ids_stay_within_100_bytes() {
         let writer = Writer::new(
             "/nonexistent".into(),
@@ -308,7 +462,7 @@ mod tests {
             "legacy-only-404",
             ClientNames::default(),
         );
-        let mut session = Session::new(Transport::Sse, Duration::from_secs(1));
+        let mut session = Session::new(Transport::Sse, Settings::test(Duration::from_secs(1)));
         session.client_info = Some(json!({"name": "x".repeat(300), "version": "1".repeat(80)}));
         let id = writer.pick_id(&session, &"x".repeat(300));
         assert!(

@@ -1,6 +1,7 @@
 //! What the probe answers: `server/discover`, `initialize` for every revision, one tool, one
 //! resource and one prompt, and JSON-RPC errors for the rest. Pure functions of a request.
 
+use super::settings::Protocol;
 use serde_json::{json, Value};
 
 /// The revisions the probe speaks, oldest first.
@@ -82,13 +83,20 @@ pub(crate) fn server_info() -> Value {
 }
 
 /// The result of `method` with `params`, or the error the probe answers. `version` is the
-/// session's revision (from `initialize` or the request's `_meta`).
+/// session's revision (from `initialize` or the request's `_meta`). Under
+/// [`Protocol::Current`] the probe is a 2025-11-25 server: `server/discover` is a method it
+/// does not know, `_meta` revisions are not read, and `initialize` never agrees to 2026-07-28.
 pub(crate) fn answer(
     method: &str,
     params: Option<&Value>,
     version: &str,
+    protocol: Protocol,
 ) -> Result<Value, RpcError> {
-    if let Some(requested) = meta_version(params) {
+    let current = protocol == Protocol::Current;
+    if current && method == "server/discover" {
+        return Err(RpcError::new(METHOD_NOT_FOUND, "Method not found"));
+    }
+    if let Some(requested) = meta_version(params).filter(|_| !current) {
         if !REVISIONS.contains(&requested) {
             return Err(RpcError {
                 code: UNSUPPORTED_VERSION,
@@ -103,8 +111,12 @@ pub(crate) fn answer(
             let offered = params
                 .and_then(|p| p.get("protocolVersion"))
                 .and_then(Value::as_str);
+            let agreed = match negotiate(offered) {
+                STATELESS if current => LATEST_LEGACY,
+                agreed => agreed,
+            };
             json!({
-                "protocolVersion": negotiate(offered),
+                "protocolVersion": agreed,
                 "capabilities": server_capabilities(),
                 "serverInfo": server_info(),
                 "instructions": "fieldnotes probe: records what this client sends and answers.",
@@ -234,24 +246,58 @@ mod tests {
     fn initialize_echoes_every_known_revision_and_answers_the_latest_otherwise() {
         for revision in REVISIONS {
             let params = json!({"protocolVersion": revision, "capabilities": {}});
-            let result = answer("initialize", Some(&params), revision).expect("answered");
+            let result =
+                answer("initialize", Some(&params), revision, Protocol::Next).expect("answered");
             assert_eq!(result["protocolVersion"], revision);
         }
         let params = json!({"protocolVersion": "1999-01-01"});
-        let result = answer("initialize", Some(&params), LATEST_LEGACY).expect("answered");
+        let result =
+            answer("initialize", Some(&params), LATEST_LEGACY, Protocol::Next).expect("answered");
         assert_eq!(result["protocolVersion"], LATEST_LEGACY);
     }
 
     #[test]
     fn a_stateless_request_gets_result_type_and_an_unknown_revision_is_refused() {
         let params = json!({"_meta": {META_VERSION: STATELESS}});
-        let result = answer("tools/list", Some(&params), STATELESS).expect("answered");
+        let result =
+            answer("tools/list", Some(&params), STATELESS, Protocol::Next).expect("answered");
         assert_eq!(result["resultType"], "complete");
         assert_eq!(result["tools"][0]["name"], TOOL);
         let params = json!({"_meta": {META_VERSION: "2099-01-01"}});
-        let error = answer("tools/list", Some(&params), STATELESS).expect_err("refused");
+        let error =
+            answer("tools/list", Some(&params), STATELESS, Protocol::Next).expect_err("refused");
         assert_eq!(error.code, UNSUPPORTED_VERSION);
-        let discover = answer("server/discover", None, LATEST_LEGACY).expect("answered");
+        let discover =
+            answer("server/discover", None, LATEST_LEGACY, Protocol::Next).expect("answered");
         assert_eq!(discover["supportedVersions"][0], STATELESS);
+    }
+
+    #[test]
+    fn a_current_server_refuses_discover_and_never_agrees_to_2026_07_28() {
+        let error =
+            answer("server/discover", None, LATEST_LEGACY, Protocol::Current).expect_err("refused");
+        assert_eq!(
+            (error.code, error.message.as_str()),
+            (METHOD_NOT_FOUND, "Method not found")
+        );
+        let params = json!({"protocolVersion": STATELESS});
+        let result = answer(
+            "initialize",
+            Some(&params),
+            LATEST_LEGACY,
+            Protocol::Current,
+        )
+        .expect("answered");
+        assert_eq!(result["protocolVersion"], LATEST_LEGACY);
+        // `_meta` is not read: an unknown revision there is no error, and no 2026 fields come.
+        let params = json!({"_meta": {META_VERSION: "2099-01-01"}});
+        let result = answer(
+            "tools/list",
+            Some(&params),
+            LATEST_LEGACY,
+            Protocol::Current,
+        )
+        .expect("answered");
+        assert!(result.get("resultType").is_none());
     }
 }

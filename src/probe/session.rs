@@ -1,13 +1,15 @@
-//! One client session: every message read is recorded and answered ([`protocol`]); after the
-//! handshake the [`scenarios`] are queued at once for the transport to send; requests not
-//! answered in time get a timeout note. No I/O here: the transports feed it and send what it
-//! returns.
+//! One client session: every message read is recorded and answered ([`protocol`]). The
+//! [`scenarios`] go out a settle time after the handshake (current protocol), or while a
+//! client request is in flight, its answer held back (2026-07-28); `tools/list_changed` a
+//! settle time after a `tools/list` answer. Requests not answered in time get a timeout note.
+//! No I/O here: the transports feed it, send what it returns and call [`Session::due`].
 //!
 //! [`protocol`]: super::protocol
 //! [`scenarios`]: super::scenarios
 
 use super::protocol::{self, RpcError};
 use super::scenarios::{self, LIST_CHANGED};
+use super::settings::{Protocol, Settings};
 use super::transcript::{quote, Entry, Transcript, MAX_MESSAGE_BYTES};
 use serde_json::Value;
 use std::collections::VecDeque;
@@ -35,9 +37,14 @@ impl Transport {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ListChanged {
     NotSent,
+    /// To be sent at this time (a settle time after the `tools/list` answer).
+    Due(Instant),
     Sent(Instant),
     Settled,
 }
+
+/// The client requests during which a 2026-07-28 server may ask its own questions.
+const IN_FLIGHT: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
 
 #[derive(Debug)]
 pub(crate) struct Session {
@@ -49,10 +56,15 @@ pub(crate) struct Session {
     pub protocol_version: Option<String>,
     /// When the last message came from the client (or the session began).
     pub last_heard: Instant,
-    /// How long a server → client request may go unanswered.
-    timeout: Duration,
+    pub settings: Settings,
+    /// Whether the client sent `initialize`.
     initialized: bool,
-    triggered: bool,
+    /// Whether a handshake completed: `initialize`, or (2026-07-28) a request with `_meta`,
+    /// answered with a result. A session without one is written as `outcome: no-session`.
+    pub handshake: bool,
+    /// When the probe's questions go out (a settle time after `notifications/initialized`).
+    ask_at: Option<Instant>,
+    asked: bool,
     outbound: VecDeque<Value>,
     /// Requests sent and not yet answered: id, when sent.
     pending: Vec<(String, Instant)>,
@@ -60,6 +72,12 @@ pub(crate) struct Session {
     /// The id of the client's open `subscriptions/listen` request (2026-07-28), and whether
     /// it asked for `toolsListChanged`.
     pub subscription: Option<(Value, bool)>,
+    /// 2026-07-28: the answer to the in-flight request the probe asked its questions during,
+    /// held until they are answered or time out.
+    held: Option<Value>,
+    /// Whether the transport can carry the probe's requests before an answer (stdio, an event
+    /// stream): set by the transport before each message.
+    pub can_hold: bool,
     /// Whether anything was recorded since the observation was last written.
     pub dirty: bool,
     /// When the session began (the observation's date and id).
@@ -69,29 +87,41 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    pub fn new(transport: Transport, timeout: Duration) -> Session {
+    pub fn new(transport: Transport, settings: Settings) -> Session {
         Session {
             transcript: Transcript::default(),
             transport,
             client_info: None,
             protocol_version: None,
             last_heard: Instant::now(),
-            timeout,
+            settings,
             initialized: false,
-            triggered: false,
+            handshake: false,
+            ask_at: None,
+            asked: false,
             outbound: VecDeque::new(),
             pending: Vec::new(),
             list_changed: ListChanged::NotSent,
             subscription: None,
+            held: None,
+            can_hold: true,
             dirty: false,
             started: chrono::Utc::now(),
             observation_id: None,
         }
     }
 
-    /// The revision the session speaks: the client's, else the newest with `initialize`.
+    fn protocol(&self) -> Protocol {
+        self.settings.protocol
+    }
+
+    /// The revision the session speaks: the client's, else the newest with `initialize`; never
+    /// 2026-07-28 when the probe is a current server.
     fn version(&self) -> &str {
-        protocol::negotiate(self.protocol_version.as_deref())
+        match protocol::negotiate(self.protocol_version.as_deref()) {
+            protocol::STATELESS if self.protocol() == Protocol::Current => protocol::LATEST_LEGACY,
+            version => version,
+        }
     }
 
     pub fn note(&mut self, note: impl Into<String>) {
@@ -158,35 +188,41 @@ impl Session {
         replies
     }
 
-    /// The reply to one message, if it wants one; queues the scenarios when the handshake
-    /// is done.
+    /// The reply to one message, if it wants one now.
     fn handle(&mut self, message: Value) -> Option<Value> {
         let method = message
             .get("method")
             .and_then(Value::as_str)
             .map(str::to_string);
         let id = message.get("id").cloned();
+        let next = self.protocol() == Protocol::Next;
         match (method, id) {
             (Some(method), Some(id)) => {
                 let params = message.get("params");
                 self.learn(&method, params);
-                if method == "subscriptions/listen" {
+                if next && method == "subscriptions/listen" {
                     return Some(self.listen(id, params));
                 }
-                let outcome = protocol::answer(&method, params, self.version());
-                let stateless = protocol::meta_version(params).is_some();
-                if method != "initialize" && (self.initialized || stateless) {
-                    self.trigger();
+                let outcome = protocol::answer(&method, params, self.version(), self.protocol());
+                let stateless = next && protocol::meta_version(params).is_some();
+                if outcome.is_ok() && (method == "initialize" || stateless) {
+                    self.handshake = true;
+                }
+                if method != "initialize" && self.initialized {
+                    self.schedule();
                 }
                 if method == "tools/list" && outcome.is_ok() {
                     self.tools_listed();
                 }
-                Some(protocol::response(&id, outcome))
+                let reply = protocol::response(&id, outcome);
+                if next && self.handshake && IN_FLIGHT.contains(&method.as_str()) {
+                    return self.ask_in_flight(reply);
+                }
+                Some(reply)
             }
             (Some(method), None) => {
-                if method == "notifications/initialized" {
-                    self.initialized = true;
-                    self.trigger();
+                if method == "notifications/initialized" && self.initialized {
+                    self.schedule();
                 }
                 None
             }
@@ -195,6 +231,7 @@ impl Session {
             {
                 let key = id_key(&id);
                 self.pending.retain(|(pending, _)| *pending != key);
+                self.release();
                 None
             }
             (None, id) => Some(protocol::response(
@@ -252,7 +289,6 @@ impl Session {
         }
         let tools = honoured.contains_key("toolsListChanged");
         self.subscription = Some((id.clone(), tools));
-        self.trigger();
         serde_json::json!({
             "jsonrpc": "2.0",
             "method": "notifications/subscriptions/acknowledged",
@@ -260,12 +296,27 @@ impl Session {
         })
     }
 
-    /// Queues the server → client requests, once per session.
-    fn trigger(&mut self) {
-        if self.triggered {
-            return;
+    /// Current protocol: the questions go out a settle time after the handshake, once.
+    fn schedule(&mut self) {
+        if self.protocol() == Protocol::Current && self.ask_at.is_none() && !self.asked {
+            self.ask_at = Some(Instant::now() + self.settings.settle);
         }
-        self.triggered = true;
+    }
+
+    /// 2026-07-28: asks the questions now, while the client's request is in flight, and holds
+    /// its answer; once per session, and only where the transport can carry them first.
+    fn ask_in_flight(&mut self, reply: Value) -> Option<Value> {
+        if self.asked || !self.can_hold {
+            return Some(reply);
+        }
+        self.ask();
+        self.held = Some(reply);
+        None
+    }
+
+    /// Queues the server → client requests.
+    fn ask(&mut self) {
+        self.asked = true;
         let version = self.version().to_string();
         let now = Instant::now();
         for scenario in scenarios::REQUESTS {
@@ -275,18 +326,52 @@ impl Session {
         }
     }
 
-    /// After a `tools/list` answered: the first time, tell the client the tools changed; after
-    /// that, the client listing again settles the question.
+    /// Sends the held answer once every question is answered or timed out.
+    fn release(&mut self) {
+        if self.pending.is_empty() {
+            if let Some(reply) = self.held.take() {
+                self.outbound.push_back(reply);
+            }
+        }
+    }
+
+    /// Whether an answer is held back for the questions asked during its request.
+    pub fn holds(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// After a `tools/list` answered: the first time, tell the client the tools changed a
+    /// settle time later (current protocol: after the handshake; 2026-07-28: only on a
+    /// subscription that asked for it); after that, the client listing again settles it.
     fn tools_listed(&mut self) {
         match self.list_changed {
-            ListChanged::NotSent if self.triggered => {
-                let subscription = self.subscription.as_ref().filter(|(_, tools)| *tools);
-                self.outbound
-                    .push_back(scenarios::list_changed(subscription.map(|(id, _)| id)));
-                self.list_changed = ListChanged::Sent(Instant::now());
+            ListChanged::NotSent => {
+                let ready = match self.protocol() {
+                    Protocol::Current => self.initialized,
+                    Protocol::Next => self.subscription.as_ref().is_some_and(|(_, t)| *t),
+                };
+                if ready {
+                    self.list_changed = ListChanged::Due(Instant::now() + self.settings.settle);
+                }
             }
             ListChanged::Sent(_) => self.list_changed = ListChanged::Settled,
             _ => {}
+        }
+    }
+
+    /// Queues what falls due by `now`: the questions, the list-changed notification.
+    pub fn due(&mut self, now: Instant) {
+        if self.ask_at.is_some_and(|at| at <= now) && !self.asked {
+            self.ask_at = None;
+            self.ask();
+        }
+        if let ListChanged::Due(at) = self.list_changed {
+            if at <= now {
+                let subscription = self.subscription.as_ref().filter(|(_, tools)| *tools);
+                self.outbound
+                    .push_back(scenarios::list_changed(subscription.map(|(id, _)| id)));
+                self.list_changed = ListChanged::Sent(now);
+            }
         }
     }
 
@@ -307,7 +392,7 @@ impl Session {
 
     /// Notes every request (and the list-changed check) whose time ran out by `now`.
     pub fn expire(&mut self, now: Instant) {
-        let timeout = self.timeout;
+        let timeout = self.settings.timeout;
         let (late, waiting): (Vec<_>, Vec<_>) = std::mem::take(&mut self.pending)
             .into_iter()
             .partition(|(_, sent)| now.duration_since(*sent) >= timeout);
@@ -315,6 +400,7 @@ impl Session {
         for (id, _) in late {
             self.note(scenarios::timeout_note(&id, timeout.as_millis()));
         }
+        self.release();
         if let ListChanged::Sent(sent) = self.list_changed {
             if now.duration_since(sent) >= timeout {
                 self.note(scenarios::timeout_note(LIST_CHANGED, timeout.as_millis()));
@@ -323,25 +409,43 @@ impl Session {
         }
     }
 
-    /// Whether nothing is awaited and the client has been silent for `quiet`.
+    /// Whether nothing is awaited or due and the client has been silent for `quiet`.
     pub fn is_quiet(&self, now: Instant, quiet: Duration) -> bool {
         self.pending.is_empty()
-            && !matches!(self.list_changed, ListChanged::Sent(_))
+            && self.ask_at.is_none()
+            && self.held.is_none()
+            && !matches!(
+                self.list_changed,
+                ListChanged::Sent(_) | ListChanged::Due(_)
+            )
             && now.duration_since(self.last_heard) >= quiet
     }
 
-    /// When something next falls due: a timeout, or the quiet time.
-    pub fn next_deadline(&self, quiet: Duration) -> Instant {
-        let timeouts = self.pending.iter().map(|(_, sent)| *sent + self.timeout);
+    /// Whether the client has been silent for the idle limit: the session ends.
+    pub fn is_idle(&self, now: Instant) -> bool {
+        now.duration_since(self.last_heard) >= self.settings.idle
+    }
+
+    /// When something next falls due after `now`: a question, a timeout, the quiet time, the
+    /// idle limit.
+    pub fn next_deadline(&self, now: Instant, quiet: Duration) -> Instant {
+        let timeout = self.settings.timeout;
+        let timeouts = self.pending.iter().map(|(_, sent)| *sent + timeout);
         let list = match self.list_changed {
-            ListChanged::Sent(sent) => Some(sent + self.timeout),
+            ListChanged::Sent(sent) => Some(sent + timeout),
+            ListChanged::Due(at) => Some(at),
             _ => None,
         };
         timeouts
             .chain(list)
-            .chain(std::iter::once(self.last_heard + quiet))
+            .chain(self.ask_at)
+            .chain([
+                self.last_heard + quiet,
+                self.last_heard + self.settings.idle,
+            ])
+            .filter(|at| *at > now)
             .min()
-            .unwrap_or(self.last_heard + quiet)
+            .unwrap_or(now + Duration::from_millis(50))
     }
 }
 
@@ -354,75 +458,5 @@ fn id_key(id: &Value) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    fn session() -> Session {
-        Session::new(Transport::Stdio, Duration::from_millis(50))
-    }
-
-    #[test]
-    fn the_scenarios_are_queued_once_after_initialized_and_list_changed_after_tools_list() {
-        let mut s = session();
-        let replies = s.receive(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}));
-        assert_eq!(replies[0]["result"]["protocolVersion"], "2025-06-18");
-        assert!(!s.has_outbound());
-        s.receive(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
-        let sent = s.drain_outbound();
-        assert_eq!(sent.len(), scenarios::REQUESTS.len());
-        s.receive(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
-        assert_eq!(s.drain_outbound()[0]["method"], LIST_CHANGED);
-        s.receive(json!({"jsonrpc":"2.0","id":"fieldnotes-probe/ping","result":{}}));
-        assert!(!s.is_quiet(Instant::now(), Duration::ZERO));
-        s.expire(Instant::now() + Duration::from_secs(1));
-        assert!(s.is_quiet(Instant::now() + Duration::from_secs(1), Duration::ZERO));
-        let notes = s
-            .transcript
-            .records()
-            .iter()
-            .filter(|r| matches!(&r.entry, Entry::Note { note } if note.starts_with("timeout")))
-            .count();
-        // Four requests unanswered (ping was answered), and no second tools/list.
-        assert_eq!(notes, 5);
-    }
-
-    #[test]
-    fn garbage_and_huge_input_are_noted_not_fatal() {
-        let mut s = session();
-        let replies = s.receive_bytes(b"not json\x01");
-        assert_eq!(replies[0]["error"]["code"], protocol::PARSE_ERROR);
-        assert!(s
-            .receive_bytes(&vec![b'x'; MAX_MESSAGE_BYTES + 1])
-            .is_empty());
-        let replies = s.receive(json!({"jsonrpc":"2.0","id":7}));
-        assert_eq!(replies[0]["error"]["code"], protocol::INVALID_REQUEST);
-        assert!(s.client_info.is_none());
-    }
-
-    #[test]
-    fn a_stateless_client_is_learnt_from_meta() {
-        let mut s = session();
-        s.receive(
-            json!({"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"_meta":{
-            "io.modelcontextprotocol/protocolVersion":"2026-07-28",
-            "io.modelcontextprotocol/clientInfo":{"name":"m","version":"2"}}}}),
-        );
-        assert_eq!(s.client_info, Some(json!({"name":"m","version":"2"})));
-        assert_eq!(s.protocol_version.as_deref(), Some(protocol::STATELESS));
-        assert!(s.has_outbound());
-        let ack = s.receive(
-            json!({"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{
-            "notifications":{"toolsListChanged":true,"other":true}}}),
-        );
-        assert_eq!(ack[0]["params"]["_meta"][scenarios::SUBSCRIPTION_ID], "l");
-        assert_eq!(
-            ack[0]["params"]["notifications"],
-            json!({"toolsListChanged": true})
-        );
-        s.drain_outbound();
-        s.receive(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
-        let sent = s.drain_outbound();
-        assert_eq!(sent[0]["params"]["_meta"][scenarios::SUBSCRIPTION_ID], "l");
-    }
-}
+#[path = "session_tests.rs"]
+mod tests;

@@ -1,9 +1,11 @@
 //! The probe on standard input and output: one session, newline-delimited JSON-RPC, read
-//! with a bound on each line; written at each quiet spell and when the client goes (end of
-//! input, SIGINT, SIGTERM, SIGHUP).
+//! with a bound on each line; what falls due (questions, list changes) is sent when its time
+//! comes; written at each quiet spell and when the client goes (end of input, SIGINT,
+//! SIGTERM, SIGHUP) or stays silent past the idle limit.
 
 use super::observation::Writer;
 use super::session::{Session, Transport};
+use super::settings::Settings;
 use super::transcript::{quote, MAX_MESSAGE_BYTES};
 use crate::error::{Error, Result};
 use std::time::{Duration, Instant};
@@ -78,7 +80,7 @@ impl LineReader {
 }
 
 /// Serves one client until it goes, writing its observation at each quiet spell and at the end.
-pub(crate) async fn serve(writer: &Writer, quiet: Duration) -> Result<()> {
+pub(crate) async fn serve(writer: &Writer, settings: Settings, quiet: Duration) -> Result<()> {
     let signals =
         |kind| signal(kind).map_err(|e| Error::io("signal handler", "listen for signals", e));
     let mut terminate = signals(SignalKind::terminate())?;
@@ -87,22 +89,17 @@ pub(crate) async fn serve(writer: &Writer, quiet: Duration) -> Result<()> {
     let mut input = tokio::io::BufReader::new(tokio::io::stdin());
     let mut output = tokio::io::stdout();
     let mut reader = LineReader::new(MAX_MESSAGE_BYTES);
-    let mut session = Session::new(Transport::Stdio, quiet);
+    let mut session = Session::new(Transport::Stdio, settings);
     loop {
         let now = Instant::now();
-        let deadline =
-            (!session.is_quiet(now, quiet) || session.dirty).then(|| session.next_deadline(quiet));
-        let wait = async {
-            match deadline {
-                Some(at) => tokio::time::sleep_until(at.into()).await,
-                None => std::future::pending().await,
-            }
-        };
+        let deadline = session.next_deadline(now, quiet);
+        let wait = tokio::time::sleep_until(deadline.into());
         let end = tokio::select! {
             line = reader.next(&mut input) => match line {
                 Ok(Line::Message(bytes)) if bytes.iter().all(u8::is_ascii_whitespace) => None,
                 Ok(Line::Message(bytes)) => {
                     let mut replies = session.receive_bytes(&bytes);
+                    session.due(Instant::now());
                     replies.extend(session.drain_outbound());
                     send(&mut output, &replies).await.err().map(|e| format!("could not write to stdout ({e}): the client is gone"))
                 }
@@ -122,10 +119,20 @@ pub(crate) async fn serve(writer: &Writer, quiet: Duration) -> Result<()> {
             () = wait => {
                 let now = Instant::now();
                 session.expire(now);
+                session.due(now);
+                let due = session.drain_outbound();
+                let gone = send(&mut output, &due).await.err();
                 if session.is_quiet(now, quiet) && session.dirty {
                     say(writer.write(&mut session)?);
                 }
-                None
+                match gone {
+                    Some(e) => Some(format!("could not write to stdout ({e}): the client is gone")),
+                    None if session.is_idle(now) => Some(format!(
+                        "idle limit: the client sent nothing for {} ms; the probe ended the session",
+                        settings.idle.as_millis()
+                    )),
+                    None => None,
+                }
             }
         };
         if let Some(reason) = end {

@@ -65,15 +65,38 @@ pub(crate) const KEPT_HEADERS: [&str; 10] = [
 pub(crate) const REDACTED_HEADERS: [&str; 3] = ["authorization", "cookie", "proxy-authorization"];
 
 /// The transcript of one session.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Transcript {
     records: Vec<Record>,
     bytes: usize,
+    /// The most it keeps, in bytes of JSON lines.
+    limit: usize,
     /// Records not kept because the transcript was full.
     dropped: usize,
 }
 
+impl Default for Transcript {
+    fn default() -> Transcript {
+        Transcript::with_limit(MAX_TRANSCRIPT_BYTES)
+    }
+}
+
 impl Transcript {
+    /// An empty transcript that keeps at most `limit` bytes.
+    pub fn with_limit(limit: usize) -> Transcript {
+        Transcript {
+            records: Vec::new(),
+            bytes: 0,
+            limit,
+            dropped: 0,
+        }
+    }
+
+    /// The bytes it holds.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+
     /// Appends `entry` stamped now; returns its 1-based line, or `None` when the transcript is
     /// full (the first record that does not fit is replaced by a note saying so).
     pub fn push(&mut self, entry: Entry) -> Option<usize> {
@@ -81,20 +104,23 @@ impl Transcript {
     }
 
     pub fn push_at(&mut self, t: String, entry: Entry) -> Option<usize> {
+        self.push_record(Record { t, entry })
+    }
+
+    fn push_record(&mut self, record: Record) -> Option<usize> {
         if self.dropped > 0 {
             self.dropped += 1;
             return None;
         }
-        let record = Record { t, entry };
         let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
-        if self.bytes + size > MAX_TRANSCRIPT_BYTES {
+        if self.bytes + size > self.limit {
             self.dropped = 1;
             self.records.push(Record {
                 t: record.t,
                 entry: Entry::Note {
                     note: format!(
-                        "transcript full ({MAX_TRANSCRIPT_BYTES} bytes): later messages are \
-                         answered but not kept"
+                        "transcript full ({} bytes): later messages are answered but not kept",
+                        self.limit
                     ),
                 },
             });
@@ -110,23 +136,28 @@ impl Transcript {
     pub fn insert(&mut self, index: usize, entry: Entry) {
         let record = Record { t: now(), entry };
         let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
-        if self.dropped == 0 && self.bytes + size <= MAX_TRANSCRIPT_BYTES {
+        if self.dropped == 0 && self.bytes + size <= self.limit {
             self.bytes += size;
             self.records.insert(index.min(self.records.len()), record);
         }
     }
 
-    /// Puts `earlier` records (what came before this session was known) first.
+    /// Puts `earlier` records (what came before this session was known) first, within the
+    /// limit: what does not fit is dropped as any late record is.
     pub fn absorb(&mut self, earlier: Vec<Record>) {
-        for record in &earlier {
-            self.bytes += serde_json::to_string(record).map_or(0, |s| s.len() + 1);
+        let mut joined = Transcript::with_limit(self.limit);
+        let mine = std::mem::take(&mut self.records);
+        for record in earlier.into_iter().chain(mine) {
+            joined.push_record(record);
         }
-        self.records.splice(0..0, earlier);
+        joined.dropped += self.dropped;
+        *self = joined;
     }
 
     /// Takes every record out, leaving the transcript empty.
     pub fn take(&mut self) -> Vec<Record> {
         self.bytes = 0;
+        self.dropped = 0;
         std::mem::take(&mut self.records)
     }
 

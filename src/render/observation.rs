@@ -28,7 +28,17 @@ pub struct ObservationView<'a> {
     pub client_id: &'a str,
     /// `clientInfo` as sent: every field, `name` and `version` first.
     pub client_info: Vec<Field<'a>>,
+    /// The version that ran: the package's, else `clientInfo.version`.
     pub version: Option<&'a str>,
+    /// `package` as `ecosystem name`, when the observation names it.
+    pub package: Option<String>,
+    /// `clientInfo.version` when it differs from the package version that ran.
+    pub client_info_version: Option<&'a str>,
+    /// `no-session`: the client was refused and began no session.
+    pub outcome: Option<&'a str>,
+    /// `current` or `2026-07-28`, and the settle time in ms.
+    pub probe_protocol: Option<&'a str>,
+    pub probe_settle_ms: Option<&'a str>,
     pub observed: Option<DateView<'a>>,
     pub transport: Option<&'a str>,
     pub protocol_version: Option<&'a str>,
@@ -63,6 +73,8 @@ pub struct ResultView<'a> {
     /// The row's anchor (`result-<capability>`).
     pub anchor: String,
     pub status: StatusView,
+    /// What the status rests on: `declared`, `did`, `refused` or `absent`.
+    pub basis: Option<&'a str>,
     pub why: Option<&'a str>,
     pub messages: Vec<MessageView<'a>>,
 }
@@ -126,6 +138,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
                 capability_id: r.capability.value.as_str(),
                 anchor: format!("result-{}", r.capability.value),
                 status: status(known_status(text(&r.status))),
+                basis: some(&r.basis),
                 why: some(&r.why),
                 messages: r
                     .messages
@@ -169,6 +182,15 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
         client_id: text(&o.client),
         client_info,
         version: o.client_version().filter(|v| !v.is_empty()),
+        package: o.package.as_ref().map(|p| {
+            format!("{} {}", text(&p.ecosystem), text(&p.name))
+                .trim()
+                .to_string()
+        }),
+        client_info_version: o.differing_client_info_version(),
+        outcome: some(&o.outcome),
+        probe_protocol: o.probe.as_ref().and_then(|p| some(&p.protocol)),
+        probe_settle_ms: o.probe.as_ref().and_then(|p| some(&p.settle_ms)),
         observed: ctx.maybe_date(&o.observed),
         transport: some(&o.transport),
         protocol_version,

@@ -29,7 +29,7 @@ fn the_manual_builds_and_lints_clean() {
             .arg("--root")
             .arg(docs())
             .args(args)
-            .args(["--today", "2026-12-02"])
+            .args(["--today", "2026-12-06"])
             .output()
             .expect("runs")
     };

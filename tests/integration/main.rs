@@ -20,6 +20,8 @@ mod net;
 mod observations;
 mod printing;
 mod probe;
+mod probe_http;
+mod probe_modes;
 mod provenance;
 mod render;
 mod revisions;

@@ -200,3 +200,67 @@ fn a_transcript_too_large_to_read_is_a_finding_not_a_failure() {
         compact(&findings)
     );
 }
+
+#[test]
+fn the_package_that_ran_is_the_version_pages_the_api_and_lint_use() {
+    // Alpha hard-codes its clientInfo.version (1.3.0); the package that ran was 1.4.2.
+    let site = observed_site();
+    let path = observation_path();
+    edit(
+        &site,
+        &path,
+        "command:",
+        "package:\n  ecosystem: npm\n  name: \"@alpha/cli\"\n  version: 1.4.2\ncommand:",
+    );
+    edit(
+        &site,
+        &path,
+        "    status: yes\n    why:",
+        "    status: yes\n    basis: declared\n    why:",
+    );
+    assert_eq!(compact(&site.lint()), "");
+    site.build();
+    let matrix: serde_json::Value =
+        serde_json::from_str(&site.output("api/matrix.json")).expect("json");
+    assert_eq!(
+        matrix["support"]["client-a"]["tools.call"]["evidence"]["version"],
+        "1.4.2"
+    );
+    let page = site.output(&format!("observations/{ID}.html"));
+    for part in [
+        "<h1>alpha-client 1.4.2 over stdio, 2026-10-01</h1>",
+        "<code>1.4.2</code> (package <code>npm @alpha/cli</code>)",
+        "its <code>clientInfo.version</code> says <code>1.3.0</code>",
+        "declared only",
+    ] {
+        assert!(page.contains(part), "{part}\n{page}");
+    }
+    let md = site.output(&format!("observations/{ID}.md"));
+    assert!(
+        md.contains(
+            "- Version: `1.4.2` (package `npm @alpha/cli`); its clientInfo.version says `1.3.0`"
+        ),
+        "{md}"
+    );
+    assert!(md.contains("**yes** (declared only)"), "{md}");
+    // FN218 compares the package version: a cell first shipped in 1.4.0 that says yes where
+    // the 1.4.2 observation saw no is a contradiction (clientInfo's 1.3.0 hid it).
+    edit(
+        &site,
+        &path,
+        "    status: yes\n    basis",
+        "    status: no\n    basis",
+    );
+    edit(
+        &site,
+        "content/clients/client-a.md",
+        "    status: yes\n    notes: Calls tools one at a time.",
+        "    status: yes\n    version: 1.4.0\n    notes: Calls tools one at a time.",
+    );
+    let findings = site.lint();
+    assert!(
+        findings.iter().any(|d| d.code == "FN218"),
+        "{}",
+        compact(&findings)
+    );
+}

@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The probe, started with `args`, observations into `out`.
-fn probe(out: &Path, args: &[&str]) -> Child {
+pub(super) fn probe(out: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
         .arg("probe")
         .args(args)
@@ -22,16 +22,33 @@ fn probe(out: &Path, args: &[&str]) -> Child {
         .expect("start fieldnotes probe")
 }
 
-/// The one observation in `out`: its front matter and transcript lines.
-fn observation(out: &Path) -> (serde_yaml::Value, Vec<serde_json::Value>) {
-    let mds: Vec<PathBuf> = std::fs::read_dir(out)
+/// The observations in `out` (`.md` files), sorted.
+pub(super) fn observations(out: &Path) -> Vec<PathBuf> {
+    let mut mds: Vec<PathBuf> = std::fs::read_dir(out)
         .expect("observations written")
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
+    mds.sort();
+    mds
+}
+
+/// The one observation in `out` of a session (no-session observations of refused requests
+/// beside it are left out): its front matter and transcript lines.
+pub(super) fn observation(out: &Path) -> (serde_yaml::Value, Vec<serde_json::Value>) {
+    let mds: Vec<PathBuf> = observations(out)
+        .into_iter()
+        .filter(|p| !p.to_string_lossy().contains("-no-session-"))
+        .collect();
     assert_eq!(mds.len(), 1, "one observation: {mds:?}");
-    let text = std::fs::read_to_string(&mds[0]).expect("read the observation");
+    read_observation(&mds[0])
+}
+
+/// One observation's front matter and transcript lines.
+pub(super) fn read_observation(md: &Path) -> (serde_yaml::Value, Vec<serde_json::Value>) {
+    let out = md.parent().expect("a folder");
+    let text = std::fs::read_to_string(md).expect("read the observation");
     let yaml = text
         .strip_prefix("---\n")
         .and_then(|t| t.split("\n---\n").next())
@@ -47,12 +64,12 @@ fn observation(out: &Path) -> (serde_yaml::Value, Vec<serde_json::Value>) {
 }
 
 /// The status of capability `id` in the observation's results.
-fn status<'a>(front: &'a serde_yaml::Value, id: &str) -> Option<&'a str> {
+pub(super) fn status<'a>(front: &'a serde_yaml::Value, id: &str) -> Option<&'a str> {
     front["results"].get(id)?.get("status")?.as_str()
 }
 
 /// Waits for the child to exit, at most 10 s.
-fn exits(child: &mut Child) -> std::process::ExitStatus {
+pub(super) fn exits(child: &mut Child) -> std::process::ExitStatus {
     let started = Instant::now();
     loop {
         if let Some(status) = child.try_wait().expect("wait") {
@@ -147,9 +164,14 @@ fn a_misbehaving_client_is_recorded_and_the_probe_survives() {
     assert!(first.contains("-32700"), "a parse error first: {first}");
     drop(stdin);
     assert!(exits(&mut child).success());
-    let (front, lines) = observation(out.path());
+    // No handshake: an observation of the attempt, claiming nothing (not even stdio).
+    let mds = observations(out.path());
+    assert_eq!(mds.len(), 1, "{mds:?}");
+    let (front, lines) = read_observation(&mds[0]);
+    assert_eq!(front["outcome"].as_str(), Some("no-session"));
     assert_eq!(status(&front, "core.initialization"), None);
-    assert_eq!(status(&front, "tools.list"), Some("yes"));
+    assert_eq!(status(&front, "tools.list"), None);
+    assert_eq!(status(&front, "transports.stdio"), None);
     let notes: Vec<&str> = lines.iter().filter_map(|l| l["note"].as_str()).collect();
     assert!(
         notes.iter().any(|n| n.starts_with("unparseable input")),
@@ -195,7 +217,12 @@ fn a_probe_killed_mid_session_still_writes_the_observation() {
 }
 
 /// One HTTP/1.1 request on a fresh connection: the status and the whole response.
-fn http(address: &str, method: &str, headers: &[(&str, &str)], body: &str) -> (u16, String) {
+pub(super) fn http(
+    address: &str,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String) {
     let answer = crate::mcp::request(address, method, headers, body, Duration::from_secs(10));
     (
         answer.status,

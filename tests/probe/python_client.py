@@ -204,22 +204,27 @@ def garbage_over_http(folder: Path) -> None:
             except urllib.error.HTTPError as error:
                 return error.code
 
+        # Without a session a current probe refuses all of it, as a 2025-11-25 server does.
         assert post(b"this is not json") == 400
         assert post(b"[" * (2 << 20)) == 413
-        assert post(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}') == 200
+        assert post(b'{"jsonrpc":"2.0","id":1,"method":"tools/list"}') == 400
         foreign = urllib.request.Request(url, data=b"{}", method="POST", headers={"Origin": "https://evil.example"})
         try:
             urllib.request.urlopen(foreign, timeout=10)
             raise AssertionError("a foreign Origin was let in")
         except urllib.error.HTTPError as error:
             assert error.code == 403, error.code
-        text = observation(folder)
-        expect(text, tools__list="yes")
-        assert status(text, "core.initialization") is None, text
-        print("garbage over http: ok")
     finally:
         probe.send_signal(signal.SIGTERM)
         probe.wait(10)
+    # Each connection's refused requests are an observation of their own that claims nothing.
+    written = sorted(folder.glob("*.md"))
+    assert 1 <= len(written) <= 3, written
+    for md in written:
+        text = md.read_text()
+        assert "\noutcome: no-session\n" in text, text
+        assert "results: {}" in text, text
+    print("garbage over http: ok")
 
 
 async def main() -> None:

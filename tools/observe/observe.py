@@ -9,14 +9,20 @@ whatever the client left running (found by its scratch HOME, killed by process i
 
     observe.py list                                  the table, one client a line
     observe.py install NAME|all [--version V]        npm/pip install into --prefix
-    observe.py outdated                              pinned version against the registry's
-    observe.py pin NAME VERSION                      rewrite the table's pin
+    observe.py outdated                              pinned version against the registry's:
+                                                     a newer one is proposed, never an older
+    observe.py pin NAME VERSION                      set the pin in pins.json (checked)
     observe.py run NAME --transport T (--stdio CMD | --url URL)
                                                      drive the client at any server once
-    observe.py probe NAME|all --fieldnotes BIN --out DIR
+    observe.py probe NAME|all --fieldnotes BIN --out DIR [--protocol current|2026-07-28|both]
                                                      every transport the client offers, each
                                                      against `fieldnotes probe`, observations
-                                                     written into DIR
+                                                     written into DIR naming the package
+                                                     version installed (`--package`)
+
+Versions live in pins.json (data, never code) and are checked as SemVer (npm) or PEP 440
+(PyPI) wherever they come from: the table, the command line, a registry, an installed
+package.
 
 Transports: `stdio`; `http` (configured as Streamable HTTP), `sse` (configured as legacy
 HTTP+SSE), `url` (a bare URL: the client picks; probed against the legacy-only modes).
@@ -39,6 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import versions  # noqa: E402  (pins.json, SemVer and PEP 440)
 import writers  # noqa: E402  (the config writers, one per client family)
 from writers import Args, File, Run, Server  # noqa: E402
 
@@ -65,60 +72,70 @@ class Client:
     id: str
     registry: str  # npm | pypi
     package: str
-    version: str
     binary: str
     writer: str  # a function in writers.py
     trigger: Trigger
     transports: tuple[str, ...]
+    # Whether the client speaks 2026-07-28 (it is observed in both protocol modes).
+    speaks_2026: bool = False
+
+    @property
+    def version(self) -> str:
+        """The pinned version, from pins.json, checked."""
+        pinned = versions.load_pins().get(self.id)
+        if pinned is None:
+            sys.exit(f"pins.json has no version for {self.id}: observe.py pin {self.id} VERSION")
+        return versions.check(self.registry, pinned, f"pins.json {self.id}")
 
 
 # The table. One client a row; `transports` lists only what the client's configuration can
 # express (a client whose URL entry has no transport setting offers `url` alone, or `http`
 # when the bare URL means Streamable HTTP).
 CLIENTS: list[Client] = [
-    Client("claude-code", "npm", "@anthropic-ai/claude-code", "2.1.332", "claude",
+    Client("claude-code", "npm", "@anthropic-ai/claude-code", "claude",
            "claude_code", Trigger(["{bin}", "-p", "hi"], {"ANTHROPIC_API_KEY": FAKE_KEY}, 40),
-           ("stdio", "http", "sse", "url")),
-    Client("gemini-cli", "npm", "@google/gemini-cli", "0.61.0", "gemini",
+           ("stdio", "http", "sse", "url"), speaks_2026=True),
+    Client("gemini-cli", "npm", "@google/gemini-cli", "gemini",
            "gemini", Trigger(["{bin}", "-p", "hi"], {"GEMINI_API_KEY": FAKE_KEY}, 30),
            ("stdio", "http", "sse", "url")),
-    Client("codex", "npm", "@openai/codex", "0.171.0", "codex",
+    Client("codex", "npm", "@openai/codex", "codex",
            "codex", Trigger(["{bin}", "exec", "--skip-git-repo-check", "hi"],
                             {"OPENAI_API_KEY": FAKE_KEY}, 20),
            ("stdio", "http", "url")),
-    Client("copilot-cli", "npm", "@github/copilot", "1.0.102", "copilot",
+    Client("copilot-cli", "npm", "@github/copilot", "copilot",
            "copilot", Trigger(["{bin}"], {}, 25, tty=True),
-           ("stdio", "http", "sse", "url")),
-    Client("continue-cli", "npm", "@continuedev/cli", "1.5.47", "cn",
+           ("stdio", "http", "sse", "url"), speaks_2026=True),
+    Client("continue-cli", "npm", "@continuedev/cli", "cn",
            "continue_cli", Trigger(["{bin}", "--config", "{work}/continue.yaml", "-p", "hi"],
                                    {}, 45),
            ("stdio", "http", "sse", "url")),
-    Client("opencode", "npm", "opencode-ai", "1.18.33", "opencode",
+    Client("opencode", "npm", "opencode-ai", "opencode",
            "opencode", Trigger(["{bin}", "run", "hi"], {"OPENAI_API_KEY": FAKE_KEY}, 25),
            ("stdio", "url")),
-    Client("qwen-code", "npm", "@qwen-code/qwen-code", "0.24.4", "qwen",
+    Client("qwen-code", "npm", "@qwen-code/qwen-code", "qwen",
            "qwen", Trigger(["{bin}", "-p", "hi"], {"OPENAI_API_KEY": FAKE_KEY}, 30),
            ("stdio", "http", "sse", "url")),
-    Client("cline-cli", "npm", "cline", "3.0.65", "cline",
+    Client("cline-cli", "npm", "cline", "cline",
            "cline_cli", Trigger(["{bin}", "-P", "openai", "-k", "{key}", "-m", "gpt-4o",
                                  "say hello"], {}, 30),
            ("stdio", "http", "sse", "url")),
-    Client("mcp-inspector", "npm", "@modelcontextprotocol/inspector", "2.12.0",
+    Client("mcp-inspector", "npm", "@modelcontextprotocol/inspector",
            "mcp-inspector", "inspector", Trigger(["{bin}", "--cli"], {}, 15),
            ("stdio", "http", "sse", "url")),
-    Client("mcp-remote", "npm", "mcp-remote", "0.15.1", "mcp-remote-client",
-           "mcp_remote", Trigger(["{bin}"], {}, 15, hold_stdin=True),
+    # The proxy people run: a stdio client (stdio_driver.py) → mcp-remote → the server.
+    Client("mcp-remote", "npm", "mcp-remote", "mcp-remote",
+           "mcp_remote", Trigger(["python3", "{driver}", "{bin}"], {}, 20),
            ("http", "sse", "url")),
-    Client("mcp-cli", "npm", "@wong2/mcp-cli", "2.0.0", "mcp-cli",
+    Client("mcp-cli", "npm", "@wong2/mcp-cli", "mcp-cli",
            "mcp_cli", Trigger(["{bin}"], {}, 15, tty=True, keys=((4, "Enter"),)),
            ("stdio", "http", "sse")),
-    Client("amp", "npm", "@sourcegraph/amp", "0.0.1790142911-g7618fb", "amp",
+    Client("amp", "npm", "@sourcegraph/amp", "amp",
            "amp", Trigger(["{bin}", "mcp", "doctor"], {"AMP_API_KEY": FAKE_KEY}, 25),
            ("stdio", "url")),
-    Client("fast-agent", "pypi", "fast-agent-mcp", "0.10.48", "fast-agent",
+    Client("fast-agent", "pypi", "fast-agent-mcp", "fast-agent",
            "fast_agent", Trigger(["{bin}", "go", "--model", "passthrough", "--message", "hi"],
                                  {}, 45),
-           ("stdio", "url")),
+           ("stdio", "url"), speaks_2026=True),
 ]
 
 BY_ID = {c.id: c for c in CLIENTS}
@@ -138,13 +155,30 @@ def binary_path(prefix: Path, c: Client) -> Path:
 
 
 def python_for_pypi() -> str:
-    for name in (os.environ.get("OBSERVE_PYTHON"), "python3.13", "python3.12"):
-        if name and shutil.which(name):
-            return name
+    """A Python ≥ 3.12 that runs: a name on PATH can be a pyenv shim for a version that is not
+    the selected one, which exits with an error, so each candidate is asked its version; the
+    versions pyenv has installed are tried by their own paths too."""
+    pyenv = Path(os.environ.get("PYENV_ROOT") or Path.home() / ".pyenv") / "versions"
+    installed = sorted((str(p) for p in pyenv.glob("3.*/bin/python3")), reverse=True)
+    for name in (os.environ.get("OBSERVE_PYTHON"), "python3.14", "python3.13", "python3.12",
+                 *installed, "python3"):
+        path = name and shutil.which(name)
+        if not path:
+            continue
+        try:
+            out = subprocess.run([path, "-c", "import sys; print(*sys.version_info[:2])"],
+                                 capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        parts = out.stdout.split()
+        if out.returncode == 0 and len(parts) == 2 and all(p.isdigit() for p in parts) \
+                and (int(parts[0]), int(parts[1])) >= (3, 12):
+            return path
     sys.exit("fast-agent needs Python 3.12 or newer: set OBSERVE_PYTHON to one")
 
 
 def install(prefix: Path, c: Client, version: str) -> None:
+    versions.check(c.registry, version, f"install {c.id}")
     base = install_dir(prefix, c)
     base.mkdir(parents=True, exist_ok=True)
     if c.registry == "npm":
@@ -160,24 +194,45 @@ def install(prefix: Path, c: Client, version: str) -> None:
 
 
 def latest(c: Client) -> str | None:
+    """The registry's newest version, checked; None when it names none or a bad one. PyPI is
+    asked by the Python the client runs on: an older Python's pip lists only the releases
+    that Python can install, which would propose a downgrade."""
     if c.registry == "npm":
         out = subprocess.run(["npm", "view", c.package, "version"], capture_output=True,
                              text=True, timeout=60)
-        return out.stdout.strip() or None
-    out = subprocess.run([sys.executable, "-m", "pip", "index", "versions", c.package],
-                         capture_output=True, text=True, timeout=60)
-    m = re.search(r"\(([^)]+)\)", out.stdout)
-    return m.group(1) if m else None
+        found = out.stdout.strip()
+    else:
+        out = subprocess.run([python_for_pypi(), "-m", "pip", "index", "versions", c.package],
+                             capture_output=True, text=True, timeout=60)
+        m = re.search(r"\(([^)]+)\)", out.stdout)
+        found = m.group(1) if m else ""
+    return found if versions.valid(c.registry, found) else None
 
 
-def pin(c: Client, version: str) -> None:
-    """Rewrite the version in this client's row of the table (the only place it is kept)."""
-    text = SCRIPT.read_text()
-    row = re.compile(r'(Client\("%s", "\w+", "[^"]+", ")([^"]+)(")' % re.escape(c.id))
-    new, n = row.subn(lambda m: m.group(1) + version + m.group(3), text)
-    if n != 1:
-        sys.exit(f"{SCRIPT.name}: no row for {c.id} to pin")
-    SCRIPT.write_text(new)
+def installed_version(prefix: Path, c: Client) -> str | None:
+    """The version installed under --prefix (what actually runs), checked."""
+    base = install_dir(prefix, c)
+    if c.registry == "npm":
+        manifest = base / "node_modules" / c.package / "package.json"
+        try:
+            found = json.loads(manifest.read_text()).get("version", "")
+        except (OSError, ValueError):
+            return None
+    else:
+        python = base / "venv" / "bin" / "python"
+        out = subprocess.run([str(python), "-c",
+                              "import importlib.metadata as m, sys; print(m.version(sys.argv[1]))",
+                              c.package], capture_output=True, text=True, timeout=60)
+        found = out.stdout.strip()
+    return found if versions.valid(c.registry, found) else None
+
+
+def package_flag(prefix: Path, c: Client) -> list[str]:
+    """`--package REGISTRY:NAME@VERSION` for the probe, from the installed package."""
+    found = installed_version(prefix, c)
+    if not found:
+        sys.exit(f"{c.id}: no valid installed version under {install_dir(prefix, c)}")
+    return ["--package", f"{c.registry}:{c.package}@{found}"]
 
 
 # ---------------------------------------------------------------- one run
@@ -229,7 +284,8 @@ def fill(word: str, ctx: dict[str, str]) -> str:
 def describe(c: Client, actions: list, trigger: Trigger, server: Server) -> str:
     """How the client was driven, with no machine path: the configuration written (home as
     `~`, the working folder as `.`), the setup commands, and the trigger."""
-    ctx = {"home": "~", "work": ".", "bin": c.binary, "key": FAKE_KEY}
+    ctx = {"home": "~", "work": ".", "bin": c.binary, "key": FAKE_KEY,
+           "driver": "stdio_driver.py"}
     parts, tail = [], []
     for a in actions:
         if isinstance(a, Args):
@@ -299,7 +355,7 @@ def run_client(c: Client, transport: str, server: Server, display: Server, prefi
     how = describe(c, write(transport, display, trigger), trigger, display)
     actions = write(transport, server, trigger)
     ctx = {"home": str(scratch.home), "work": str(scratch.work), "bin": str(binary),
-           "key": FAKE_KEY}
+           "key": FAKE_KEY, "driver": str(SCRIPT.parent / "stdio_driver.py")}
     env = environment(scratch, binary.parent, {k: fill(v, ctx) for k, v in trigger.env.items()})
     log = scratch.root / "client.log"
     with log.open("w") as out:
@@ -382,9 +438,10 @@ def site_copy(site: Path, scratch_root: Path) -> Path:
     return copy
 
 
-def start_probe(fieldnotes: str, site: Path, mode: str, out: Path, command: str, log: Path):
-    argv = [fieldnotes, "--root", str(site), "probe", "http", "--port", "0", "--mode", mode, "--out", str(out),
-            "--command", command]
+def start_probe(fieldnotes: str, site: Path, mode: str, out: Path, command: str, log: Path,
+                extra: list[str]):
+    argv = [fieldnotes, "--root", str(site), "probe", "http", "--port", "0", "--mode", mode,
+            "--out", str(out), "--command", command] + extra
     handle = log.open("w")
     proc = subprocess.Popen(argv, stdout=handle, stderr=subprocess.STDOUT,
                             stdin=subprocess.DEVNULL, start_new_session=True)
@@ -413,33 +470,48 @@ def url_for(base: str, mode: str) -> str:
     return base + ("/sse" if mode == "sse" else "/mcp")
 
 
+def protocols(c: Client, wanted: str) -> list[str]:
+    """The probe's protocol modes to observe `c` in: 2026-07-28 only for clients that speak it."""
+    if wanted == "both":
+        return ["current", "2026-07-28"] if c.speaks_2026 else ["current"]
+    if wanted == "2026-07-28" and not c.speaks_2026:
+        return []
+    return [wanted]
+
+
 def probe(c: Client, fieldnotes: str, site: Path, out: Path, prefix: Path,
-          scratch_root: Path, only: list[str] | None) -> list[dict]:
+          scratch_root: Path, only: list[str] | None, wanted: str = "current",
+          timeout: int | None = None) -> list[dict]:
     results = []
-    for transport in c.transports:
-        if only and transport not in only:
-            continue
-        for mode in MODES[transport]:
-            scratch = Scratch(scratch_root / f"{c.id}-{transport}-{mode}").fresh()
-            if transport == "stdio":
-                display = Server(argv=["fieldnotes", "probe", "stdio"])
-                how = describe(c, getattr(writers, c.writer)("stdio", display, c.trigger),
-                               c.trigger, display)
-                server = Server(argv=[fieldnotes, "--root", str(site), "probe", "stdio",
-                                      "--out", str(out), "--command", how])
-                results.append(run_client(c, transport, server, display, prefix, scratch))
+    package = package_flag(prefix, c)
+    for protocol in protocols(c, wanted):
+        flags = package + ["--protocol", protocol]
+        for transport in c.transports:
+            if only and transport not in only:
                 continue
-            placeholder = Server(url=url_for("http://127.0.0.1:PORT", mode))
-            how = describe(c, getattr(writers, c.writer)(transport, placeholder, c.trigger),
-                           c.trigger, placeholder) + f" (probe --mode {mode})"
-            proc, base = start_probe(fieldnotes, site, mode, out, how,
-                                     scratch.root / "probe.log")
-            try:
-                server = Server(url=url_for(base, mode))
-                results.append(run_client(c, transport, server, placeholder, prefix, scratch)
-                               | {"mode": mode})
-            finally:
-                stop_probe(proc)
+            for mode in MODES[transport]:
+                scratch = Scratch(scratch_root / f"{c.id}-{transport}-{mode}-{protocol}").fresh()
+                if transport == "stdio":
+                    display = Server(argv=["fieldnotes", "probe", "stdio"])
+                    how = describe(c, getattr(writers, c.writer)("stdio", display, c.trigger),
+                                   c.trigger, display)
+                    server = Server(argv=[fieldnotes, "--root", str(site), "probe", "stdio",
+                                          "--out", str(out), "--command", how] + flags)
+                    results.append(run_client(c, transport, server, display, prefix, scratch,
+                                              timeout) | {"protocol": protocol})
+                    continue
+                placeholder = Server(url=url_for("http://127.0.0.1:PORT", mode))
+                how = describe(c, getattr(writers, c.writer)(transport, placeholder, c.trigger),
+                               c.trigger, placeholder) + f" (probe --mode {mode})"
+                proc, base = start_probe(fieldnotes, site, mode, out, how,
+                                         scratch.root / "probe.log", flags)
+                try:
+                    server = Server(url=url_for(base, mode))
+                    results.append(run_client(c, transport, server, placeholder, prefix,
+                                              scratch, timeout)
+                                   | {"mode": mode, "protocol": protocol})
+                finally:
+                    stop_probe(proc)
     return results
 
 
@@ -474,6 +546,9 @@ def main() -> None:
                     help="the site whose clients name what is seen [default: this repository]")
     pr.add_argument("--transport", action="append", choices=list(MODES))
     pr.add_argument("--jobs", type=int, default=1, help="clients observed at once")
+    pr.add_argument("--timeout", type=int, help="seconds each run may take [default: the table's]")
+    pr.add_argument("--protocol", choices=["current", "2026-07-28", "both"], default="both",
+                    help="the probe's protocol modes (2026-07-28 only for clients that speak it)")
     a = p.parse_args()
 
     def pick(name: str) -> list[Client]:
@@ -494,11 +569,12 @@ def main() -> None:
     elif a.cmd == "outdated":
         for c in CLIENTS:
             now = latest(c)
-            print(json.dumps({"id": c.id, "pinned": c.version, "latest": now,
-                              "changed": bool(now) and now != c.version}))
+            pinned = c.version
+            print(json.dumps({"id": c.id, "pinned": pinned, "latest": now,
+                              "newer": bool(now) and versions.newer(c.registry, now, pinned)}))
     elif a.cmd == "pin":
         for c in pick(a.name):
-            pin(c, a.version)
+            versions.save_pin(c.id, c.registry, a.version)
     elif a.cmd == "run":
         (c,) = pick(a.name)
         if (a.transport == "stdio") != bool(a.stdio) or (a.transport != "stdio") != bool(a.url):
@@ -516,7 +592,7 @@ def main() -> None:
 
         def one(c: Client) -> None:
             for result in probe(c, str(binary), site, a.out.resolve(), a.prefix, a.scratch,
-                                a.transport):
+                                a.transport, a.protocol, a.timeout):
                 print(json.dumps(result), flush=True)
 
         with ThreadPoolExecutor(max_workers=max(1, a.jobs)) as pool:

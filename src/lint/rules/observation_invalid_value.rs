@@ -1,8 +1,9 @@
-//! FN211 observation-invalid-value: an observation's `transport`, `probe.mode` or a result's
-//! `status` that is not one of the values they take.
+//! FN211 observation-invalid-value: an observation's `transport`, `probe.mode`,
+//! `probe.protocol`, `outcome`, `package.ecosystem`, or a result's `status` or `basis` that is
+//! not one of the values they take.
 
 use crate::diagnostic::Severity;
-use crate::field_table::{PROBE_MODES, TRANSPORTS};
+use crate::field_table::{BASES, ECOSYSTEMS, OUTCOMES, PROBE_MODES, PROBE_PROTOCOLS, TRANSPORTS};
 use crate::lint::{suggest, Context, Reads, RuleMeta, Scope, Sink};
 use crate::model::{Spanned, SUPPORT_STATUSES};
 
@@ -12,12 +13,15 @@ pub const META: RuleMeta = RuleMeta {
     severity: Severity::Error,
     scope: Scope::NoteLocal,
     reads: Reads::FrontMatter,
-    summary: "an observation's transport, probe mode or result status that is not a known value",
+    summary: "an observation's transport, probe mode or protocol, outcome, package ecosystem, or result status or basis that is not a known value",
     doc: r#"## What it flags
 
 An observation whose `transport` is not `stdio`, `streamableHttp` or `sse`; whose `probe.mode`
-is not `stdio`, `streamable`, `sse`, `legacy-only-404` or `legacy-only-405`; or a result whose
-`status` is not `yes`, `partial`, `no` or `unknown`.
+is not `stdio`, `streamable`, `sse`, `legacy-only-404` or `legacy-only-405`; whose
+`probe.protocol` is not `current` or `2026-07-28`; whose `outcome` is not `session` or
+`no-session`; whose `package.ecosystem` is not `npm` or `pypi`; or a result whose `status` is
+not `yes`, `partial`, `no` or `unknown`, or whose `basis` is not `declared`, `did`, `refused` or
+`absent`.
 
 ## Why
 
@@ -47,9 +51,23 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         );
         let mode = observation.probe.as_ref().and_then(|p| p.mode.as_ref());
         fields.extend(mode.map(|m| ("probe.mode", m, &PROBE_MODES[..])));
+        let protocol = observation.probe.as_ref().and_then(|p| p.protocol.as_ref());
+        fields.extend(protocol.map(|p| ("probe.protocol", p, &PROBE_PROTOCOLS[..])));
+        fields.extend(
+            observation
+                .outcome
+                .iter()
+                .map(|o| ("outcome", o, &OUTCOMES[..])),
+        );
+        let ecosystem = observation
+            .package
+            .as_ref()
+            .and_then(|p| p.ecosystem.as_ref());
+        fields.extend(ecosystem.map(|e| ("package.ecosystem", e, &ECOSYSTEMS[..])));
         for result in &observation.results {
             let status = result.status.iter();
             fields.extend(status.map(|s| ("status", s, &SUPPORT_STATUSES[..])));
+            fields.extend(result.basis.iter().map(|b| ("basis", b, &BASES[..])));
         }
         for (field, value, allowed) in fields {
             if allowed.contains(&value.value.as_str()) {

@@ -15,7 +15,9 @@ pub const META: RuleMeta = RuleMeta {
     doc: r#"## What it flags
 
 An observation whose `client` is not the id of a file in `content/clients/`, or whose client's
-`clientInfoNames` does not hold the `clientInfo.name` the session saw.
+`clientInfoNames` does not hold the `clientInfo.name` the session saw. A name a proxy forwards,
+`host (via mcp-remote 0.15.1)`, is held by the client that lists the proxy's name
+(`mcp-remote`).
 
 ## Why
 
@@ -46,8 +48,13 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             .client_info
             .as_ref()
             .map_or("", |i| text(&i.name));
-        let claimed_by = (content.clients.iter())
-            .find(|c| !name.is_empty() && c.client_info_names.iter().any(|n| n.value == name));
+        // A proxy's forwarded name (`host (via mcp-remote 0.15.1)`) is claimed by the proxy.
+        let claims = |n: &str| {
+            !n.is_empty() && name == n
+                || crate::model::proxy_name(name).is_some_and(|proxy| proxy == n)
+        };
+        let claimed_by =
+            (content.clients.iter()).find(|c| c.client_info_names.iter().any(|n| claims(&n.value)));
         match cx.index.observations.client[o] {
             None => {
                 let help = match claimed_by {
@@ -77,7 +84,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 if site_client
                     .client_info_names
                     .iter()
-                    .any(|n| n.value == name)
+                    .any(|n| claims(&n.value))
                 {
                     continue;
                 }

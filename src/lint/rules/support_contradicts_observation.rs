@@ -18,7 +18,10 @@ pub const META: RuleMeta = RuleMeta {
 
 A support cell marked `no` for a capability that an observation of the same client shows as
 `yes` or `partial`; or marked `yes` where an observation shows `no` (an observation of a
-version older than the cell's `version`, the first that shipped it, does not count).
+version older than the cell's `version`, the first that shipped it, does not count, nor does a
+`no-session` observation, which shows only that the client did not fall back from a refused
+request). The version compared is the observation's `package.version` when it names its
+package, else its `clientInfo.version`.
 
 ## Why
 
@@ -55,10 +58,13 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                     .find(|r| index.ids.capability(&r.capability.value).map(|x| x.0) == Some(cap));
                 let Some(result) = result else { continue };
                 let seen = text(&result.status);
+                // A client refused at a URL that began no session shows only that it did not
+                // fall back there: that says nothing against a `yes` it earns configured.
                 let contradicts = match said {
                     "no" => matches!(seen, "yes" | "partial"),
                     _ => {
                         seen == "no"
+                            && !observation.is_no_session()
                             && !older_than(observation.client_version(), text(&cell.version))
                     }
                 };

@@ -3,9 +3,9 @@
 //! session per stream, ended when the client closes it.
 
 use super::body::{self, Body};
-use super::{http_event, new_id, plain, read_body, Hub, Live};
-use crate::probe::session::{Session, Transport};
-use crate::probe::transcript::{self, Entry, Record};
+use super::{http_event, new_id, plain, read_body, user_agent, Hub, Live};
+use crate::probe::session::Transport;
+use crate::probe::transcript::Entry;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
@@ -13,14 +13,27 @@ use hyper::{Request, Response, StatusCode};
 /// The path the `endpoint` event names.
 const MESSAGES: &str = "/messages";
 
-/// `GET /sse`: a new session and its stream.
-pub(super) fn open(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
+/// `GET /sse`: a new session and its stream; it takes the requests refused before on its
+/// connection (or from its User-Agent just before).
+pub(super) fn open(
+    hub: &Hub,
+    peer: std::net::SocketAddr,
+    request: &Request<Incoming>,
+) -> Response<Body> {
     let id = new_id();
-    let mut session = Session::new(Transport::Sse, hub.quiet);
     let mut state = hub.lock();
-    session
-        .transcript
-        .absorb(std::mem::take(&mut state.orphans));
+    let user_agent = user_agent(request);
+    let event = http_event(request, StatusCode::OK, "sse");
+    let mut session = match hub.begin(
+        &mut state,
+        peer,
+        user_agent.as_deref(),
+        Transport::Sse,
+        event,
+    ) {
+        Ok(session) => session,
+        Err(refused) => return *refused,
+    };
     session.transcript.push(Entry::Http {
         http: http_event(request, StatusCode::OK, "sse"),
     });
@@ -40,23 +53,29 @@ pub(super) fn open(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
 }
 
 /// `POST /messages?sessionId=…`: the message is answered on the session's stream.
-pub(super) async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
+pub(super) async fn post(
+    hub: &Hub,
+    peer: std::net::SocketAddr,
+    request: Request<Incoming>,
+) -> Response<Body> {
     let id = request
         .uri()
         .query()
         .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("sessionId=")))
         .map(str::to_string);
     let event = http_event(&request, StatusCode::ACCEPTED, "none");
+    let user_agent = user_agent(&request);
     let body = read_body(request).await;
     let mut state = hub.lock();
     let Some(live) = id.as_ref().and_then(|id| state.live.get_mut(id)) else {
         let mut event = event;
         event.status = StatusCode::NOT_FOUND.as_u16();
-        state.orphans.push(Record {
-            t: transcript::now(),
-            entry: Entry::Http { http: event },
-        });
-        super::bound(&mut state.orphans);
+        state.attempts.push(
+            hub,
+            peer,
+            user_agent.as_deref(),
+            Entry::Http { http: event },
+        );
         return plain(StatusCode::NOT_FOUND, "no such session: GET /sse first");
     };
     let at = live.session.transcript.len();
@@ -77,6 +96,7 @@ pub(super) async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body
             let _ = stream.send(body::event(Some("message"), &reply.to_string()));
         }
     }
+    live.session.due(std::time::Instant::now());
     live.flush();
     plain(
         status,

@@ -1,9 +1,12 @@
 //! The probe over HTTP: Streamable HTTP at `/mcp` ([`streamable`]), the legacy HTTP+SSE
 //! transport at `/sse` with its `POST /messages` ([`legacy`]), and legacy-only modes whose
 //! `POST /mcp` answers 404 or 405 so a client's fallback to SSE shows. [`guard`] keeps web
-//! pages and other hosts out. Many sessions, until the process is stopped; each written at
-//! its quiet time, on `DELETE`, or when its event stream closes.
+//! pages and other hosts out. Many sessions (at most [`MAX_SESSIONS`], holding at most
+//! [`MAX_HELD_BYTES`] together), until the process is stopped; each written at its quiet
+//! time, on `DELETE`, when its event stream closes or at its idle limit. Requests without a
+//! session are kept per connection ([`attempts`]).
 
+mod attempts;
 mod body;
 mod guard;
 mod legacy;
@@ -11,9 +14,11 @@ mod streamable;
 
 use super::observation::Writer;
 use super::session::Session;
+use super::settings::Settings;
 use super::stdio::say;
-use super::transcript::{kept_headers, Entry, HttpEvent, Record, MAX_MESSAGE_BYTES};
+use super::transcript::{kept_headers, Entry, HttpEvent, MAX_MESSAGE_BYTES};
 use crate::error::{Error, Result};
+use attempts::Attempts;
 use body::Body;
 use body::EventSender;
 use http_body_util::BodyExt;
@@ -64,7 +69,11 @@ pub(crate) struct Live {
     pub stream: Option<EventSender>,
     /// Legacy SSE: the session ends with its stream.
     pub ends_with_stream: bool,
+    /// `stream` is a POST's response stream held open for a request in flight (2026-07-28).
+    pub in_flight: bool,
     pub ended: bool,
+    /// The `User-Agent` of the request that began it.
+    pub user_agent: Option<String>,
 }
 
 impl Live {
@@ -73,11 +82,14 @@ impl Live {
             session,
             stream: None,
             ends_with_stream: false,
+            in_flight: false,
             ended: false,
+            user_agent: None,
         }
     }
 
-    /// Sends what is queued for the client on its stream, if it has one open.
+    /// Sends what is queued for the client on its stream, if it has one open; a POST's
+    /// stream held for a request in flight ends once its answer went out.
     pub fn flush(&mut self) {
         if let Some(stream) = &self.stream {
             if self.session.has_outbound() {
@@ -86,12 +98,23 @@ impl Live {
                 }
             }
         }
+        if self.in_flight && !self.session.holds() {
+            self.in_flight = false;
+            self.stream = None;
+        }
     }
 }
+
+/// The most sessions served at once; a client past it gets 503.
+pub(crate) const MAX_SESSIONS: usize = 64;
+/// The most transcript bytes all sessions and attempts hold together; past it, new sessions
+/// get 503 (each transcript has its own cap besides).
+pub(crate) const MAX_HELD_BYTES: usize = 64 << 20;
 
 /// Every session the probe serves, and the requests no session has claimed yet.
 pub(crate) struct Hub {
     pub writer: Writer,
+    pub settings: Settings,
     pub quiet: Duration,
     pub listen: Listen,
     pub state: Mutex<State>,
@@ -100,14 +123,64 @@ pub(crate) struct Hub {
 #[derive(Default)]
 pub(crate) struct State {
     pub live: BTreeMap<String, Live>,
-    /// Requests before any session (a refused `POST /mcp`, OAuth discovery…): the next session
-    /// to begin takes them as its first lines.
-    pub orphans: Vec<Record>,
+    /// Requests before any session (a refused `POST /mcp`, a `GET` without a session, OAuth
+    /// discovery…), per connection.
+    pub attempts: Attempts,
+    /// 2026-07-28 requests without a session: the connections that joined a session begun on
+    /// another connection of the same client process (by the key of each).
+    pub joined: BTreeMap<String, String>,
+}
+
+impl State {
+    /// Why a new session may not begin now (too many, or too many bytes held), if so.
+    pub fn full(&self) -> Option<String> {
+        if self.live.len() >= MAX_SESSIONS {
+            return Some(format!("{MAX_SESSIONS} sessions are open"));
+        }
+        let held: usize = (self.live.values())
+            .map(|l| l.session.transcript.bytes())
+            .sum::<usize>()
+            + self.attempts.bytes();
+        (held >= MAX_HELD_BYTES).then(|| format!("{held} transcript bytes are held"))
+    }
 }
 
 impl Hub {
     pub fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A new session, or why not (a 503 answer, recorded with `peer`'s attempts).
+    pub fn begin(
+        &self,
+        state: &mut State,
+        peer: SocketAddr,
+        user_agent: Option<&str>,
+        transport: super::session::Transport,
+        request: HttpEvent,
+    ) -> std::result::Result<Session, Box<Response<Body>>> {
+        if let Some(why) = state.full() {
+            let mut event = request;
+            event.status = StatusCode::SERVICE_UNAVAILABLE.as_u16();
+            event.stream = "none".into();
+            state
+                .attempts
+                .push(self, peer, user_agent, Entry::Http { http: event });
+            return Err(Box::new(plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the probe is full ({why}): try again later"),
+            )));
+        }
+        let mut session = Session::new(transport, self.settings);
+        session
+            .transcript
+            .absorb(state.attempts.claim(self, peer, user_agent));
+        Ok(session)
+    }
+
+    /// Records a request no session takes, under `peer`.
+    pub fn attempt(&self, peer: SocketAddr, user_agent: Option<&str>, entry: Entry) {
+        self.lock().attempts.push(self, peer, user_agent, entry);
     }
 
     /// Writes a session's observation, saying where (or why not) on standard error.
@@ -120,7 +193,12 @@ impl Hub {
 }
 
 /// Serves until the process is stopped; prints the URL first.
-pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Result<()> {
+pub(crate) async fn serve(
+    writer: Writer,
+    settings: Settings,
+    quiet: Duration,
+    listen: Listen,
+) -> Result<()> {
     let address = SocketAddr::from((listen.bind, listen.port));
     let listener = tokio::net::TcpListener::bind(address)
         .await
@@ -141,6 +219,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
     );
     let hub = Arc::new(Hub {
         writer,
+        settings,
         quiet,
         listen,
         state: Mutex::new(State::default()),
@@ -166,6 +245,7 @@ pub(crate) async fn serve(writer: Writer, quiet: Duration, listen: Listen) -> Re
         live.session.note("probe stopped");
         hub.write(&mut live.session);
     }
+    state.attempts.write_all(&hub);
     Ok(())
 }
 
@@ -181,6 +261,7 @@ async fn tick(hub: Arc<Hub>) {
         let mut state = hub.lock();
         for live in state.live.values_mut() {
             live.session.expire(now);
+            live.session.due(now);
             live.flush();
             if beats.is_multiple_of(10) {
                 if let Some(stream) = &live.stream {
@@ -192,11 +273,20 @@ async fn tick(hub: Arc<Hub>) {
                 live.session.note("the client closed its event stream");
                 live.ended |= live.ends_with_stream;
             }
+            if !live.ended && live.session.is_idle(now) {
+                live.session.note(format!(
+                    "idle limit: the client sent nothing for {} ms; the probe ended the session",
+                    hub.settings.idle.as_millis()
+                ));
+                live.stream = None;
+                live.ended = true;
+            }
             if live.ended || (live.session.dirty && live.session.is_quiet(now, hub.quiet)) {
                 hub.write(&mut live.session);
             }
         }
         state.live.retain(|_, live| !live.ended);
+        state.attempts.tick(&hub, now);
     }
 }
 
@@ -205,15 +295,17 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     if let Some(refusal) = guard::refused(&request, hub.listen.bind) {
         return refusal;
     }
+    // The connection the request came on: attempts and sessions are kept per connection.
+    let peer = crate::net::http1::peer(&request);
     let path = request.uri().path().to_string();
     let method = request.method().as_str().to_string();
     let mode = hub.listen.mode;
     match (method.as_str(), path.as_str(), mode) {
-        (_, "/mcp", HttpMode::Streamable) => streamable::handle(hub, request).await,
+        (_, "/mcp", HttpMode::Streamable) => streamable::handle(hub, peer, request).await,
         ("GET", "/sse", _) | ("GET", "/mcp", HttpMode::LegacyOnly404 | HttpMode::LegacyOnly405) => {
-            legacy::open(hub, &request)
+            legacy::open(hub, peer, &request)
         }
-        ("POST", "/messages", _) => legacy::post(hub, request).await,
+        ("POST", "/messages", _) => legacy::post(hub, peer, request).await,
         ("POST", "/mcp", HttpMode::LegacyOnly404 | HttpMode::LegacyOnly405) => {
             let status = if mode == HttpMode::LegacyOnly404 {
                 StatusCode::NOT_FOUND
@@ -221,25 +313,23 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
                 StatusCode::METHOD_NOT_ALLOWED
             };
             let event = http_event(&request, status, "none");
+            let user_agent = user_agent(&request);
             let body = read_body(request).await;
             let mut state = hub.lock();
-            state.orphans.push(Record {
-                t: super::transcript::now(),
-                entry: Entry::Http { http: event },
-            });
-            // The body is kept as a note: the probe did not read it as a message.
+            let attempt = state.attempts.of(hub, peer, user_agent.as_deref());
+            attempt.transcript.push(Entry::Http { http: event });
+            // The body is kept as a note: the probe did not read it as a message. Its
+            // clientInfo names the client of a no-session observation.
             if let Ok(bytes) = body {
                 let note = format!(
                     "refused {} body: {}",
                     status.as_u16(),
                     super::transcript::quote(&bytes)
                 );
-                state.orphans.push(Record {
-                    t: super::transcript::now(),
-                    entry: Entry::Note { note },
-                });
+                attempt.note(note);
+                learn_client(attempt, &bytes);
             }
-            bound(&mut state.orphans);
+            attempt.dirty = true;
             let mut response = plain(
                 status,
                 "this probe serves only the legacy HTTP+SSE transport: GET this URL",
@@ -254,21 +344,41 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         _ => {
             let status = StatusCode::NOT_FOUND;
             let event = http_event(&request, status, "none");
-            let mut state = hub.lock();
-            state.orphans.push(Record {
-                t: super::transcript::now(),
-                entry: Entry::Http { http: event },
-            });
-            bound(&mut state.orphans);
+            hub.attempt(
+                peer,
+                user_agent(&request).as_deref(),
+                Entry::Http { http: event },
+            );
             plain(status, "not found")
         }
     }
 }
 
-/// Keeps the newest 100 unclaimed requests.
-fn bound(orphans: &mut Vec<Record>) {
-    if orphans.len() > 100 {
-        orphans.drain(..orphans.len() - 100);
+/// The request's `User-Agent`, if any.
+pub(crate) fn user_agent<B>(request: &Request<B>) -> Option<String> {
+    request
+        .headers()
+        .get("user-agent")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
+}
+
+/// The `clientInfo` of a refused `initialize` body, for naming a no-session observation.
+fn learn_client(attempt: &mut Session, bytes: &[u8]) {
+    let Ok(message) = serde_json::from_slice::<serde_json::Value>(bytes) else {
+        return;
+    };
+    let info = message
+        .pointer("/params/clientInfo")
+        .or_else(|| message.pointer("/params/_meta/io.modelcontextprotocol~1clientInfo"));
+    if let (None, Some(info)) = (&attempt.client_info, info) {
+        attempt.client_info = Some(info.clone());
+    }
+    if attempt.protocol_version.is_none() {
+        attempt.protocol_version = message
+            .pointer("/params/protocolVersion")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string);
     }
 }
 
@@ -277,7 +387,7 @@ pub(crate) fn http_event<B>(request: &Request<B>, status: StatusCode, stream: &s
     let path = request.uri().path_and_query().map_or("/", |p| p.as_str());
     HttpEvent {
         method: request.method().as_str().to_string(),
-        path: path.chars().take(300).collect(),
+        path: super::scrub::query(&path.chars().take(300).collect::<String>()),
         headers: kept_headers(
             request
                 .headers()

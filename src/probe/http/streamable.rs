@@ -1,26 +1,34 @@
 //! Streamable HTTP at `/mcp`: `POST` carries the client's messages (answered as JSON, or as
 //! an event stream that first carries the probe's queued requests), `GET` opens the stream
 //! the probe sends on between requests, `DELETE` ends the session. `initialize` begins a
-//! session (`Mcp-Session-Id`); requests without one (`server/discover`, 2026-07-28
-//! stateless requests) share a session per client until an `initialize` takes them over.
+//! session (`Mcp-Session-Id`). Requests without one: a current probe refuses them as a
+//! 2025-11-25 server does (400) and keeps them with the connection's attempts; a 2026-07-28
+//! probe answers them in one session per connection until an `initialize` takes it over.
 
 use super::body::{self, Body};
-use super::{http_event, new_id, plain, read_body, Hub, Live};
-use crate::probe::session::{Session, Transport};
-use crate::probe::transcript::{self, Entry, Record};
+use super::{http_event, new_id, plain, read_body, user_agent, Hub, Live};
+use crate::probe::session::Transport;
+use crate::probe::settings::Protocol;
+use crate::probe::transcript::Entry;
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
 use serde_json::Value;
+use std::net::SocketAddr;
 
-pub(super) async fn handle(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
+pub(super) async fn handle(
+    hub: &Hub,
+    peer: SocketAddr,
+    request: Request<Incoming>,
+) -> Response<Body> {
     match request.method().as_str() {
-        "POST" => post(hub, request).await,
-        "GET" => get(hub, &request),
-        "DELETE" => delete(hub, &request),
+        "POST" => post(hub, peer, request).await,
+        "GET" => get(hub, peer, &request),
+        "DELETE" => delete(hub, peer, &request),
         _ => {
             let status = StatusCode::METHOD_NOT_ALLOWED;
-            orphan(hub, http_event(&request, status, "none"));
+            let http = http_event(&request, status, "none");
+            hub.attempt(peer, user_agent(&request).as_deref(), Entry::Http { http });
             plain(status, "POST, GET or DELETE")
         }
     }
@@ -34,18 +42,56 @@ fn header(request: &Request<impl Sized>, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
-fn orphan(hub: &Hub, http: crate::probe::transcript::HttpEvent) {
-    let mut state = hub.lock();
-    state.orphans.push(Record {
-        t: transcript::now(),
-        entry: Entry::Http { http },
-    });
-    super::bound(&mut state.orphans);
+/// The session of one connection's requests without `Mcp-Session-Id` (2026-07-28).
+fn sessionless_key(peer: SocketAddr) -> String {
+    format!("sessionless {peer}")
 }
 
-/// The shared session of requests without `Mcp-Session-Id` from one client (by User-Agent).
-fn sessionless_key(user_agent: Option<&str>) -> String {
-    format!("sessionless {}", user_agent.unwrap_or("-"))
+/// How soon after the last request of a stateless session another connection of its client
+/// may join it.
+const JOIN_WINDOW: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The session a 2026-07-28 request without a session belongs to, if one exists: its
+/// connection's, or the one it joined. A client process begins with `server/discover`, then
+/// may use several connections at once (one held by `subscriptions/listen`): a connection
+/// whose first request is not `server/discover` joins the newest session of the same
+/// User-Agent that has its stream open or was heard within [`JOIN_WINDOW`]. Another process
+/// begins with its own `server/discover`, so it is never merged into the first.
+fn sessionless(
+    state: &mut super::State,
+    peer: SocketAddr,
+    user_agent: Option<&str>,
+    discover: bool,
+) -> Option<String> {
+    let own = sessionless_key(peer);
+    if let Some(key) = state
+        .joined
+        .get(&own)
+        .filter(|k| state.live.contains_key(*k))
+    {
+        return Some(key.clone());
+    }
+    if state.live.contains_key(&own) {
+        return Some(own);
+    }
+    if discover || user_agent.is_none() {
+        return None;
+    }
+    let now = std::time::Instant::now();
+    let key = (state.live.iter())
+        .filter(|(k, l)| {
+            k.starts_with("sessionless ")
+                && !l.ended
+                && l.user_agent.as_deref() == user_agent
+                && (l.stream.is_some() || now.duration_since(l.session.last_heard) <= JOIN_WINDOW)
+        })
+        .max_by_key(|(_, l)| l.session.last_heard)
+        .map(|(k, _)| k.clone())?;
+    if state.joined.len() >= 1024 {
+        state.joined.clear();
+    }
+    state.joined.insert(own, key.clone());
+    Some(key)
 }
 
 fn is_initialize(message: &Value) -> bool {
@@ -55,13 +101,28 @@ fn is_initialize(message: &Value) -> bool {
     }
 }
 
+/// Whether a message (or a batch member) carries 2026-07-28 `_meta`.
+fn has_meta(message: &Value) -> bool {
+    match message {
+        Value::Array(batch) => batch.iter().any(has_meta),
+        one => crate::probe::protocol::meta_version(one.get("params")).is_some(),
+    }
+}
+
 fn method_of(message: &Value) -> Option<&str> {
     message.get("method").and_then(Value::as_str)
 }
 
-async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
+/// What a stateful 2025-11-25 server (the TypeScript SDK's) answers a request without a
+/// session that is not `initialize`: 400, and a JSON-RPC error without an id.
+fn not_initialized() -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": null,
+        "error": {"code": -32000, "message": "Bad Request: Server not initialized"}})
+}
+
+async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Response<Body> {
     let session_id = header(&request, "mcp-session-id");
-    let user_agent = header(&request, "user-agent");
+    let user_agent = user_agent(&request);
     let accepts_events =
         header(&request, "accept").is_some_and(|a| a.contains("text/event-stream"));
     let mut event = http_event(&request, StatusCode::OK, "json");
@@ -71,38 +132,96 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         .ok()
         .and_then(|b| serde_json::from_slice(b).ok());
     let mut state = hub.lock();
+    let current = hub.settings.protocol == Protocol::Current;
     let key = match session_id {
         Some(id) if state.live.contains_key(&id) => id,
         Some(_) => {
             event.status = StatusCode::NOT_FOUND.as_u16();
             event.stream = "none".into();
-            state.orphans.push(Record {
-                t: transcript::now(),
-                entry: Entry::Http { http: event },
-            });
+            state.attempts.push(
+                hub,
+                peer,
+                user_agent.as_deref(),
+                Entry::Http { http: event },
+            );
             return plain(StatusCode::NOT_FOUND, "no such session: initialize again");
         }
         None if parsed.as_ref().is_some_and(is_initialize) => {
             let id = new_id();
-            let mut session = Session::new(Transport::StreamableHttp, hub.quiet);
-            let mut earlier = std::mem::take(&mut state.orphans);
-            if let Some(mut before) = state.live.remove(&sessionless_key(user_agent.as_deref())) {
-                earlier.extend(before.session.transcript.take());
+            let transport = Transport::StreamableHttp;
+            let mut session = match hub.begin(
+                &mut state,
+                peer,
+                user_agent.as_deref(),
+                transport,
+                event.clone(),
+            ) {
+                Ok(session) => session,
+                Err(refused) => return *refused,
+            };
+            if let Some(mut before) = state.live.remove(&sessionless_key(peer)) {
+                let mut earlier = before.session.transcript.take();
+                earlier.extend(session.transcript.take());
+                session.transcript.absorb(earlier);
             }
-            session.transcript.absorb(earlier);
             state.live.insert(id.clone(), Live::new(session));
             id
         }
-        None => {
-            let key = sessionless_key(user_agent.as_deref());
-            if !state.live.contains_key(&key) {
-                let mut session = Session::new(Transport::StreamableHttp, hub.quiet);
-                session
-                    .transcript
-                    .absorb(std::mem::take(&mut state.orphans));
-                state.live.insert(key.clone(), Live::new(session));
+        // A current server has no session for this (nor a 2026-07-28 one for a request without
+        // `_meta`): refused as a stateful 2025-11-25 server refuses it, recorded under the
+        // connection's attempts.
+        None if current || !parsed.as_ref().is_some_and(has_meta) => {
+            let status = if body.is_err() {
+                StatusCode::PAYLOAD_TOO_LARGE
+            } else {
+                StatusCode::BAD_REQUEST
+            };
+            event.status = status.as_u16();
+            let refusal = not_initialized();
+            let attempt = state.attempts.of(hub, peer, user_agent.as_deref());
+            attempt.transcript.push(Entry::Http { http: event });
+            match (&parsed, &body) {
+                (Some(message), _) => {
+                    attempt.transcript.push(Entry::In {
+                        msg: message.clone(),
+                    });
+                }
+                (None, Ok(bytes)) => attempt.note(format!(
+                    "unparseable body: {}",
+                    crate::probe::transcript::quote(bytes)
+                )),
+                (None, Err(why)) => attempt.note(why.clone()),
             }
-            key
+            attempt.transcript.push(Entry::Out {
+                msg: refusal.clone(),
+            });
+            attempt.dirty = true;
+            let mut response = Response::new(Body::text(refusal.to_string()));
+            *response.status_mut() = status;
+            response
+                .headers_mut()
+                .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            return response;
+        }
+        None => {
+            let discover = parsed.as_ref().and_then(method_of) == Some("server/discover");
+            match sessionless(&mut state, peer, user_agent.as_deref(), discover) {
+                Some(key) => key,
+                None => {
+                    let key = sessionless_key(peer);
+                    let transport = Transport::StreamableHttp;
+                    let agent = user_agent.as_deref();
+                    let session = match hub.begin(&mut state, peer, agent, transport, event.clone())
+                    {
+                        Ok(session) => session,
+                        Err(refused) => return *refused,
+                    };
+                    let mut live = Live::new(session);
+                    live.user_agent = user_agent.clone();
+                    state.live.insert(key.clone(), live);
+                    key
+                }
+            }
         }
     };
     let stateful = !key.starts_with("sessionless ");
@@ -111,6 +230,7 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         .get_mut(&key)
         .expect("the session was just found or made");
     let at = live.session.transcript.len();
+    live.session.can_hold = accepts_events;
     let (status, replies) = match &body {
         Err(why) => {
             live.session.note(why.clone());
@@ -118,10 +238,12 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         }
         Ok(bytes) => {
             let replies = live.session.receive_bytes(bytes);
+            live.session.due(std::time::Instant::now());
+            let held = live.session.holds() && !live.in_flight;
             match (&parsed, replies.is_empty()) {
                 (None, _) => (StatusCode::BAD_REQUEST, replies),
-                (Some(_), true) => (StatusCode::ACCEPTED, replies),
-                (Some(_), false) => (StatusCode::OK, replies),
+                (Some(_), true) if !held => (StatusCode::ACCEPTED, replies),
+                (Some(_), _) => (StatusCode::OK, replies),
             }
         }
     };
@@ -140,8 +262,9 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         .insert(at, Entry::Http { http: event });
     let mut response = if events {
         let (sender, body) = Body::events();
-        // Requests queued for the client ride ahead of the reply, unless a GET stream is open.
-        if live.stream.is_none() {
+        // Requests queued for the client ride ahead of the reply, unless a GET stream is open
+        // (or the queue is for a request in flight on another stream).
+        if live.stream.is_none() || live.session.holds() && !live.in_flight {
             for message in live.session.drain_outbound() {
                 let _ = sender.send(body::event(Some("message"), &message.to_string()));
             }
@@ -149,11 +272,16 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
         for reply in &replies {
             let _ = sender.send(body::event(Some("message"), &reply.to_string()));
         }
-        // A 2026-07-28 subscription stays open: later notifications come on it.
-        if parsed
+        if live.session.holds() && !live.in_flight {
+            // 2026-07-28: the questions went out on this request's stream; its answer follows
+            // on it once they are answered, then the stream ends.
+            live.stream = Some(sender);
+            live.in_flight = true;
+        } else if parsed
             .as_ref()
             .is_some_and(|m| method_of(m) == Some("subscriptions/listen"))
         {
+            // A 2026-07-28 subscription stays open: later notifications come on it.
             live.stream = Some(sender);
         }
         let mut response = Response::new(body);
@@ -179,17 +307,14 @@ async fn post(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     response
 }
 
-fn get(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
+fn get(hub: &Hub, peer: SocketAddr, request: &Request<Incoming>) -> Response<Body> {
     let session_id = header(request, "mcp-session-id");
     let accepts_events = header(request, "accept").is_some_and(|a| a.contains("text/event-stream"));
+    let agent = user_agent(request);
     let mut state = hub.lock();
     let refuse = |status: StatusCode, state: &mut super::State, why: &str| {
-        state.orphans.push(Record {
-            t: transcript::now(),
-            entry: Entry::Http {
-                http: http_event(request, status, "none"),
-            },
-        });
+        let http = http_event(request, status, "none");
+        (state.attempts).push(hub, peer, agent.as_deref(), Entry::Http { http });
         plain(status, why.to_string())
     };
     let Some(live) = session_id.as_ref().and_then(|id| state.live.get_mut(id)) else {
@@ -229,7 +354,7 @@ fn get(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
     response
 }
 
-fn delete(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
+fn delete(hub: &Hub, peer: SocketAddr, request: &Request<Incoming>) -> Response<Body> {
     let session_id = header(request, "mcp-session-id");
     let mut state = hub.lock();
     match session_id.as_ref().and_then(|id| state.live.get_mut(id)) {
@@ -242,12 +367,9 @@ fn delete(hub: &Hub, request: &Request<Incoming>) -> Response<Body> {
             plain(StatusCode::OK, "")
         }
         None => {
-            state.orphans.push(Record {
-                t: transcript::now(),
-                entry: Entry::Http {
-                    http: http_event(request, StatusCode::NOT_FOUND, "none"),
-                },
-            });
+            let http = http_event(request, StatusCode::NOT_FOUND, "none");
+            let agent = user_agent(request);
+            (state.attempts).push(hub, peer, agent.as_deref(), Entry::Http { http });
             plain(StatusCode::NOT_FOUND, "no such session")
         }
     }

@@ -1,8 +1,11 @@
 //! The rules that turn a transcript into an observation's `results`: one table, [`RULES`],
 //! each entry a site capability id and the [`Rule`] that judges it. A capability the session
-//! could not show is left out (or `unknown`), never guessed.
+//! could not show is left out (or `unknown`), never guessed; each result says what it rests
+//! on ([`Basis`]). A session without a handshake claims nothing but the fallback it did not
+//! make ([`no_session`]).
 
 mod facts;
+mod no_session;
 #[cfg(test)]
 mod tests;
 
@@ -10,6 +13,7 @@ use crate::probe::scenarios::{self, Scenario, ELICIT_FORM, ELICIT_URL, ROOTS, SA
 use crate::probe::session::Transport;
 use crate::probe::transcript::Record;
 use facts::{Facts, Message};
+use no_session::no_session;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -24,12 +28,38 @@ pub(crate) enum Status {
     Unknown,
 }
 
-/// One capability's result: its status, one line of why, and the transcript lines.
+/// What a result rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Basis {
+    /// The client's declared capabilities alone: no behaviour was seen.
+    Declared,
+    /// What the client did: a request, an answer, a header, a transport.
+    Did,
+    /// The client answered the probe's request with an error.
+    Refused,
+    /// The client did not do it: no answer in time, no request, no fallback.
+    Absent,
+}
+
+/// One capability's result: its status, what it rests on, one line of why, and the
+/// transcript lines.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub(crate) struct Finding {
     pub status: Status,
+    pub basis: Basis,
     pub why: String,
     pub messages: Vec<usize>,
+}
+
+/// What the rules need to know of the session besides its transcript.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Seen {
+    pub transport: Transport,
+    /// The probe's mode (`stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`).
+    pub mode: &'static str,
+    /// Whether a handshake completed (else the session is `no-session`).
+    pub handshake: bool,
 }
 
 /// Which declared client capability a rule reads.
@@ -60,8 +90,14 @@ pub(crate) enum Rule {
     /// Yes when the session used this transport.
     Transport(Transport),
     /// HTTP: whether the client's requests after `initialize` carry header `name`; with
-    /// `stateful`, only judged when there was an `initialize` (a session to echo).
-    Header { name: &'static str, stateful: bool },
+    /// `stateful`, only judged when there was an `initialize` (a session to echo); with
+    /// `posted_requests`, only the POSTs that carried a request or notification count (not
+    /// its answers, nor GET streams).
+    Header {
+        name: &'static str,
+        stateful: bool,
+        posted_requests: bool,
+    },
     /// 2026-07-28 `_meta` on requests, and no `initialize`.
     Stateless,
 }
@@ -117,6 +153,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         Rule::Header {
             name: "mcp-protocol-version",
             stateful: false,
+            posted_requests: false,
         },
     ),
     (
@@ -124,6 +161,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         Rule::Header {
             name: "mcp-session-id",
             stateful: true,
+            posted_requests: false,
         },
     ),
     (
@@ -131,13 +169,18 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         Rule::Header {
             name: "mcp-method",
             stateful: false,
+            posted_requests: true,
         },
     ),
 ];
 
-/// The results of a session: every rule that could judge it.
-pub(crate) fn results(transport: Transport, records: &[Record]) -> BTreeMap<&'static str, Finding> {
-    let facts = Facts::new(transport, records);
+/// The results of a session: every rule that could judge it; of a session without a
+/// handshake, only what its refused requests show.
+pub(crate) fn results(seen: &Seen, records: &[Record]) -> BTreeMap<&'static str, Finding> {
+    let facts = Facts::new(seen.transport, records);
+    if !seen.handshake {
+        return no_session(seen, &facts);
+    }
     RULES
         .iter()
         .filter_map(|(id, rule)| {
@@ -149,9 +192,15 @@ pub(crate) fn results(transport: Transport, records: &[Record]) -> BTreeMap<&'st
         .collect()
 }
 
-fn finding(status: Status, why: impl Into<String>, messages: Vec<usize>) -> Option<Finding> {
+fn finding(
+    status: Status,
+    basis: Basis,
+    why: impl Into<String>,
+    messages: Vec<usize>,
+) -> Option<Finding> {
     Some(Finding {
         status,
+        basis,
         why: why.into(),
         messages,
     })
@@ -163,11 +212,12 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
             let sent = facts.sent_by_client(method).next()?;
             let mut lines = vec![sent.line];
             lines.extend(facts.reply_to(sent).map(|r| r.line));
-            finding(Status::Yes, format!("sent {method}"), lines)
+            finding(Status::Yes, Basis::Did, format!("sent {method}"), lines)
         }
         Rule::SentOrUnknown(method) => judge(Rule::Sent(method), facts).or_else(|| {
             finding(
                 Status::Unknown,
+                Basis::Absent,
                 format!("did not send {method} in this session"),
                 vec![],
             )
@@ -179,12 +229,14 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
             if declares.holds(caps) {
                 finding(
                     Status::Yes,
+                    Basis::Declared,
                     format!("declared the {name} capability"),
                     vec![line],
                 )
             } else {
                 finding(
                     Status::No,
+                    Basis::Declared,
                     format!("did not declare the {name} capability"),
                     vec![line],
                 )
@@ -193,7 +245,11 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::Asked(scenario, declares) => asked(facts, scenario, declares),
         Rule::ListsAgain => lists_again(facts),
         Rule::Transport(transport) => used_transport(facts, transport),
-        Rule::Header { name, stateful } => header(facts, name, stateful),
+        Rule::Header {
+            name,
+            stateful,
+            posted_requests,
+        } => header(facts, name, stateful, posted_requests),
         Rule::Stateless => {
             if facts.initialize().is_some() {
                 return None;
@@ -201,6 +257,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
             let first = facts.stateless_requests().next()?;
             finding(
                 Status::Yes,
+                Basis::Did,
                 "sent requests carrying 2026-07-28 _meta, without initialize",
                 vec![first.line],
             )
@@ -235,7 +292,9 @@ impl Declares {
     }
 }
 
-/// A request the probe sent: judged by the client's answer, else what it declared.
+/// A request the probe sent: judged by the client's answer; without one, by the declaration
+/// (said to be only that), or by the timeout. A request the probe never sent (2026-07-28
+/// without a request in flight) leaves the declaration alone to speak.
 fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Finding> {
     let declared = facts
         .capabilities()
@@ -258,21 +317,25 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
         return match (error, declared) {
             (None, Some((_, false))) if no_roots => finding(
                 Status::No,
+                Basis::Did,
                 format!("did not declare {name}, and answered {method} with no roots"),
                 lines,
             ),
             (None, Some((_, false))) => finding(
                 Status::Partial,
+                Basis::Did,
                 format!("answered {method} with a result, without declaring {name}"),
                 lines,
             ),
             (None, _) => finding(
                 Status::Yes,
+                Basis::Did,
                 format!("answered {method} with a result"),
                 lines,
             ),
             (Some(e), Some((_, true))) => finding(
                 Status::Partial,
+                Basis::Refused,
                 format!(
                     "declared {name} but answered {method} with error {}",
                     code(e)
@@ -281,32 +344,46 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
             ),
             (Some(e), _) => finding(
                 Status::No,
+                Basis::Refused,
                 format!("answered {method} with error {}", code(e)),
                 lines,
             ),
         };
     }
-    // Without `initialize` (2026-07-28) a server asks through results that need input, not
-    // with requests of its own: a request the client left unanswered says nothing.
-    let stateless = facts.initialize().is_none();
-    let timeout = sent
-        .filter(|_| !stateless)
-        .and_then(|_| facts.timed_out(scenario.id));
+    let timeout = sent.and_then(|_| facts.timed_out(scenario.id));
     lines.extend(timeout);
     match (declared, timeout) {
-        (Some((_, true)), None) => finding(Status::Yes, format!("declared {name}"), lines),
+        (Some((_, true)), None) => finding(
+            Status::Yes,
+            Basis::Declared,
+            if sent.is_some() {
+                format!("declared {name}; left before answering {method}")
+            } else {
+                format!("declared {name} (the probe did not ask)")
+            },
+            lines,
+        ),
         (Some((_, true)), Some(_)) => finding(
             Status::Partial,
+            Basis::Absent,
             format!("declared {name} but did not answer {method} in time"),
             lines,
         ),
-        (Some((_, false)), _) => finding(
+        (Some((_, false)), Some(_)) => finding(
             Status::No,
-            format!("did not declare {name}, nor answer {method}"),
+            Basis::Absent,
+            format!("did not declare {name}, nor answer {method} in time"),
+            lines,
+        ),
+        (Some((_, false)), None) => finding(
+            Status::No,
+            Basis::Declared,
+            format!("did not declare {name}"),
             lines,
         ),
         (None, Some(_)) => finding(
             Status::No,
+            Basis::Absent,
             format!("did not answer {method} in time"),
             lines,
         ),
@@ -328,23 +405,21 @@ fn lists_again(facts: &Facts) -> Option<Finding> {
     if let Some(again) = again {
         return finding(
             Status::Yes,
+            Basis::Did,
             "sent tools/list again after notifications/tools/list_changed",
             vec![notified.line, again.line],
         );
     }
-    // Without `initialize` (2026-07-28) list changes reach a client only on the stream it
-    // opened with `subscriptions/listen`: silence after a notification says nothing.
-    let timed_out = facts
-        .timed_out(scenarios::LIST_CHANGED)
-        .filter(|_| facts.initialize().is_some());
-    match timed_out {
+    match facts.timed_out(scenarios::LIST_CHANGED) {
         Some(line) => finding(
             Status::No,
+            Basis::Absent,
             "did not send tools/list again after notifications/tools/list_changed",
             vec![notified.line, line],
         ),
         None => finding(
             Status::Unknown,
+            Basis::Absent,
             "left before listing tools again or the timeout",
             vec![notified.line],
         ),
@@ -356,22 +431,51 @@ fn progress(facts: &Facts) -> Option<Finding> {
         m.incoming && m.is_request() && m.msg.pointer("/params/_meta/progressToken").is_some()
     });
     if let Some(m) = token {
-        return finding(Status::Yes, "sent a progressToken", vec![m.line]);
+        return finding(
+            Status::Yes,
+            Basis::Did,
+            "sent a progressToken",
+            vec![m.line],
+        );
     }
     let notified = facts.sent_by_client("notifications/progress").next()?;
     finding(
         Status::Yes,
+        Basis::Did,
         "sent notifications/progress",
         vec![notified.line],
     )
 }
 
+/// The transport the session used: yes from the client's first request there (legacy SSE:
+/// from the `GET` that opened the stream and the first message after it, never from a
+/// refused POST). A legacy session that began with a refused POST shows Streamable HTTP was
+/// tried first.
 fn used_transport(facts: &Facts, transport: Transport) -> Option<Finding> {
-    let first = facts.messages.iter().find(|m| m.incoming);
     if facts.transport == transport {
-        let first = first?;
+        if transport == Transport::Sse {
+            let (opened, _) = facts
+                .http
+                .iter()
+                .find(|(_, h)| h.method == "GET" && h.status == 200 && h.stream == "sse")?;
+            let first = facts
+                .messages
+                .iter()
+                .find(|m| m.incoming && m.is_request() && m.line > *opened)?;
+            return finding(
+                Status::Yes,
+                Basis::Did,
+                "opened the SSE stream and posted its requests to the endpoint it named",
+                vec![*opened, first.line],
+            );
+        }
+        let first = facts
+            .messages
+            .iter()
+            .find(|m| m.incoming && m.is_request())?;
         return finding(
             Status::Yes,
+            Basis::Did,
             format!("connected over {}", transport.id()),
             vec![first.line],
         );
@@ -383,6 +487,7 @@ fn used_transport(facts: &Facts, transport: Transport) -> Option<Finding> {
             .find(|(_, h)| h.method == "POST" && matches!(h.status, 404 | 405))?;
         return finding(
             Status::Yes,
+            Basis::Did,
             format!(
                 "tried Streamable HTTP first (POST {} answered {}), then fell back to SSE",
                 refused.path, refused.status
@@ -394,19 +499,32 @@ fn used_transport(facts: &Facts, transport: Transport) -> Option<Finding> {
 }
 
 /// Whether the client's HTTP requests after `initialize` carry `name`: yes on all, partial
-/// on some, no on none. Streamable HTTP only (legacy SSE has no such headers).
-fn header(facts: &Facts, name: &str, stateful: bool) -> Option<Finding> {
+/// on some, no on none. Streamable HTTP only (legacy SSE has no such headers). With
+/// `posted_requests`, only POSTs whose body was a request or notification count.
+fn header(facts: &Facts, name: &str, stateful: bool, posted_requests: bool) -> Option<Finding> {
     if facts.transport != Transport::StreamableHttp || (stateful && facts.initialize().is_none()) {
         return None;
     }
     let after = facts.initialize().map_or(0, |m: &Message| m.line);
+    let carries_request = |line: usize| {
+        facts
+            .messages
+            .iter()
+            .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
+    };
     let requests: Vec<(usize, bool)> = facts
         .http
         .iter()
         .filter(|(line, h)| *line > after && matches!(h.method.as_str(), "POST" | "GET" | "DELETE"))
+        .filter(|(line, h)| !posted_requests || (h.method == "POST" && carries_request(*line)))
         .map(|(line, h)| (*line, h.headers.contains_key(name)))
         .collect();
     if requests.is_empty() {
+        return None;
+    }
+    // The standard headers (`Mcp-Method`, 2026-07-28) are no part of a session begun with
+    // `initialize`: their absence there shows nothing.
+    if posted_requests && facts.initialize().is_some() && requests.iter().all(|(_, has)| !*has) {
         return None;
     }
     let with: Vec<usize> = requests
@@ -419,31 +537,33 @@ fn header(facts: &Facts, name: &str, stateful: bool) -> Option<Finding> {
         .filter(|(_, has)| !*has)
         .map(|(l, _)| *l)
         .collect();
-    let scope = if after > 0 { "after initialize" } else { "" };
+    let what = if posted_requests {
+        "POSTed requests"
+    } else {
+        "requests"
+    };
+    let scope = if after > 0 { " after initialize" } else { "" };
     match (with.is_empty(), without.is_empty()) {
         (false, true) => finding(
             Status::Yes,
-            format!("sent {name} on every request {scope}")
-                .trim_end()
-                .to_string(),
+            Basis::Did,
+            format!("sent {name} on every one of its {what}{scope}"),
             with,
         ),
         (true, false) => finding(
             Status::No,
-            format!("sent no {name} on its requests {scope}")
-                .trim_end()
-                .to_string(),
+            Basis::Absent,
+            format!("sent no {name} on its {what}{scope}"),
             without,
         ),
         _ => finding(
             Status::Partial,
+            Basis::Did,
             format!(
-                "sent {name} on {} of {} requests {scope}",
+                "sent {name} on {} of {} {what}{scope}",
                 with.len(),
                 requests.len()
-            )
-            .trim_end()
-            .to_string(),
+            ),
             without,
         ),
     }

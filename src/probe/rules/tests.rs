@@ -26,7 +26,7 @@ fn transcript(lines: &[(&str, Value)]) -> Vec<Record> {
                         .map(|h| (h.as_str().expect("name").to_string(), "x".to_string()))
                         .collect(),
                     status: value[2].as_u64().expect("status") as u16,
-                    stream: "json".into(),
+                    stream: if value[0] == "GET" { "sse" } else { "json" }.into(),
                 },
             },
             other => panic!("no direction {other}"),
@@ -72,12 +72,20 @@ fn timeout(what: &str) -> (&'static str, Value) {
     ("note", json!(scenarios::timeout_note(what, 3000)))
 }
 
+fn seen(transport: Transport, mode: &'static str, handshake: bool) -> Seen {
+    Seen {
+        transport,
+        mode,
+        handshake,
+    }
+}
+
 fn result(lines: &[(&str, Value)], id: &str) -> Option<Finding> {
-    results(Transport::Stdio, &transcript(lines)).remove(id)
+    results(&seen(Transport::Stdio, "stdio", true), &transcript(lines)).remove(id)
 }
 
 fn result_over(transport: Transport, lines: &[(&str, Value)], id: &str) -> Option<Finding> {
-    results(transport, &transcript(lines)).remove(id)
+    results(&seen(transport, "streamable", true), &transcript(lines)).remove(id)
 }
 
 fn status(lines: &[(&str, Value)], id: &str) -> Option<Status> {
@@ -229,26 +237,89 @@ fn sampling_create_message_timed_out_while_declared_is_partial() {
 }
 
 #[test]
-fn without_initialize_silence_to_the_probes_requests_says_nothing() {
-    // 2026-07-28 clients get no requests from servers (results ask for input instead), and
-    // list changes only on their `subscriptions/listen` stream.
-    let meta = json!({"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{
-        "io.modelcontextprotocol/protocolVersion":"2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities":{"roots":{}}}}});
-    let lines = [
-        ("in", meta.clone()),
-        asked(ROOTS),
-        timeout(ROOTS.id),
-        asked(SAMPLING),
-        timeout(SAMPLING.id),
-        ("out", scenarios::list_changed(None)),
-        timeout(scenarios::LIST_CHANGED),
-    ];
-    assert_eq!(status(&lines, "roots.list"), Some(Status::Yes));
-    assert_eq!(status(&lines, "sampling.createMessage"), Some(Status::No));
+fn each_result_says_what_it_rests_on() {
+    let declared = json!({"roots": {}, "sampling": {}});
+    // Not asked (a 2026-07-28 probe with no request in flight): the declaration alone.
+    let found = result(&[init(declared.clone())], "roots.list").expect("judged");
+    assert_eq!((found.status, found.basis), (Status::Yes, Basis::Declared));
+    assert!(found.why.contains("did not ask"), "{}", found.why);
+    let found = result(&[init(json!({}))], "sampling.createMessage").expect("judged");
+    assert_eq!((found.status, found.basis), (Status::No, Basis::Declared));
+    // Asked: the answer, the refusal or the silence.
+    let lines = [init(declared.clone()), asked(ROOTS), answered(ROOTS)];
+    assert_eq!(
+        result(&lines, "roots.list").map(|f| f.basis),
+        Some(Basis::Did)
+    );
+    let lines = [init(declared.clone()), asked(ROOTS), refused(ROOTS)];
+    assert_eq!(
+        result(&lines, "roots.list").map(|f| f.basis),
+        Some(Basis::Refused)
+    );
+    let lines = [init(declared), asked(SAMPLING), timeout(SAMPLING.id)];
     let found = result(&lines, "sampling.createMessage").expect("judged");
-    assert!(!found.why.contains("in time"), "{}", found.why);
-    assert_eq!(status(&lines, "tools.listChanged"), Some(Status::Unknown));
+    assert_eq!(
+        (found.status, found.basis),
+        (Status::Partial, Basis::Absent)
+    );
+    let caps = json!({"roots": {"listChanged": true}});
+    let found = result(&[init(caps)], "roots.listChanged").expect("judged");
+    assert_eq!(found.basis, Basis::Declared);
+    let lines = [init(json!({})), request(1, "tools/list")];
+    assert_eq!(
+        result(&lines, "tools.list").map(|f| f.basis),
+        Some(Basis::Did)
+    );
+}
+
+#[test]
+fn a_session_without_handshake_claims_nothing_from_garbage() {
+    // Valid JSON that is no handshake (what a garbage peer sends), over stdio.
+    let lines = [
+        ("in", json!({"foo": 1})),
+        (
+            "out",
+            json!({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"x"}}),
+        ),
+        ("note", json!("client closed stdin")),
+    ];
+    let found = results(&seen(Transport::Stdio, "stdio", false), &transcript(&lines));
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn a_refused_post_without_a_get_after_it_says_no_fallback_to_sse() {
+    let lines = [
+        ("http", json!(["POST", ["user-agent"], 405])),
+        ("note", json!("refused 405 body: {}")),
+        ("http", json!(["POST", ["user-agent"], 405])),
+    ];
+    let no_session = |mode| {
+        results(
+            &seen(Transport::StreamableHttp, mode, false),
+            &transcript(&lines),
+        )
+    };
+    let found = no_session("legacy-only-405");
+    let sse = found.get("transports.sse").expect("judged");
+    assert_eq!((sse.status, sse.basis), (Status::No, Basis::Absent));
+    assert_eq!(sse.messages, vec![1, 3]);
+    assert!(
+        sse.why.contains("405") && sse.why.contains("no fallback"),
+        "{}",
+        sse.why
+    );
+    assert_eq!(found.len(), 1, "nothing else is claimed");
+    // The probe did not offer SSE there: it says nothing of a fallback.
+    assert!(no_session("streamable").is_empty());
+    // A GET after the refusal is a fallback attempt: no "no".
+    let mut then = lines.to_vec();
+    then.push(("http", json!(["GET", [], 200])));
+    let found = results(
+        &seen(Transport::StreamableHttp, "legacy-only-405", false),
+        &transcript(&then),
+    );
+    assert!(found.is_empty(), "{found:?}");
 }
 
 #[test]
@@ -308,10 +379,52 @@ fn the_transport_used_is_yes_and_a_refused_post_shows_the_fallback() {
         ("http", json!(["GET", [], 200])),
         init(json!({})),
     ];
-    let sse = |id| result_over(Transport::Sse, &lines, id).map(|f| f.status);
-    assert_eq!(sse("transports.sse"), Some(Status::Yes));
-    assert_eq!(sse("transports.streamableHttp"), Some(Status::Yes));
+    let sse = |id| result_over(Transport::Sse, &lines, id).map(|f| (f.status, f.messages));
+    // Legacy SSE rests on the GET that opened the stream and the request after it, never on
+    // the refused POST.
+    assert_eq!(sse("transports.sse"), Some((Status::Yes, vec![2, 3])));
+    assert_eq!(
+        sse("transports.streamableHttp"),
+        Some((Status::Yes, vec![1]))
+    );
     assert_eq!(sse("transports.stdio"), None);
+    // A refused POST alone (no stream opened) shows no SSE session.
+    let lines = [("http", json!(["POST", [], 404])), init(json!({}))];
+    assert_eq!(result_over(Transport::Sse, &lines, "transports.sse"), None);
+}
+
+#[test]
+fn standard_headers_are_judged_on_posted_requests_only() {
+    let answer = (
+        "in",
+        json!({"jsonrpc":"2.0","id":"fieldnotes-probe/ping","result":{}}),
+    );
+    let lines = [
+        ("http", json!(["POST", [], 200])),
+        init(json!({})),
+        ("http", json!(["POST", ["mcp-method"], 200])),
+        request(1, "tools/list"),
+        // The client's answer to the probe's ping, and its GET stream, carry no Mcp-Method:
+        // neither is a request of its own.
+        ("http", json!(["POST", [], 202])),
+        answer,
+        ("http", json!(["GET", [], 200])),
+    ];
+    let found = result_over(
+        Transport::StreamableHttp,
+        &lines,
+        "transports.standardHeaders",
+    )
+    .expect("judged");
+    assert_eq!((found.status, found.messages), (Status::Yes, vec![3]));
+    assert!(found.why.contains("POSTed requests"), "{}", found.why);
+    // The other headers still count every request after initialize.
+    let version = result_over(
+        Transport::StreamableHttp,
+        &lines,
+        "transports.protocolVersionHeader",
+    );
+    assert_eq!(version.map(|f| f.status), Some(Status::No));
 }
 
 #[test]
@@ -343,10 +456,6 @@ fn headers_after_initialize_are_yes_on_all_partial_on_some_no_on_none() {
     assert_eq!(
         over([both.clone(), both], "transports.sessions").map(|f| f.0),
         Some(Status::Yes)
-    );
-    assert_eq!(
-        over([none.clone(), none], "transports.standardHeaders").map(|f| f.0),
-        Some(Status::No)
     );
     assert_eq!(status(&[init(json!({}))], id), None);
 }
