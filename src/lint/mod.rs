@@ -82,10 +82,13 @@ pub enum Check {
     /// What verification found in the sources' repositories: run by [`lint_sources`]
     /// (`fieldnotes sources verify`) only, as plain lint has no repositories to read.
     Sources(fn(&SourcesContext<'_>, &mut Sink<'_>)),
+    /// What `lint --config-from REV` found holding `site.yaml` to the base revision's
+    /// (`config::trust`): made there, from two configurations, not by a pass over the index.
+    Settings,
 }
 
 impl Rule {
-    /// Whether plain `lint` runs the rule (it is not a [`Check::Sources`] rule).
+    /// Whether plain `lint` runs the rule over the index (a [`Check::Site`] rule).
     pub fn in_lint(&self) -> bool {
         matches!(self.check, Check::Site(_))
     }

@@ -96,8 +96,7 @@ fn result(d: &Diagnostic, fingerprint: &str, options: &Options) -> Value {
         }],
         "partialFingerprints": { FINGERPRINT_KEY: fingerprint },
     });
-    // A finding of no rule in the table (FN013, a setting a pull request loosened) has no
-    // index; SARIF takes its ruleId alone.
+    // A finding of no rule in the table has no index; SARIF takes its ruleId alone.
     if let (None, Some(fields)) = (index, result.as_object_mut()) {
         fields.remove("ruleIndex");
     }

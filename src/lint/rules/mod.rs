@@ -50,6 +50,7 @@ mod restatement_mismatch;
 mod revision_after_removal;
 mod revisions_out_of_order;
 mod self_related;
+mod setting_loosened;
 mod source_after_verification;
 mod source_changed;
 mod source_commit_ambiguous;
@@ -123,6 +124,10 @@ pub const ALL: &[Rule] = &[
     rule!(front_matter_too_large),
     rule!(too_many_files),
     rule!(static_replaces_generated),
+    Rule {
+        meta: &setting_loosened::META,
+        check: Check::Settings,
+    },
     rule!(comment_cuts_text),
     rule!(id_not_kebab_case),
     rule!(id_mismatch),
