@@ -150,6 +150,9 @@ pub fn tokens(known: Known, code: &str) -> Option<String> {
         static HIGHLIGHTER: RefCell<Highlighter> = RefCell::new(Highlighter::new());
     }
     let config = configuration(known)?;
+    if code.len() > CHECKED_FROM && !parses_within_budget(&config.language, code) {
+        return None;
+    }
     let keys = GRAMMARS[known.0].keys;
     HIGHLIGHTER.with(|highlighter| {
         let mut highlighter = highlighter.try_borrow_mut().ok()?;
@@ -177,6 +180,50 @@ pub fn tokens(known: Known, code: &str) -> Option<String> {
             }
         }
         Some(html)
+    })
+}
+
+/// Parser operations a block may take per byte of code (and [`BASE_OPERATIONS`] more): real
+/// code takes a few; error recovery on some inputs (120 KB of `<` in bash) takes thousands per
+/// byte, for minutes.
+const OPERATIONS_PER_BYTE: u64 = 100;
+const BASE_OPERATIONS: u64 = 200_000;
+
+/// Blocks up to this size are not counted first (a second parse): however the parser
+/// behaves on them, they are too small to take long.
+const CHECKED_FROM: usize = 8 * 1024;
+
+/// Whether `code` parses within a budget of parser operations that grows linearly with its
+/// size. Counted, not timed, so that whether a block is highlighted never depends on the
+/// machine: the parser reports progress every 100 operations (`parse_with_options`), and
+/// the parse stops at the budget. A block over it is shown as plain text (the caller falls
+/// back), so highlighting is linear in the block's size whatever it holds.
+fn parses_within_budget(language: &Language, code: &str) -> bool {
+    thread_local! {
+        static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
+    }
+    let budget = BASE_OPERATIONS + OPERATIONS_PER_BYTE * code.len() as u64;
+    PARSER.with(|parser| {
+        let Ok(mut parser) = parser.try_borrow_mut() else {
+            return false;
+        };
+        if parser.set_language(language).is_err() {
+            return false;
+        }
+        let mut operations = 0u64;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            operations += 100;
+            match operations > budget {
+                true => std::ops::ControlFlow::Break(()),
+                false => std::ops::ControlFlow::Continue(()),
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let bytes = code.as_bytes();
+        let mut read = |offset: usize, _| bytes.get(offset..).unwrap_or_default();
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        parser.reset();
+        tree.is_some()
     })
 }
 
