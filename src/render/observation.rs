@@ -68,7 +68,7 @@ pub struct ResultView<'a> {
 }
 
 /// A transcript line a result cites.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct MessageView<'a> {
     pub line: usize,
     /// The line, pretty-printed when it is JSON, cut at [`super::outside::LINE_BYTES`], or
@@ -117,6 +117,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
     let rank = |name: &str| ["name", "version"].iter().position(|n| *n == name);
     client_info.sort_by_key(|f| rank(&f.name).unwrap_or(2));
     let protocol_version = some(&o.protocol_version);
+    let mut seen = Seen::default();
     let results = o
         .results
         .iter()
@@ -132,12 +133,8 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
                     .messages
                     .iter()
                     .map(|m| {
-                        message(
-                            transcript.and_then(|t| t.line(m.value)),
-                            m.value,
-                            max_highlight,
-                            ctx.shown(),
-                        )
+                        let raw = transcript.and_then(|t| t.line(m.value));
+                        seen.show(raw, m.value, max_highlight, ctx.shown())
                     })
                     .collect(),
             }
@@ -199,6 +196,46 @@ fn known_status(value: &str) -> &'static str {
         .unwrap_or("unknown")
 }
 
+/// The transcript lines this page has laid out, each once however often it is cited; every
+/// showing still takes its bytes of the page's share of outside text.
+#[derive(Default)]
+struct Seen<'t> {
+    lines: std::collections::HashMap<usize, MessageView<'t>>,
+}
+
+impl<'t> Seen<'t> {
+    fn show(
+        &mut self,
+        raw: Option<&'t str>,
+        line: usize,
+        max_highlight: usize,
+        shown: &Shown,
+    ) -> MessageView<'t> {
+        if let Some(seen) = self.lines.get(&line) {
+            let cost = seen.text.len() + seen.html.len();
+            if seen.missing || (cost > 0 && shown.take(cost)) {
+                return seen.clone();
+            }
+            return left_out(line, raw.map_or(0, str::len));
+        }
+        let view = message(raw, line, max_highlight, shown);
+        self.lines.insert(line, view.clone());
+        view
+    }
+}
+
+/// A line left out whole: the page has shown its share of outside text.
+fn left_out(line: usize, bytes: usize) -> MessageView<'static> {
+    MessageView {
+        line,
+        text: Cow::Borrowed(""),
+        html: String::new(),
+        cut: bytes,
+        fence: "```".to_string(),
+        missing: false,
+    }
+}
+
 /// Transcript line `line` as a result shows it.
 fn message<'t>(
     raw: Option<&'t str>,
@@ -217,6 +254,9 @@ fn message<'t>(
         };
     };
     let (kept, cut) = cut_line(raw);
+    if !shown.fits(kept.len()) {
+        return left_out(line, raw.len());
+    }
     let is_json = cut == 0 && serde_json::from_str::<serde::de::IgnoredAny>(kept).is_ok();
     let text = match is_json {
         true => Cow::Owned(visible_controls(&reindent(kept)).into_owned()),

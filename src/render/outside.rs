@@ -35,6 +35,11 @@ impl Shown {
         self.left.set(self.left.get().saturating_sub(bytes));
     }
 
+    /// Whether `bytes` would fit in what is left.
+    pub fn fits(&self, bytes: usize) -> bool {
+        bytes <= self.left.get()
+    }
+
     /// Takes `bytes` of the page's share; false, taking nothing, when they do not fit.
     pub fn take(&self, bytes: usize) -> bool {
         let left = self.left.get();
