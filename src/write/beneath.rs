@@ -250,8 +250,30 @@ mod sys {
             }
             let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC;
             // SAFETY: as above; the descriptor returned is owned by the `OwnedFd`.
-            let fd = check(unsafe { libc::openat(self.0.as_raw_fd(), name.as_ptr(), flags) })?;
-            Ok(Dir(unsafe { OwnedFd::from_raw_fd(fd) }))
+            let opened = check(unsafe { libc::openat(self.0.as_raw_fd(), name.as_ptr(), flags) });
+            match opened {
+                Ok(fd) => Ok(Dir(unsafe { OwnedFd::from_raw_fd(fd) })),
+                // `O_DIRECTORY` meets a symlink first (`ENOTDIR`): say it was one.
+                Err(e) if self.is_symlink(&name) => {
+                    Err(io::Error::new(e.kind(), SymlinkMet(e)))
+                }
+                Err(e) => Err(e),
+            }
+        }
+
+        fn is_symlink(&self, name: &CString) -> bool {
+            let mut stat = std::mem::MaybeUninit::<libc::stat>::uninit();
+            // SAFETY: a valid descriptor, a NUL-terminated name, room for the answer.
+            let done = unsafe {
+                libc::fstatat(
+                    self.0.as_raw_fd(),
+                    name.as_ptr(),
+                    stat.as_mut_ptr(),
+                    libc::AT_SYMLINK_NOFOLLOW,
+                )
+            };
+            // SAFETY: fstatat filled it when it returned 0.
+            done == 0 && unsafe { stat.assume_init() }.st_mode & libc::S_IFMT == libc::S_IFLNK
         }
 
         pub fn create_file(&self, name: &OsStr, mode: Mode) -> io::Result<File> {
@@ -291,9 +313,22 @@ mod sys {
         }
     }
 
-    /// `O_NOFOLLOW` met a symlink (`ELOOP`), or `O_DIRECTORY` a symlink to a file.
+    /// The error of a folder that is a symlink.
+    #[derive(Debug)]
+    struct SymlinkMet(io::Error);
+
+    impl std::fmt::Display for SymlinkMet {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "a symlink ({})", self.0)
+        }
+    }
+
+    impl std::error::Error for SymlinkMet {}
+
+    /// `O_NOFOLLOW` met a symlink as the file (`ELOOP`), or a folder was one.
     pub fn is_symlink_error(e: &io::Error) -> bool {
         e.raw_os_error() == Some(libc::ELOOP)
+            || e.get_ref().is_some_and(|inner| inner.is::<SymlinkMet>())
     }
 }
 

@@ -190,6 +190,10 @@ pub fn tokens(known: Known, code: &str) -> Option<String> {
 const READ_PER_BYTE: usize = 32;
 const BASE_READ: usize = 256 * 1024;
 
+/// Parser operations a block may take, per byte of it (and [`BASE_OPERATIONS`] more).
+const OPERATIONS_PER_BYTE: u64 = 64;
+const BASE_OPERATIONS: u64 = 1_000_000;
+
 /// The text is handed to the parser in pieces of this size, so that what it reads is counted
 /// as it reads it.
 const PIECE: usize = 1024;
@@ -198,10 +202,10 @@ const PIECE: usize = 1024;
 /// behaves on them, they are too small to take long.
 const CHECKED_FROM: usize = 8 * 1024;
 
-/// Whether `code` parses within a budget of bytes read that grows linearly with its size.
-/// Counted, not timed, so that whether a block is highlighted never depends on the machine:
-/// the parser asks for the text piece by piece, and once it has read its budget it is told
-/// the text has ended and the parse is stopped. A block over it is shown as plain text (the
+/// Whether `code` parses within a budget of bytes read and of operations that grows linearly
+/// with its size. Counted, not timed, so that whether a block is highlighted never depends on
+/// the machine: the parser asks for the text piece by piece and reports every 100
+/// operations, and once past either budget it is told the text has ended and is stopped. A block over it is shown as plain text (the
 /// caller falls back), so highlighting stays linear in the block's size whatever it holds.
 fn parses_within_budget(language: &Language, code: &str) -> bool {
     thread_local! {
@@ -228,9 +232,19 @@ fn parses_within_budget(language: &Language, code: &str) -> bool {
             }
             piece
         };
-        let mut progress = |_: &tree_sitter::ParseState| match over.get() {
-            true => std::ops::ControlFlow::Break(()),
-            false => std::ops::ControlFlow::Continue(()),
+        // Called every 100 parser operations: error recovery on some inputs (`(` repeated in
+        // Python) takes thousands of operations per byte.
+        let operations_budget = BASE_OPERATIONS + OPERATIONS_PER_BYTE * code.len() as u64;
+        let mut operations = 0u64;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            operations += 100;
+            match over.get() || operations > operations_budget {
+                true => {
+                    over.set(true);
+                    std::ops::ControlFlow::Break(())
+                }
+                false => std::ops::ControlFlow::Continue(()),
+            }
         };
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
         let tree = parser.parse_with_options(&mut read, None, Some(options));

@@ -39,11 +39,12 @@ fn excerpt_lines_that_hide_or_break_text_are_made_visible() {
         let shown = site.output(page);
         assert!(shown.contains("line_12"), "{page} shows the excerpt");
         assert_inert(page, &shown);
-        assert!(shown.contains("<U+000D>") || shown.contains("&lt;U+000D&gt;"), "{page}");
-        assert!(shown.contains("U+E0041"), "{page} names the tag character");
     }
     // In the `.md` the line after the lone CR stays inside its fence: no heading.
     let md = site.output("research/alpha-defaults-to-sse.md");
+    for name in ["<U+000D>", "<U+0085>", "<U+2028>", "<U+200B>", "<U+E0041>", "<U+202E>"] {
+        assert!(md.contains(name), "the .md names {name}");
+    }
     assert!(!md.lines().any(|l| l.starts_with("# Heading")), "{md}");
 }
 
@@ -57,7 +58,7 @@ fn what_a_client_sent_is_made_inert_in_every_format() {
     let md = md
         .replace(
             "  name: alpha-client\n",
-            "  name: \"alpha\\u202Eclient\\u200B\\r# x\"\n",
+            "  name: alpha-client\n  vendor: \"alpha\\u202Eclient\\u200B\\r# x\"\n",
         )
         .replace("  version: 1.3.0\n", "  version: \"1.3.0\\u2028\\U000E0041\"\n")
         .replace(
