@@ -4,8 +4,8 @@
 use crate::config::SiteConfig;
 use crate::error::{Error, Result};
 use crate::text_file::Section;
-use chrono::NaiveDate;
 use crate::write::beneath::{Mode, Root};
+use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
 
 pub use crate::model::PLACEHOLDER;

@@ -81,7 +81,6 @@ pub(crate) struct Writer {
     taken: Mutex<BTreeSet<String>>,
 }
 
-
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct FrontMatter<'a> {

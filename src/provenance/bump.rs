@@ -400,8 +400,13 @@ pub fn write(root: &Path, bump: &Bump) -> Result<usize, Error> {
             ));
         }
         // Through the one write layer: no symlink followed from the site root to the note.
-        let written = Root::create(root)
-            .and_then(|site| site.replace_with(&file.relative, file.after.as_bytes(), Some(meta.permissions())));
+        let written = Root::create(root).and_then(|site| {
+            site.replace_with(
+                &file.relative,
+                file.after.as_bytes(),
+                Some(meta.permissions()),
+            )
+        });
         if let Err(e) = written {
             return Err(refuse(&e.to_string()));
         }

@@ -1,8 +1,8 @@
 //! Cited sources (a note's or a support cell's `sources`) as links pinned to a commit and line
 //! ranges (`…/blob/<commit>/<file>#L3-L5`).
 
-use super::views::safe_href;
 use super::outside::{cut_line, Shown};
+use super::views::safe_href;
 use super::{escape, highlight};
 use crate::model::{text, LineRange, SourceRef};
 use crate::provenance::excerpt::{Excerpt, Excerpts};
@@ -138,8 +138,8 @@ pub fn source_view_with<'a>(
     shown: &Shown,
 ) -> SourceView<'a> {
     let mut view = source_view(source);
-    view.excerpt = (excerpts.and_then(|e| e.get(source)))
-        .map(|e| ExcerptView::new(e, max_highlight, shown));
+    view.excerpt =
+        (excerpts.and_then(|e| e.get(source))).map(|e| ExcerptView::new(e, max_highlight, shown));
     if let Some(status) = excerpts.and_then(|e| e.status(source)) {
         if let Some(full) = &status.commit {
             let (href, ranges, _) = links(source, Some(full));

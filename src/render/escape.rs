@@ -202,7 +202,10 @@ mod tests {
         }
         assert_eq!(visible_controls("a\u{9b}b\u{80}"), "a\u{fffd}b\u{fffd}");
         assert_eq!(visible_controls("x\r\ny\r"), "x\r\ny<U+000D>");
-        assert_eq!(visible_controls("é ü 中 🙂 \u{fe0f}"), Cow::Borrowed("é ü 中 🙂 \u{fe0f}"));
+        assert_eq!(
+            visible_controls("é ü 中 🙂 \u{fe0f}"),
+            Cow::Borrowed("é ü 中 🙂 \u{fe0f}")
+        );
     }
 
     #[test]

@@ -176,8 +176,16 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
         protocol_version: protocol_version.map(visible_controls),
         protocol_link: protocol_version
             .and_then(|v| ctx.find_spec(v).map(|s| ctx.link_as(Page::Spec(s), v))),
-        probe_version: o.probe.as_ref().and_then(|p| some(&p.version)).map(visible_controls),
-        probe_mode: o.probe.as_ref().and_then(|p| some(&p.mode)).map(visible_controls),
+        probe_version: o
+            .probe
+            .as_ref()
+            .and_then(|p| some(&p.version))
+            .map(visible_controls),
+        probe_mode: o
+            .probe
+            .as_ref()
+            .and_then(|p| some(&p.mode))
+            .map(visible_controls),
         command: some(&o.command).map(visible_controls),
         transcript: some(&o.transcript),
         transcript_lines: transcript.map(|t| t.lines()),

@@ -159,7 +159,8 @@ impl Root {
                 Component::Normal(name) => names.push(name),
                 Component::CurDir => {}
                 _ => {
-                    let leaves = std::io::Error::other("the path leaves the folder it is written in");
+                    let leaves =
+                        std::io::Error::other("the path leaves the folder it is written in");
                     return Err(self.error(rel, leaves));
                 }
             }
@@ -254,9 +255,7 @@ mod sys {
             match opened {
                 Ok(fd) => Ok(Dir(unsafe { OwnedFd::from_raw_fd(fd) })),
                 // `O_DIRECTORY` meets a symlink first (`ENOTDIR`): say it was one.
-                Err(e) if self.is_symlink(&name) => {
-                    Err(io::Error::new(e.kind(), SymlinkMet(e)))
-                }
+                Err(e) if self.is_symlink(&name) => Err(io::Error::new(e.kind(), SymlinkMet(e))),
                 Err(e) => Err(e),
             }
         }
@@ -419,7 +418,8 @@ mod tests {
         let (_dir, root, _) = symlinked();
         root.write(Path::new("a/b/c.txt"), b"x", Mode::Truncate)
             .expect("written");
-        root.replace(Path::new("a/b/c.txt"), b"y").expect("replaced");
+        root.replace(Path::new("a/b/c.txt"), b"y")
+            .expect("replaced");
         assert_eq!(std::fs::read(root.path().join("a/b/c.txt")).unwrap(), b"y");
         let twice = root.write(Path::new("a/b/c.txt"), b"z", Mode::New);
         assert!(twice.is_err());

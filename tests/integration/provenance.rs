@@ -357,7 +357,10 @@ fn excerpts_are_the_pinned_lines_at_the_commit() {
         .expect("an excerpt");
     let starts: Vec<usize> = two.blocks.iter().map(|b| b.start).collect();
     assert_eq!(starts, [8, 14]);
-    assert_eq!(&*two.blocks[1].lines[0].text, "def connect(url, transport):");
+    assert_eq!(
+        &*two.blocks[1].lines[0].text,
+        "def connect(url, transport):"
+    );
     // A whole-file source has no excerpt; each broken one is listed with its reason.
     assert!(read
         .get(&note("widget-connects-by-transport").sources[1])

@@ -99,8 +99,11 @@ fn forty_citations_of_one_huge_line_stay_small() {
         repo.commit
     );
     let sources = source.repeat(40);
-    site.write(note, &text_of.replacen("sources:\n", &format!("sources:\n{sources}"), 1));
-    let out = super::build_with_excerpts(&site, &repo, |c| capped(c));
+    site.write(
+        note,
+        &text_of.replacen("sources:\n", &format!("sources:\n{sources}"), 1),
+    );
+    let out = super::build_with_excerpts(&site, &repo, capped);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let page = site.output("research/alpha-defaults-to-sse.html");
     assert!(page.contains("xxxxxxxx"), "the excerpt is shown");
@@ -121,8 +124,11 @@ fn an_observation_citing_one_line_a_thousand_times_stays_small() {
         &format!("{dir}/{id}.md"),
         &md.replace("messages: [4, 5]", &format!("messages: {cited}")),
     );
-    let jsonl = std::fs::read_to_string(site.root().join(format!("{dir}/{id}.jsonl"))).expect("jsonl");
-    let long: String = (0..850).map(|i| format!("{{\"k{i}\":[1,\"<b>\"]}},")).collect();
+    let jsonl =
+        std::fs::read_to_string(site.root().join(format!("{dir}/{id}.jsonl"))).expect("jsonl");
+    let long: String = (0..850)
+        .map(|i| format!("{{\"k{i}\":[1,\"<b>\"]}},"))
+        .collect();
     let line = format!(
         "{{\"t\":\"2026-10-01T12:00:00.001Z\",\"dir\":\"in\",\"msg\":{{\"a\":[{}{{}}]}}}}",
         long

@@ -7,7 +7,14 @@ use crate::support::{copy_dir, fixtures, TestSite};
 
 /// Characters that hide or break text, by class.
 const HOSTILE: [char; 9] = [
-    '\r', '\u{85}', '\u{2028}', '\u{2029}', '\u{200b}', '\u{2060}', '\u{feff}', '\u{e0041}',
+    '\r',
+    '\u{85}',
+    '\u{2028}',
+    '\u{2029}',
+    '\u{200b}',
+    '\u{2060}',
+    '\u{feff}',
+    '\u{e0041}',
     '\u{202e}',
 ];
 
@@ -42,7 +49,14 @@ fn excerpt_lines_that_hide_or_break_text_are_made_visible() {
     }
     // In the `.md` the line after the lone CR stays inside its fence: no heading.
     let md = site.output("research/alpha-defaults-to-sse.md");
-    for name in ["<U+000D>", "<U+0085>", "<U+2028>", "<U+200B>", "<U+E0041>", "<U+202E>"] {
+    for name in [
+        "<U+000D>",
+        "<U+0085>",
+        "<U+2028>",
+        "<U+200B>",
+        "<U+E0041>",
+        "<U+202E>",
+    ] {
         assert!(md.contains(name), "the .md names {name}");
     }
     assert!(!md.lines().any(|l| l.starts_with("# Heading")), "{md}");
@@ -60,7 +74,10 @@ fn what_a_client_sent_is_made_inert_in_every_format() {
             "  name: alpha-client\n",
             "  name: alpha-client\n  vendor: \"alpha\\u202Eclient\\u200B\\r# x\"\n",
         )
-        .replace("  version: 1.3.0\n", "  version: \"1.3.0\\u2028\\U000E0041\"\n")
+        .replace(
+            "  version: 1.3.0\n",
+            "  version: \"1.3.0\\u2028\\U000E0041\"\n",
+        )
         .replace(
             "  title: Alpha Client\n",
             "  title: \"Alpha\\x85Client\\uFEFF\"\n",
@@ -80,7 +97,10 @@ fn what_a_client_sent_is_made_inert_in_every_format() {
             checked += 1;
         }
     }
-    assert!(checked > 3, "the client's text is shown somewhere ({checked} files)");
+    assert!(
+        checked > 3,
+        "the client's text is shown somewhere ({checked} files)"
+    );
     let page = site.output(&format!("observations/{id}.html"));
     assert!(page.contains("U+202E"), "the override is named");
 }

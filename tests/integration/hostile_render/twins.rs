@@ -23,11 +23,17 @@ fn static_twins_some_host_folds_are_refused() {
             .collect();
         assert_eq!(fn012.len(), 1, "{twin:?}: {fn012:#?}");
         let out = build(&site);
-        assert_ne!(out.status.code(), Some(0), "{twin:?}: {}", text(&out.stderr));
+        assert_ne!(
+            out.status.code(),
+            Some(0),
+            "{twin:?}: {}",
+            text(&out.stderr)
+        );
     }
     // Names that fold to no generated path still publish.
     let site = TestSite::fixture("basic");
-    site.write("static/caf\u{e9}.html", "x").write("static/feed.xml.bak", "x");
+    site.write("static/caf\u{e9}.html", "x")
+        .write("static/feed.xml.bak", "x");
     let out = build(&site);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(site.output("feed.xml.bak"), "x");

@@ -36,7 +36,15 @@ fn build_never_writes_through_a_symlink_in_out() {
     let site = TestSite::fixture("basic");
     let outside = outside_behind(&site, "dist");
     let mut command = fieldnotes();
-    command.args(["build", "--today", "2026-11-30", "--root", ".", "--out", "dist/site"]);
+    command.args([
+        "build",
+        "--today",
+        "2026-11-30",
+        "--root",
+        ".",
+        "--out",
+        "dist/site",
+    ]);
     let out = run_within(command, site.root());
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
@@ -57,7 +65,15 @@ fn new_never_writes_through_a_symlinked_folder() {
     let site = TestSite::fixture("basic");
     let outside = outside_behind(&site, "content/research");
     let mut command = fieldnotes();
-    command.args(["new", "note", "planted", "--root", ".", "--today", "2026-11-30"]);
+    command.args([
+        "new",
+        "note",
+        "planted",
+        "--root",
+        ".",
+        "--today",
+        "2026-11-30",
+    ]);
     command.args(["--client", "client-a", "--capability", "transports.sse"]);
     let out = run_within(command, site.root());
     let stderr = text(&out.stderr);
@@ -70,7 +86,7 @@ fn new_never_writes_through_a_symlinked_folder() {
 fn probe_never_writes_through_a_symlinked_folder() {
     let site = TestSite::fixture("basic");
     let outside = outside_behind(&site, "content/observations");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+    let mut child = fieldnotes()
         .args(["probe", "stdio", "--quiet-timeout", "1"])
         .current_dir(site.root())
         .stdin(Stdio::piped())
@@ -85,7 +101,10 @@ fn probe_never_writes_through_a_symlinked_folder() {
     drop(stdin);
     let started = Instant::now();
     while child.try_wait().expect("wait").is_none() {
-        assert!(started.elapsed() < Duration::from_secs(20), "the probe did not exit");
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the probe did not exit"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     let mut stderr = String::new();
