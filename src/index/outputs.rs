@@ -206,7 +206,7 @@ mod tests {
             "\u{ff29}NDEX.HTML",
             "index\u{ff0e}html",
             "research./a.html",
-            "R\u{130}search/\u{ff41}.html ",
+            "RESEARCH/\u{ff41}.html ",
         ] {
             let expected = if twin.contains('/') {
                 "research/a.html"
