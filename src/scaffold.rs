@@ -1,10 +1,10 @@
 //! `fieldnotes new`: write a new note, client or capability file from a template, with
 //! today's date, and mark with `TODO` what the author must still fill in.
 
+use crate::beneath::{Mode, Root};
 use crate::config::SiteConfig;
 use crate::error::{Error, Result};
 use crate::text_file::Section;
-use crate::write::beneath::{Mode, Root};
 use chrono::NaiveDate;
 use std::path::{Path, PathBuf};
 

@@ -210,7 +210,7 @@ impl Writer {
     /// Writes `name` in the folder by way of a new temporary file renamed over it, through
     /// the one write layer (a symlinked `content/observations` is refused, not written into).
     fn replace(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
-        let folder = crate::write::beneath::Root::in_site(&self.dir)?;
+        let folder = crate::beneath::Root::in_site(&self.dir)?;
         folder.replace(std::path::Path::new(name), bytes)?;
         Ok(self.dir.join(name))
     }

@@ -8,13 +8,13 @@
 
 use super::pin::format_path;
 use super::verdict::{Drift, DriftReport, State};
+use crate::beneath::Root;
 use crate::error::Error;
 use crate::index::SiteIndex;
 use crate::parse::source_path;
 use crate::parse::yaml::{self, NodeKind, ScalarType};
 use crate::terminal;
 use crate::text_file::{Span, TextFile};
-use crate::write::beneath::Root;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

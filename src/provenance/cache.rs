@@ -234,7 +234,7 @@ fn clone(url: &str, folder: &Path, timeout: Duration, partial: bool) -> Result<(
     // The clone moves into place through the one write layer (no symlink followed).
     let name = |p: &Path| PathBuf::from(p.file_name().unwrap_or_default());
     let rename = || {
-        crate::write::beneath::Root::create(parent)
+        crate::beneath::Root::create(parent)
             .and_then(|root| root.rename(&name(&staging), &name(folder)))
     };
     let moved = cloned.and_then(|_| {

@@ -9,20 +9,19 @@
 //! under `.old-<pid>`, which the next build moves back before it starts; one killed while
 //! removing the old output leaves part of it, which the next build removes.
 //!
-//! Every file is written through [`beneath::Root`], the one write layer: no symlink is
+//! Every file is written through [`crate::beneath::Root`], the one write layer: no symlink is
 //! followed below the site root (for an output inside the site, such as `--out dist/site`
 //! with `dist` a symlink a pull request commits) or below the output's parent (for one
 //! outside it, named by the maintainer).
 
+use crate::beneath::{lexical, Mode, Root};
 use crate::error::{Error, Result};
 use crate::render::output::{check_output_path, Output, Shared};
-use beneath::{lexical, Mode, Root};
 use pool::Writers;
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-pub mod beneath;
 mod pool;
 
 /// Most bytes one build writes, all files together: each page's render has its own budget

@@ -4,7 +4,7 @@
 //! The queue is bounded (`QUEUE` files), so a slow disk holds render back instead of
 //! letting rendered pages pile up in memory.
 
-use super::beneath::{Mode, Root};
+use crate::beneath::{Mode, Root};
 use crate::error::{Error, Result};
 use crate::render::output::Shared;
 use std::path::{Path, PathBuf};

@@ -120,7 +120,7 @@ impl DiskCache {
         let Ok(rel) = path.strip_prefix(&self.dir) else {
             return;
         };
-        let written = crate::write::beneath::Root::create(&self.dir)
+        let written = crate::beneath::Root::create(&self.dir)
             .and_then(|root| root.replace(rel, entry.as_bytes()));
         if written.is_err() {
             return;
