@@ -58,6 +58,8 @@
 //! # Ok::<(), fieldnotes::Error>(())
 //! ```
 
+/// The one write layer every writer goes through (no symlink followed below its root).
+pub(crate) mod beneath;
 pub mod cli;
 pub mod commands;
 pub mod config;

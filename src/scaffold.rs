@@ -1,12 +1,11 @@
 //! `fieldnotes new`: write a new note, client or capability file from a template, with
 //! today's date, and mark with `TODO` what the author must still fill in.
 
+use crate::beneath::{Mode, Root};
 use crate::config::SiteConfig;
 use crate::error::{Error, Result};
 use crate::text_file::Section;
 use chrono::NaiveDate;
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub use crate::model::PLACEHOLDER;
@@ -73,26 +72,21 @@ pub fn create(
     check_id(file)?;
     let relative = file.path();
     let path = root.join(&relative);
-    if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
-    }
-    let mut handle = OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&path)
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::AlreadyExists => Error::Usage {
+    // Through the write layer: a symlinked `content/research` is refused, not written into.
+    let text = file.text(config, today);
+    let written = Root::create(root)?.write(&relative, text.as_bytes(), Mode::New);
+    written.map_err(|e| match e {
+        Error::Io { source, .. } if source.kind() == std::io::ErrorKind::AlreadyExists => {
+            Error::Usage {
                 message: format!(
                     "{} exists already; fieldnotes new never overwrites a file: edit it, or \
                      choose another id",
                     path.display()
                 ),
-            },
-            _ => Error::io(&path, "create", e),
-        })?;
-    handle
-        .write_all(file.text(config, today).as_bytes())
-        .map_err(|e| Error::io(&path, "write", e))?;
+            }
+        }
+        e => e,
+    })?;
     Ok(relative)
 }
 

@@ -1,8 +1,9 @@
 //! The files a build generates (everything but the static files): every page as
 //! `<route>.html` and `<route>.md`, the files beside the pages, and the folders a build fills
 //! whole. Lint reads it to find a static file that would replace generated output (FN012); a
-//! test checks it against every file a render writes. Paths are compared ignoring case
-//! ([`fold_case`]): on macOS and Windows `static/INDEX.html` is the same file as `index.html`.
+//! test checks it against every file a render writes. Paths are compared as the most forgiving
+//! host sees them ([`fold_case`]): on macOS and Windows `static/INDEX.html` is the same file as
+//! `index.html`, on Windows `feed.xml.` is `feed.xml`.
 
 use super::routes::{html_file, output_stem, Page};
 use super::SiteIndex;
@@ -33,16 +34,38 @@ pub struct Outputs {
     files: BTreeMap<String, String>,
 }
 
-/// `path` as a case-insensitive file system sees it (APFS and NTFS by default): two paths
-/// that fold to the same string are one file there.
+/// `path` as the most forgiving host sees it: two paths that fold to the same string may be
+/// one file there, so a static file must not fold onto a generated one. Folded by class, per
+/// `/`-separated component:
+/// - compatibility forms (NFKC): full-width `ｉｎｄｅｘ.html`, ligatures, `ℌ`;
+/// - Unicode case (APFS and NTFS by default): `INDEX.html`, `İndex.html` (a dot above an `i`
+///   or `j` is dropped, as the Turkic fold does);
+/// - trailing dots and spaces, which Windows drops from a name: `feed.xml.`, `feed.xml `.
 pub fn fold_case(path: &str) -> Cow<'_, str> {
-    if path
-        .bytes()
-        .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
-    {
-        Cow::Owned(path.to_lowercase())
-    } else {
-        Cow::Borrowed(path)
+    let plain = |b: u8| b.is_ascii() && !b.is_ascii_uppercase();
+    let trailing = |c: &str| c.ends_with(['.', ' ']) && !matches!(c, "." | "..");
+    if path.bytes().all(plain) && !path.split('/').any(trailing) {
+        return Cow::Borrowed(path);
+    }
+    let folded: Vec<String> = path.split('/').map(fold_component).collect();
+    Cow::Owned(folded.join("/"))
+}
+
+/// One path component folded as [`fold_case`] says.
+fn fold_component(component: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    let mut folded = String::with_capacity(component.len());
+    for c in component.nfkc().flat_map(char::to_lowercase) {
+        if c == '\u{307}' && folded.ends_with(['i', 'j']) {
+            continue;
+        }
+        folded.push(c);
+    }
+    // NFKC may have made new capitals or dots (`Ⅸ`, `․`): fold once more, then trim.
+    let folded: String = folded.nfkc().flat_map(char::to_lowercase).collect();
+    match folded.trim_end_matches(['.', ' ']) {
+        "" => folded,
+        trimmed => trimmed.to_string(),
     }
 }
 
@@ -168,6 +191,37 @@ mod tests {
         );
     }
 
+    /// Twins some host folds onto a generated path, by class: trailing dots and spaces,
+    /// Unicode case, compatibility forms; in any component.
+    #[test]
+    fn clashes_fold_what_hosts_fold() {
+        let out = outputs(&["index.html", "feed.xml", "research/a.html"]);
+        let replaces = |p: &str| Some(Clash::Replaces(p.to_string()));
+        for twin in ["feed.xml.", "feed.xml ", "feed.xml. .", "FEED.XML .."] {
+            assert_eq!(out.clash(twin), replaces("feed.xml"), "{twin:?}");
+        }
+        for twin in [
+            "\u{130}ndex.html",
+            "\u{ff49}\u{ff4e}\u{ff44}\u{ff45}\u{ff58}.html",
+            "\u{ff29}NDEX.HTML",
+            "index\u{ff0e}html",
+            "research./a.html",
+            "RESEARCH/\u{ff41}.html ",
+        ] {
+            let expected = if twin.contains('/') {
+                "research/a.html"
+            } else {
+                "index.html"
+            };
+            assert_eq!(out.clash(twin), replaces(expected), "{twin:?}");
+        }
+        assert_eq!(
+            out.clash("res\u{ff45}arch"),
+            Some(Clash::OverFolder("research/a.html".into()))
+        );
+        assert_eq!(out.clash("\u{ff41}pi/x.json"), Some(Clash::InFolder("api")));
+    }
+
     #[test]
     fn clashes_with_files_folders_and_the_folders_a_build_fills() {
         let out = outputs(&["index.html", "research/a.html", "research.html"]);
@@ -185,7 +239,14 @@ mod tests {
             out.clash("research"),
             Some(Clash::OverFolder("research/a.html".into()))
         );
-        for fine in ["research/a.png", "img/logo.svg", "index.htm", "apis/x.json"] {
+        for fine in [
+            "research/a.png",
+            "img/logo.svg",
+            "index.htm",
+            "apis/x.json",
+            "../index.html",
+            "research/./a.png",
+        ] {
             assert_eq!(out.clash(fine), None, "{fine}");
         }
     }

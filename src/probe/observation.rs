@@ -14,9 +14,8 @@ use crate::error::{Error, Result};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Mutex;
 
 /// The longest observation id.
@@ -94,8 +93,6 @@ pub(crate) struct Writer {
     /// Whether temporary files left by killed probes were looked for.
     swept: std::sync::atomic::AtomicBool,
 }
-
-static TEMPORARY: AtomicUsize = AtomicUsize::new(0);
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -291,27 +288,12 @@ impl Writer {
         id
     }
 
-    /// Writes `name` in the folder by way of a new temporary file renamed over it.
+    /// Writes `name` in the folder by way of a new temporary file renamed over it, through
+    /// the one write layer (a symlinked `content/observations` is refused, not written into).
     fn replace(&self, name: &str, bytes: &[u8]) -> Result<PathBuf> {
-        let path = self.dir.join(name);
-        let temporary = self.dir.join(format!(
-            ".{name}.{}.{}.tmp",
-            std::process::id(),
-            TEMPORARY.fetch_add(1, Ordering::Relaxed)
-        ));
-        let written = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&temporary)
-            .and_then(|mut file| {
-                file.write_all(bytes)?;
-                file.sync_all()
-            });
-        if let Err(e) = written.and_then(|()| std::fs::rename(&temporary, &path)) {
-            let _ = std::fs::remove_file(&temporary);
-            return Err(Error::io(&path, "write the observation", e));
-        }
-        Ok(path)
+        let folder = crate::beneath::Root::in_site(&self.dir)?;
+        folder.replace(std::path::Path::new(name), bytes)?;
+        Ok(self.dir.join(name))
     }
 }
 

@@ -8,6 +8,7 @@
 
 use super::pin::format_path;
 use super::verdict::{Drift, DriftReport, State};
+use crate::beneath::Root;
 use crate::error::Error;
 use crate::index::SiteIndex;
 use crate::parse::source_path;
@@ -398,39 +399,19 @@ pub fn write(root: &Path, bump: &Bump) -> Result<usize, Error> {
                 "changed while fieldnotes read it; run the command again",
             ));
         }
-        let (staged, mut out) = staging_file(&path).map_err(io)?;
-        let written = std::io::Write::write_all(&mut out, file.after.as_bytes())
-            .and_then(|()| out.sync_all())
-            .and_then(|()| std::fs::set_permissions(&staged, meta.permissions()))
-            .and_then(|()| std::fs::rename(&staged, &path));
+        // Through the one write layer: no symlink followed from the site root to the note.
+        let written = Root::create(root).and_then(|site| {
+            site.replace_with(
+                &file.relative,
+                file.after.as_bytes(),
+                Some(meta.permissions()),
+            )
+        });
         if let Err(e) = written {
-            let _ = std::fs::remove_file(&staged);
-            return Err(io(e));
+            return Err(refuse(&e.to_string()));
         }
     }
     Ok(bump.files.len())
-}
-
-/// A new file beside `path` to stage its text in (`.<name>.bump-<pid>-<n>`), created with
-/// `create_new` (`O_EXCL`): a file or symlink already at that name (a pull request can commit
-/// one) is never opened or written through; the next name is tried.
-fn staging_file(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    let name = name.unwrap_or_default();
-    let mut last = None;
-    for n in 0..100 {
-        let staged = path.with_file_name(format!(".{name}.bump-{}-{n}", std::process::id()));
-        match std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&staged)
-        {
-            Ok(file) => return Ok((staged, file)),
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| std::io::Error::other("no staging name")))
 }
 
 /// The bump as a diff of each file (three lines of context), for `--dry-run`.

@@ -231,8 +231,14 @@ fn clone(url: &str, folder: &Path, timeout: Duration, partial: bool) -> Result<(
         false => Git::new(parent).args(["clone", "--bare", "--quiet"]),
     };
     let cloned = (git.operands([OsStr::new(url), staging.as_os_str()])).run(Some(timeout));
+    // The clone moves into place through the one write layer (no symlink followed).
+    let name = |p: &Path| PathBuf::from(p.file_name().unwrap_or_default());
+    let rename = || {
+        crate::beneath::Root::create(parent)
+            .and_then(|root| root.rename(&name(&staging), &name(folder)))
+    };
     let moved = cloned.and_then(|_| {
-        std::fs::rename(&staging, folder).or_else(|e| match folder.join("HEAD").is_file() {
+        rename().or_else(|e| match folder.join("HEAD").is_file() {
             // Another run cloned it first: theirs is as good.
             true => Ok(()),
             false => Err(format!(

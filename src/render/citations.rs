@@ -1,6 +1,7 @@
 //! Cited sources (a note's or a support cell's `sources`) as links pinned to a commit and line
 //! ranges (`…/blob/<commit>/<file>#L3-L5`).
 
+use super::outside::{cut_line, Shown};
 use super::views::safe_href;
 use super::{escape, highlight};
 use crate::model::{text, LineRange, SourceRef};
@@ -52,7 +53,8 @@ pub struct ExcerptView {
     /// The highlighter's token for the language (the file's extension), cut to the letters,
     /// digits and `+-_.#` such tokens are made of: it follows a code fence in the `.md`.
     pub language: String,
-    /// Cut at the excerpt limit; the rest is behind the source link.
+    /// Cut at the excerpt limit (lines, a line's bytes, the page's share of outside text:
+    /// [`super::outside`]); the rest is behind the source link.
     pub truncated: bool,
     pub blocks: Vec<ExcerptBlockView>,
 }
@@ -72,23 +74,38 @@ pub struct ExcerptBlockView {
 
 impl ExcerptView {
     /// The view of `excerpt`, its blocks highlighted when at most `max_highlight` bytes long.
-    /// Its lines come from a repository nobody vetted: NUL, the other C0 controls and the
-    /// bidi controls are made harmless once here, for the page and the `.md` alike
-    /// ([`escape::visible_controls`]).
-    pub fn new(excerpt: &Excerpt, max_highlight: usize) -> ExcerptView {
-        let blocks = excerpt
-            .blocks
-            .iter()
+    /// Its lines come from a repository nobody vetted: each is cut at
+    /// [`super::outside::LINE_BYTES`], the excerpt is shown only while the page has room for
+    /// it (`shown`), and every character that could hide or break text is made visible once
+    /// here, for the page and the `.md` alike ([`escape::visible_controls`]).
+    pub fn new(excerpt: &Excerpt, max_highlight: usize, shown: &Shown) -> ExcerptView {
+        let mut cut = false;
+        let blocks: Vec<Vec<&str>> = (excerpt.blocks.iter())
             .map(|block| {
+                (block.lines.iter())
+                    .map(|l| {
+                        let (kept, left_out) = cut_line(&l.text);
+                        cut |= left_out > 0;
+                        kept
+                    })
+                    .collect()
+            })
+            .collect();
+        let bytes: usize = blocks.iter().flatten().map(|l| l.len() + 1).sum();
+        let room = shown.take(bytes);
+        let blocks = (excerpt.blocks.iter().zip(&blocks))
+            .filter(|_| room)
+            .map(|(block, lines)| {
                 let numbers: Vec<String> =
                     block.lines.iter().map(|l| l.number.to_string()).collect();
-                let lines: Vec<&str> = block.lines.iter().map(|l| l.text.as_str()).collect();
                 let text = escape::visible_controls(&lines.join("\n")).into_owned();
                 let longest = longest_backtick_run(&text);
+                let html = highlight::code_block(&excerpt.language, &text, max_highlight);
+                shown.spend(html.len());
                 ExcerptBlockView {
                     start: block.start,
                     numbers: numbers.join("\n"),
-                    html: highlight::code_block(&excerpt.language, &text, max_highlight),
+                    html,
                     fence: "`".repeat((longest + 1).max(3)),
                     text,
                 }
@@ -100,7 +117,7 @@ impl ExcerptView {
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || "+-_.#".contains(*c))
                 .collect(),
-            truncated: excerpt.truncated,
+            truncated: excerpt.truncated || cut || !room,
             blocks,
         }
     }
@@ -113,14 +130,16 @@ fn longest_backtick_run(text: &str) -> usize {
 /// The view of one source, with its excerpt and status when the build has them; once its
 /// commit resolved, its links name the commit's full hash.
 /// `max_highlight`: `limits.maxHighlightBytes`.
+/// `shown`: what the page may still show of outside text.
 pub fn source_view_with<'a>(
     source: &'a SourceRef,
     excerpts: Option<&Excerpts>,
     max_highlight: usize,
+    shown: &Shown,
 ) -> SourceView<'a> {
     let mut view = source_view(source);
     view.excerpt =
-        (excerpts.and_then(|e| e.get(source))).map(|e| ExcerptView::new(e, max_highlight));
+        (excerpts.and_then(|e| e.get(source))).map(|e| ExcerptView::new(e, max_highlight, shown));
     if let Some(status) = excerpts.and_then(|e| e.status(source)) {
         if let Some(full) = &status.commit {
             let (href, ranges, _) = links(source, Some(full));
@@ -415,7 +434,7 @@ mod tests {
         );
         let mut excerpts = Excerpts::default();
         excerpts.statuses = Some(statuses);
-        let v = source_view_with(&s, Some(&excerpts), usize::MAX);
+        let v = source_view_with(&s, Some(&excerpts), usize::MAX, &Shown::default());
         assert_eq!(
             hrefs(&v),
             [format!("https://github.com/o/r/blob/{full}/a/b.py#L3-L5")]

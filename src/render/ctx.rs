@@ -66,6 +66,7 @@ impl<'a> Site<'a> {
         Ctx {
             site: self,
             log: self.record.then(RefCell::default),
+            shown: super::outside::Shown::default(),
         }
     }
 }
@@ -91,9 +92,16 @@ pub struct Ctx<'a> {
     site: &'a Site<'a>,
     /// What this output read so far; `None` when the render does not record.
     log: Option<RefCell<Vec<Input>>>,
+    /// How much outside text this output may still show.
+    shown: super::outside::Shown,
 }
 
 impl<'a> Ctx<'a> {
+    /// How much outside text (excerpts, transcript lines) this output may still show.
+    pub fn shown(&self) -> &super::outside::Shown {
+        &self.shown
+    }
+
     /// Records that this output read `input`.
     fn read(&self, input: Input) {
         if let Some(log) = &self.log {

@@ -93,25 +93,74 @@ fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}' | '\u{61c}')
 }
 
-/// Code from a repository nobody vetted (a source's pinned lines), made harmless to show as
-/// it lands in a page or a `.md` fence: NUL and the other C0 controls but tab and line breaks
-/// become U+FFFD (as [`markup`] does), and each bidi control becomes its visible name
-/// (`<U+202E>`), so lines read in the order they run. Everything else is left as it is.
-pub fn visible_controls(text: &str) -> Cow<'_, str> {
-    let harmful = |c: char| {
-        (c.is_ascii_control() && !matches!(c, '\t' | '\n' | '\r' | '\u{7f}')) || is_bidi_control(c)
-    };
-    if !text.contains(harmful) {
-        return Cow::Borrowed(text);
+/// Whether `c` breaks a line for some reader but not for every one: a Markdown parser ends a
+/// line (a code fence, a heading) at a lone CR; editors and browsers at NEL, U+2028, U+2029,
+/// VT and FF. Only `\n` (and the CR of a CRLF) is a line break everywhere.
+fn is_odd_line_break(c: char) -> bool {
+    matches!(c, '\u{b}' | '\u{c}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Whether `c` is shown as nothing (or hides what follows) while it changes what text is: the
+/// zero-width and invisible formatting characters, the Hangul fillers, the tag characters
+/// (U+E0000 block, "ASCII smuggling") and the variation selectors past U+FE0F.
+fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{ad}' | '\u{34f}' | '\u{115f}' | '\u{1160}' | '\u{17b4}' | '\u{17b5}'
+        | '\u{180b}'..='\u{180f}' | '\u{200b}'..='\u{200d}' | '\u{2060}'..='\u{2065}'
+        | '\u{206a}'..='\u{206f}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}' | '\u{fff0}'..='\u{fffb}'
+        | '\u{1bca0}'..='\u{1bca3}' | '\u{1d173}'..='\u{1d17a}' | '\u{e0000}'..='\u{e0fff}')
+}
+
+/// What [`visible_controls`] does with one character.
+enum Shown {
+    /// Kept as it is.
+    Kept,
+    /// Replaced by U+FFFD (a C0 or C1 control, as [`markup`] does).
+    Replaced,
+    /// Shown as its name, `<U+202E>`.
+    Named,
+}
+
+fn shown(c: char, next: Option<char>) -> Shown {
+    match c {
+        '\t' | '\n' => Shown::Kept,
+        '\r' if next == Some('\n') => Shown::Kept,
+        '\r' => Shown::Named,
+        c if is_bidi_control(c) || is_odd_line_break(c) || is_invisible(c) => Shown::Named,
+        '\0'..='\u{1f}' | '\u{80}'..='\u{9f}' => Shown::Replaced,
+        _ => Shown::Kept,
     }
+}
+
+/// Text from outside the site (a cited repository's lines, a transcript, what a client sent),
+/// made inert once, before it reaches any output format: every character that could change
+/// what a reader sees without being seen, or end a line in one reader and not another, is
+/// made visible. NUL and the other C0 and C1 controls but tab and line feed become U+FFFD (as
+/// [`markup`] does); a lone CR, NEL, U+2028, U+2029, VT, FF, each bidi control, zero-width,
+/// invisible or tag character becomes its visible name (`<U+202E>`), so code reads in the
+/// order it runs and a `.md` fence holds. Everything else is left as it is: each format's own
+/// escaping ([`markup`], the Markdown fence, serde's JSON, the CSV quoting) then applies.
+pub fn visible_controls(text: &str) -> Cow<'_, str> {
+    let mut chars = text.char_indices().peekable();
+    let first = loop {
+        let Some((i, c)) = chars.next() else {
+            return Cow::Borrowed(text);
+        };
+        if !matches!(shown(c, chars.peek().map(|&(_, n)| n)), Shown::Kept) {
+            break i;
+        }
+    };
     let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if is_bidi_control(c) {
-            out.push_str(&format!("<U+{:04X}>", u32::from(c)));
-        } else if harmful(c) {
-            out.push('\u{fffd}');
-        } else {
-            out.push(c);
+    out.push_str(&text[..first]);
+    let mut chars = text[first..].chars().peekable();
+    while let Some(c) = chars.next() {
+        match shown(c, chars.peek().copied()) {
+            Shown::Kept => out.push(c),
+            Shown::Replaced => out.push('\u{fffd}'),
+            Shown::Named => {
+                use std::fmt::Write as _;
+                let _ = write!(out, "<U+{:04X}>", u32::from(c));
+            }
         }
     }
     Cow::Owned(out)
@@ -127,6 +176,35 @@ mod tests {
         assert_eq!(
             visible_controls("x\0y\u{1b}[2J/*\u{202e} } \u{2066}*/"),
             "x\u{fffd}y\u{fffd}[2J/*<U+202E> } <U+2066>*/"
+        );
+    }
+
+    /// Each class of character that hides or breaks text, in the middle, first and last.
+    #[test]
+    fn odd_line_breaks_and_invisible_characters_become_visible() {
+        for (c, name) in [
+            ('\r', "<U+000D>"),
+            ('\u{85}', "<U+0085>"),
+            ('\u{2028}', "<U+2028>"),
+            ('\u{2029}', "<U+2029>"),
+            ('\u{b}', "<U+000B>"),
+            ('\u{200b}', "<U+200B>"),
+            ('\u{200d}', "<U+200D>"),
+            ('\u{2060}', "<U+2060>"),
+            ('\u{feff}', "<U+FEFF>"),
+            ('\u{e0041}', "<U+E0041>"),
+            ('\u{e007f}', "<U+E007F>"),
+            ('\u{e0100}', "<U+E0100>"),
+            ('\u{2066}', "<U+2066>"),
+        ] {
+            assert_eq!(visible_controls(&format!("a{c}b")), format!("a{name}b"));
+            assert_eq!(visible_controls(&format!("{c}")), name);
+        }
+        assert_eq!(visible_controls("a\u{9b}b\u{80}"), "a\u{fffd}b\u{fffd}");
+        assert_eq!(visible_controls("x\r\ny\r"), "x\r\ny<U+000D>");
+        assert_eq!(
+            visible_controls("é ü 中 🙂 \u{fe0f}"),
+            Cow::Borrowed("é ü 中 🙂 \u{fe0f}")
         );
     }
 

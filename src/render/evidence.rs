@@ -1,12 +1,15 @@
 //! What support cells and client pages show of how a claim was checked: each cell's evidence
 //! method (observed, read in source, from the docs, none) with the observations it cites, and
-//! a client's observations with the versions seen.
+//! a client's observations with the versions seen. A version and a transport are what a client
+//! sent: outside text, made inert by [`visible_controls`].
 
+use super::escape::visible_controls;
 use super::views::{Ctx, DateView, LinkView};
 use crate::index::evidence::{Evidence, Method};
 use crate::index::routes::Page;
 use crate::model::{text, Observation, Spanned};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// How a cell was checked, as its row and panel show it.
 #[derive(Debug, Serialize)]
@@ -26,9 +29,9 @@ pub struct EvidenceView<'a> {
 #[derive(Debug, Serialize)]
 pub struct ObservationItem<'a> {
     pub link: LinkView<'a>,
-    pub version: Option<&'a str>,
+    pub version: Option<Cow<'a, str>>,
     pub observed: Option<DateView<'a>>,
-    pub transport: Option<&'a str>,
+    pub transport: Option<Cow<'a, str>>,
     /// How many results the session showed (not `unknown`).
     pub shown: usize,
 }
@@ -42,9 +45,11 @@ pub fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ObservationItem<'a> {
     let observation: &'a Observation = ctx.observation(o);
     ObservationItem {
         link: ctx.link(Page::Observation(o)),
-        version: observation.client_version().filter(|v| !v.is_empty()),
+        version: (observation.client_version())
+            .filter(|v| !v.is_empty())
+            .map(visible_controls),
         observed: ctx.maybe_date(&observation.observed),
-        transport: some(&observation.transport),
+        transport: some(&observation.transport).map(visible_controls),
         shown: (observation.results.iter())
             .filter(|r| matches!(text(&r.status), "yes" | "partial" | "no"))
             .count(),
@@ -56,15 +61,14 @@ pub fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ObservationItem<'a> {
 pub fn client_observations<'a>(
     ctx: &Ctx<'a>,
     client: usize,
-) -> (Vec<ObservationItem<'a>>, Vec<&'a str>) {
+) -> (Vec<ObservationItem<'a>>, Vec<Cow<'a, str>>) {
     let list = (ctx.observations().by_client.get(client)).map_or(&[][..], Vec::as_slice);
     let items: Vec<ObservationItem<'a>> = list.iter().map(|&o| observation_item(ctx, o)).collect();
-    let mut versions: Vec<&'a str> = Vec::new();
-    for v in items.iter().filter_map(|i| i.version) {
-        if !versions.contains(&v) {
-            versions.push(v);
-        }
-    }
+    let mut seen = std::collections::HashSet::new();
+    let versions: Vec<Cow<'a, str>> = (items.iter())
+        .filter_map(|i| i.version.clone())
+        .filter(|v| seen.insert(v.clone()))
+        .collect();
     (items, versions)
 }
 
@@ -90,7 +94,7 @@ pub fn evidence_view<'a>(
     let view = EvidenceView {
         method: method.as_str(),
         label: method.label(),
-        version,
+        version: version.map(|v| visible_controls(&v).into_owned()),
         observed,
         observation: observation
             .and_then(|id| ctx.find_observation(&id))

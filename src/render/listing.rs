@@ -487,7 +487,7 @@ fn observations<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
 fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ListItem<'a> {
     let item = super::evidence::observation_item(ctx, o);
     let mut meta = Vec::new();
-    meta.extend(item.transport.map(str::to_string));
+    meta.extend(item.transport.map(std::borrow::Cow::into_owned));
     meta.extend(item.observed.map(|d| format!("observed {}", d.date)));
     let plural = if item.shown == 1 { "" } else { "s" };
     meta.push(format!("{} result{plural} shown", item.shown));

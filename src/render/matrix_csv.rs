@@ -78,7 +78,8 @@ fn field_into(out: &mut String, field: &str) {
     if formula {
         out.push('\'');
     }
-    for c in field.chars() {
+    // Outside text (a client's version) is made inert first, as in every format.
+    for c in super::escape::visible_controls(field).chars() {
         match c {
             '"' => out.push_str("\"\""),
             // No NUL or control character reaches a spreadsheet: the fields are one line.
@@ -114,6 +115,12 @@ mod tests {
         assert_eq!(one("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
         assert_eq!(one("@cmd"), "\"'@cmd\"");
         assert_eq!(one("-1"), "\"'-1\"");
+    }
+
+    #[test]
+    fn outside_text_is_made_inert() {
+        assert_eq!(one("1.0\u{202e}\u{200b}"), "1.0<U+202E><U+200B>");
+        assert_eq!(one("1.0\u{2028}x"), "1.0<U+2028>x");
     }
 
     #[test]

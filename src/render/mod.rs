@@ -36,6 +36,7 @@ mod memo;
 mod note;
 mod observation;
 pub mod output;
+mod outside;
 mod search;
 mod sitemap;
 mod state;

@@ -107,7 +107,10 @@ pub fn note_view<'a>(ctx: &Ctx<'a>, i: usize) -> NoteView<'a> {
         sources: note
             .sources
             .iter()
-            .map(|s| source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes))
+            .map(|s| {
+                let max_highlight = ctx.config().limits.max_highlight_bytes;
+                source_view_with(s, ctx.excerpts(), max_highlight, ctx.shown())
+            })
             .collect(),
         related,
         backlinks,

@@ -1,9 +1,12 @@
 //! Observation pages (`/observations/<id>`): who was seen, which version, when, how it was
 //! driven, each result with the transcript lines that show it (highlighted as JSON), and the
-//! support cells that cite it.
+//! support cells that cite it. Everything a client sent (its `clientInfo`, the versions, the
+//! transcript) is outside text: it reaches the view through [`visible_controls`].
 
 use super::body::BodyView;
+use super::escape::visible_controls;
 use super::highlight;
+use super::outside::{cut_line, Shown};
 use super::support::some;
 use super::views::{status, Ctx, DateView, LinkView, StatusView};
 use crate::index::routes::Page;
@@ -11,9 +14,6 @@ use crate::model::{doc_id, text, SUPPORT_STATUSES};
 use crate::text_file::Section;
 use serde::Serialize;
 use std::borrow::Cow;
-
-/// A transcript line is shown up to this many bytes (a client may send a huge message).
-const LINE_LIMIT: usize = 16 * 1024;
 
 /// An observation page.
 #[derive(Debug, Serialize)]
@@ -29,24 +29,24 @@ pub struct ObservationView<'a> {
     /// `clientInfo` as sent: every field, `name` and `version` first.
     pub client_info: Vec<Field<'a>>,
     /// The version that ran: the package's, else `clientInfo.version`.
-    pub version: Option<&'a str>,
+    pub version: Option<Cow<'a, str>>,
     /// `package` as `ecosystem name`, when the observation names it.
     pub package: Option<String>,
     /// `clientInfo.version` when it differs from the package version that ran.
-    pub client_info_version: Option<&'a str>,
+    pub client_info_version: Option<Cow<'a, str>>,
     /// `no-session`: the client was refused and began no session.
-    pub outcome: Option<&'a str>,
+    pub outcome: Option<Cow<'a, str>>,
     /// `current` or `2026-07-28`, and the settle time in ms.
-    pub probe_protocol: Option<&'a str>,
-    pub probe_settle_ms: Option<&'a str>,
+    pub probe_protocol: Option<Cow<'a, str>>,
+    pub probe_settle_ms: Option<Cow<'a, str>>,
     pub observed: Option<DateView<'a>>,
-    pub transport: Option<&'a str>,
-    pub protocol_version: Option<&'a str>,
+    pub transport: Option<Cow<'a, str>>,
+    pub protocol_version: Option<Cow<'a, str>>,
     /// The revision's page, when the site has it.
     pub protocol_link: Option<LinkView<'a>>,
-    pub probe_version: Option<&'a str>,
-    pub probe_mode: Option<&'a str>,
-    pub command: Option<&'a str>,
+    pub probe_version: Option<Cow<'a, str>>,
+    pub probe_mode: Option<Cow<'a, str>>,
+    pub command: Option<Cow<'a, str>>,
     /// The transcript's file name, and how many lines it has (`None`: not beside it).
     pub transcript: Option<&'a str>,
     pub transcript_lines: Option<usize>,
@@ -60,8 +60,8 @@ pub struct ObservationView<'a> {
 /// A `clientInfo` field.
 #[derive(Debug, Serialize)]
 pub struct Field<'a> {
-    pub name: &'a str,
-    pub value: &'a str,
+    pub name: Cow<'a, str>,
+    pub value: Cow<'a, str>,
 }
 
 /// One result: a capability, what the session showed, and the lines that show it.
@@ -74,16 +74,17 @@ pub struct ResultView<'a> {
     pub anchor: String,
     pub status: StatusView,
     /// What the status rests on: `declared`, `did`, `refused` or `absent`.
-    pub basis: Option<&'a str>,
-    pub why: Option<&'a str>,
+    pub basis: Option<Cow<'a, str>>,
+    pub why: Option<Cow<'a, str>>,
     pub messages: Vec<MessageView<'a>>,
 }
 
 /// A transcript line a result cites.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct MessageView<'a> {
     pub line: usize,
-    /// The line, pretty-printed when it is JSON, cut at [`LINE_LIMIT`] bytes.
+    /// The line, pretty-printed when it is JSON, cut at [`super::outside::LINE_BYTES`], or
+    /// left out whole once the page has shown its share of outside text.
     pub text: Cow<'a, str>,
     /// `text` highlighted as JSON (`<pre><code>`).
     pub html: String,
@@ -119,15 +120,16 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
             info.fields
                 .iter()
                 .map(|(k, v)| Field {
-                    name: k.value.as_str(),
-                    value: v.as_str(),
+                    name: visible_controls(&k.value),
+                    value: visible_controls(v),
                 })
                 .collect()
         })
         .unwrap_or_default();
     let rank = |name: &str| ["name", "version"].iter().position(|n| *n == name);
-    client_info.sort_by_key(|f| rank(f.name).unwrap_or(2));
+    client_info.sort_by_key(|f| rank(&f.name).unwrap_or(2));
     let protocol_version = some(&o.protocol_version);
+    let mut seen = Seen::default();
     let results = o
         .results
         .iter()
@@ -138,17 +140,14 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
                 capability_id: r.capability.value.as_str(),
                 anchor: format!("result-{}", r.capability.value),
                 status: status(known_status(text(&r.status))),
-                basis: some(&r.basis),
-                why: some(&r.why),
+                basis: some(&r.basis).map(visible_controls),
+                why: some(&r.why).map(visible_controls),
                 messages: r
                     .messages
                     .iter()
                     .map(|m| {
-                        message(
-                            transcript.and_then(|t| t.line(m.value)),
-                            m.value,
-                            max_highlight,
-                        )
+                        let raw = transcript.and_then(|t| t.line(m.value));
+                        seen.show(raw, m.value, max_highlight, ctx.shown())
                     })
                     .collect(),
             }
@@ -177,28 +176,38 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
     ObservationView {
         id: doc_id(&o.id, &o.doc),
         index_url: ctx.href(Page::Index(Section::Observations)),
-        title: o.display_title(),
+        title: visible_controls(&o.display_title()).into_owned(),
         client: (index.client.get(i).copied().flatten()).map(|c| ctx.link(Page::Client(c))),
         client_id: text(&o.client),
         client_info,
-        version: o.client_version().filter(|v| !v.is_empty()),
+        version: o
+            .client_version()
+            .filter(|v| !v.is_empty())
+            .map(visible_controls),
         package: o.package.as_ref().map(|p| {
-            format!("{} {}", text(&p.ecosystem), text(&p.name))
-                .trim()
-                .to_string()
+            let named = format!("{} {}", text(&p.ecosystem), text(&p.name));
+            visible_controls(named.trim()).into_owned()
         }),
-        client_info_version: o.differing_client_info_version(),
-        outcome: some(&o.outcome),
-        probe_protocol: o.probe.as_ref().and_then(|p| some(&p.protocol)),
-        probe_settle_ms: o.probe.as_ref().and_then(|p| some(&p.settle_ms)),
+        client_info_version: o.differing_client_info_version().map(visible_controls),
+        outcome: some(&o.outcome).map(visible_controls),
+        probe_protocol: (o.probe.as_ref().and_then(|p| some(&p.protocol))).map(visible_controls),
+        probe_settle_ms: (o.probe.as_ref().and_then(|p| some(&p.settle_ms))).map(visible_controls),
         observed: ctx.maybe_date(&o.observed),
-        transport: some(&o.transport),
-        protocol_version,
+        transport: some(&o.transport).map(visible_controls),
+        protocol_version: protocol_version.map(visible_controls),
         protocol_link: protocol_version
             .and_then(|v| ctx.find_spec(v).map(|s| ctx.link_as(Page::Spec(s), v))),
-        probe_version: o.probe.as_ref().and_then(|p| some(&p.version)),
-        probe_mode: o.probe.as_ref().and_then(|p| some(&p.mode)),
-        command: some(&o.command),
+        probe_version: o
+            .probe
+            .as_ref()
+            .and_then(|p| some(&p.version))
+            .map(visible_controls),
+        probe_mode: o
+            .probe
+            .as_ref()
+            .and_then(|p| some(&p.mode))
+            .map(visible_controls),
+        command: some(&o.command).map(visible_controls),
         transcript: some(&o.transcript),
         transcript_lines: transcript.map(|t| t.lines()),
         results,
@@ -216,8 +225,53 @@ fn known_status(value: &str) -> &'static str {
         .unwrap_or("unknown")
 }
 
+/// The transcript lines this page has laid out, each once however often it is cited; every
+/// showing still takes its bytes of the page's share of outside text.
+#[derive(Default)]
+struct Seen<'t> {
+    lines: std::collections::HashMap<usize, MessageView<'t>>,
+}
+
+impl<'t> Seen<'t> {
+    fn show(
+        &mut self,
+        raw: Option<&'t str>,
+        line: usize,
+        max_highlight: usize,
+        shown: &Shown,
+    ) -> MessageView<'t> {
+        if let Some(seen) = self.lines.get(&line) {
+            let cost = seen.text.len() + seen.html.len();
+            if seen.missing || (cost > 0 && shown.take(cost)) {
+                return seen.clone();
+            }
+            return left_out(line, raw.map_or(0, str::len));
+        }
+        let view = message(raw, line, max_highlight, shown);
+        self.lines.insert(line, view.clone());
+        view
+    }
+}
+
+/// A line left out whole: the page has shown its share of outside text.
+fn left_out(line: usize, bytes: usize) -> MessageView<'static> {
+    MessageView {
+        line,
+        text: Cow::Borrowed(""),
+        html: String::new(),
+        cut: bytes,
+        fence: "```".to_string(),
+        missing: false,
+    }
+}
+
 /// Transcript line `line` as a result shows it.
-fn message(raw: Option<&str>, line: usize, max_highlight: usize) -> MessageView<'_> {
+fn message<'t>(
+    raw: Option<&'t str>,
+    line: usize,
+    max_highlight: usize,
+    shown: &Shown,
+) -> MessageView<'t> {
     let Some(raw) = raw else {
         return MessageView {
             line,
@@ -228,25 +282,26 @@ fn message(raw: Option<&str>, line: usize, max_highlight: usize) -> MessageView<
             missing: true,
         };
     };
-    let (shown, cut) = match raw.len() > LINE_LIMIT {
-        true => {
-            let mut end = LINE_LIMIT;
-            while !raw.is_char_boundary(end) {
-                end -= 1;
-            }
-            (&raw[..end], raw.len() - end)
-        }
-        false => (raw, 0),
-    };
-    let is_json = cut == 0 && serde_json::from_str::<serde::de::IgnoredAny>(shown).is_ok();
+    let (kept, cut) = cut_line(raw);
+    if !shown.fits(kept.len()) {
+        return left_out(line, raw.len());
+    }
+    let is_json = cut == 0 && serde_json::from_str::<serde::de::IgnoredAny>(kept).is_ok();
     let text = match is_json {
-        true => Cow::Owned(reindent(shown)),
-        false => Cow::Borrowed(shown),
+        true => Cow::Owned(visible_controls(&reindent(kept)).into_owned()),
+        false => visible_controls(kept),
+    };
+    // The page's share of outside text counts what is shown, laid out.
+    let (text, cut) = match shown.take(text.len()) {
+        true => (text, cut),
+        false => (Cow::Borrowed(""), raw.len()),
     };
     let longest = longest_run(&text, '`');
+    let html = highlight::code_block("json", &text, max_highlight);
+    shown.spend(html.len());
     MessageView {
         line,
-        html: highlight::code_block("json", &text, max_highlight),
+        html,
         fence: "`".repeat(longest.max(2) + 1),
         text,
         cut,
@@ -254,15 +309,20 @@ fn message(raw: Option<&str>, line: usize, max_highlight: usize) -> MessageView<
     }
 }
 
+/// How deep [`reindent`] indents.
+const MAX_INDENT: usize = 16;
+
 /// Valid JSON laid out two spaces a level, its keys in the order recorded (a parsed value
 /// would sort them): each `{`, `[` and `,` outside strings ends a line, `:` takes a space.
 fn reindent(json: &str) -> String {
     let mut out = String::with_capacity(json.len() * 2);
     let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
     let mut chars = json.trim().chars().peekable();
+    // Indented at most MAX_INDENT levels: a line of 16 KiB of `[` would otherwise take
+    // gigabytes laid out.
     let newline = |out: &mut String, depth: usize| {
         out.push('\n');
-        out.push_str(&"  ".repeat(depth));
+        out.push_str(&"  ".repeat(depth.min(MAX_INDENT)));
     };
     while let Some(c) = chars.next() {
         if in_string {

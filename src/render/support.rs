@@ -109,7 +109,7 @@ pub struct ClientView<'a> {
     /// What the client was seen doing against `fieldnotes probe`, newest version first.
     pub observations: Vec<ObservationItem<'a>>,
     /// The client versions those observations saw, newest first.
-    pub versions_seen: Vec<&'a str>,
+    pub versions_seen: Vec<std::borrow::Cow<'a, str>>,
 }
 
 /// A client or capability with an unknown cell, in a page's "not researched yet" line.
@@ -240,7 +240,8 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
             c.sources
                 .iter()
                 .map(|s| {
-                    source_view_with(s, ctx.excerpts(), ctx.config().limits.max_highlight_bytes)
+                    let max_highlight = ctx.config().limits.max_highlight_bytes;
+                    source_view_with(s, ctx.excerpts(), max_highlight, ctx.shown())
                 })
                 .collect()
         }),

@@ -137,7 +137,10 @@ impl<'a> Ctx<'a> {
             Page::Client(i) => Cow::Borrowed(self.client(i).display_title()),
             Page::Capability(i) => Cow::Borrowed(self.capability(i).display_title()),
             Page::Guide(i) => Cow::Borrowed(self.guide(i).display_title()),
-            Page::Observation(i) => Cow::Owned(self.observation(i).display_title()),
+            // Named after what the client sent: outside text.
+            Page::Observation(i) => Cow::Owned(
+                super::escape::visible_controls(&self.observation(i).display_title()).into_owned(),
+            ),
             Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }

@@ -8,7 +8,13 @@
 //! the next build removes); one killed between the two renames leaves the previous output
 //! under `.old-<pid>`, which the next build moves back before it starts; one killed while
 //! removing the old output leaves part of it, which the next build removes.
+//!
+//! Every file is written through [`crate::beneath::Root`], the one write layer: no symlink is
+//! followed below the site root (for an output inside the site, such as `--out dist/site`
+//! with `dist` a symlink a pull request commits) or below the output's parent (for one
+//! outside it, named by the maintainer).
 
+use crate::beneath::{lexical, Mode, Root};
 use crate::error::{Error, Result};
 use crate::render::output::{check_output_path, Output, Shared};
 use pool::Writers;
@@ -17,6 +23,12 @@ use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 mod pool;
+
+/// Most bytes one build writes, all files together: each page's render has its own budget
+/// (`limits.maxPageBytes`), and this one bounds their sum, counted as each file is handed
+/// over, so that a template printing its page's fill on every one of 10,000 notes stops
+/// with an error instead of filling the disk. A site of 10,000 notes writes about 300 MiB.
+pub const MAX_BUILD_BYTES: u64 = 2 << 30;
 
 /// The file that marks a folder as fieldnotes output, safe to replace.
 pub const MARKER: &str = ".fieldnotes-output";
@@ -34,9 +46,15 @@ const SITE_FOLDERS: [&str; 5] = [
 /// Writes into `.<out>.tmp-<pid>` and renames it to `out` when [`StagedDir::commit`] is called.
 pub struct StagedDir {
     out: PathBuf,
+    /// The folder that holds the output, and the names in it of the output, the staging
+    /// folder and the previous output while it is swapped out.
+    parent: Root,
+    name: String,
     staging: PathBuf,
     old: PathBuf,
     committed: bool,
+    /// Bytes handed to the writers so far (see [`MAX_BUILD_BYTES`]).
+    written: u64,
     /// Writes the files on background threads; `None` once finished.
     writers: Option<Writers>,
 }
@@ -55,9 +73,9 @@ impl StagedDir {
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
             .unwrap_or(Path::new("."));
-        recover(out, parent, &name)?;
-        fs::create_dir_all(parent)
-            .map_err(|e| Error::io(parent, "create the output's parent folder", e))?;
+        let parent_root = parent_root(parent, site_root)?;
+        let parent = parent_root.path().to_path_buf();
+        recover(out, &parent, &name)?;
         let pid = std::process::id();
         let staging = parent.join(format!(".{name}.tmp-{pid}"));
         let old = parent.join(format!(".{name}.old-{pid}"));
@@ -66,18 +84,21 @@ impl StagedDir {
                 fs::remove_dir_all(leftover).map_err(|e| Error::io(leftover, "clear", e))?;
             }
         }
-        fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, "create", e))?;
-        fs::write(
-            staging.join(MARKER),
+        let staged = parent_root.folder(Path::new(staging.file_name().expect("a name")), true)?;
+        staged.write(
+            Path::new(MARKER),
             b"written by fieldnotes; the folder is replaced on each build\n",
-        )
-        .map_err(|e| Error::io(&staging, "write the output marker in", e))?;
+            Mode::New,
+        )?;
         Ok(StagedDir {
             out: out.to_path_buf(),
+            parent: parent_root,
+            name,
             staging,
             old,
             committed: false,
-            writers: Some(Writers::start()),
+            written: 0,
+            writers: Some(Writers::start(staged)),
         })
     }
 
@@ -87,15 +108,17 @@ impl StagedDir {
         if let Some(writers) = self.writers.take() {
             writers.finish()?;
         }
+        let name = |path: &Path| PathBuf::from(path.file_name().expect("a name"));
+        let (out, staging, old) = (Path::new(&self.name), name(&self.staging), name(&self.old));
         let had_output = self.out.exists();
         if had_output {
-            fs::rename(&self.out, &self.old).map_err(|e| Error::io(&self.out, "move aside", e))?;
+            self.parent.rename(out, &old)?;
         }
-        if let Err(e) = fs::rename(&self.staging, &self.out) {
+        if let Err(e) = self.parent.rename(&staging, out) {
             if had_output {
-                let _ = fs::rename(&self.old, &self.out);
+                let _ = self.parent.rename(&old, out);
             }
-            return Err(Error::io(&self.out, "move into place", e));
+            return Err(e);
         }
         self.committed = true;
         if had_output {
@@ -125,16 +148,39 @@ impl Output for StagedDir {
     /// returns.
     fn put_shared(&mut self, path: &str, contents: &Shared) -> Result<()> {
         check_output_path(path)?;
-        let target = self.staging.join(path);
+        self.written = self.written.saturating_add(contents.len() as u64);
+        if self.written > MAX_BUILD_BYTES {
+            return Err(Error::Usage {
+                message: format!(
+                    "{path}: the build wrote more than its limit of {MAX_BUILD_BYTES} bytes \
+                     (all files together), so nothing was written; a template prints far too \
+                     much on every page: make it print less"
+                ),
+            });
+        }
         match &self.writers {
-            Some(writers) => writers.write(target, contents.clone()),
+            Some(writers) => writers.write(PathBuf::from(path), contents.clone()),
             None => Err(Error::io(
-                &target,
+                self.staging.join(path),
                 "write",
                 std::io::Error::other("the output was already committed"),
             )),
         }
     }
+}
+
+/// The output's parent folder as a write root: beneath the site root when it lies there (a
+/// pull request commits what is inside the site, symlinks too), else as the maintainer named
+/// it. Created when missing.
+fn parent_root(parent: &Path, site_root: &Path) -> Result<Root> {
+    let real = fs::canonicalize(site_root).map_err(|e| Error::io(site_root, "open", e))?;
+    let parent = lexical(parent)?;
+    for root in [lexical(site_root)?, real] {
+        if let Ok(inside) = parent.strip_prefix(&root) {
+            return Root::create(&root)?.folder(inside, true);
+        }
+    }
+    Root::create(&parent)
 }
 
 /// Cleans up after killed builds: the staging and previous-output folders (`.<out>.tmp-<pid>`,

@@ -4,11 +4,9 @@
 //! The queue is bounded (`QUEUE` files), so a slow disk holds render back instead of
 //! letting rendered pages pile up in memory.
 
+use crate::beneath::{Mode, Root};
 use crate::error::{Error, Result};
 use crate::render::output::Shared;
-use std::collections::HashSet;
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex};
@@ -17,7 +15,7 @@ use std::thread::JoinHandle;
 /// Files waiting to be written, at most.
 const QUEUE: usize = 64;
 
-/// One file to write.
+/// One file to write, at `path` beneath the pool's root.
 struct Job {
     path: PathBuf,
     contents: Shared,
@@ -32,8 +30,10 @@ pub struct Writers {
 }
 
 impl Writers {
-    /// Starts the pool: one thread per core, at least two, at most eight.
-    pub fn start() -> Writers {
+    /// Starts the pool, writing beneath `root`: one thread per core, at least two, at most
+    /// eight.
+    pub fn start(root: Root) -> Writers {
+        let root = Arc::new(root);
         let count = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
         let (sender, receiver) = sync_channel::<Job>(QUEUE);
         let receiver = Arc::new(Mutex::new(receiver));
@@ -42,7 +42,8 @@ impl Writers {
             .map(|_| {
                 let receiver = Arc::clone(&receiver);
                 let error = Arc::clone(&error);
-                std::thread::spawn(move || work(&receiver, &error))
+                let root = Arc::clone(&root);
+                std::thread::spawn(move || work(&root, &receiver, &error))
             })
             .collect();
         Writers {
@@ -52,8 +53,8 @@ impl Writers {
         }
     }
 
-    /// Queues `contents` to be written at `path` (its folders are created). Fails with the
-    /// first error an earlier write met.
+    /// Queues `contents` to be written at `path`, relative to the root (its folders are
+    /// created). Fails with the first error an earlier write met.
     pub fn write(&self, path: PathBuf, contents: Shared) -> Result<()> {
         if let Some(error) = lock(&self.error).take() {
             return Err(error);
@@ -104,8 +105,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 /// A writer thread: takes jobs until the queue closes; after an error, drains it unwritten.
-fn work(receiver: &Mutex<Receiver<Job>>, error: &Mutex<Option<Error>>) {
-    let mut folders: HashSet<PathBuf> = HashSet::new();
+fn work(root: &Root, receiver: &Mutex<Receiver<Job>>, error: &Mutex<Option<Error>>) {
     loop {
         let job = match lock(receiver).recv() {
             Ok(job) => job,
@@ -114,35 +114,24 @@ fn work(receiver: &Mutex<Receiver<Job>>, error: &Mutex<Option<Error>>) {
         if lock(error).is_some() {
             continue;
         }
-        if let Err(e) = write_file(&job.path, &job.contents, &mut folders) {
+        if let Err(e) = root.write(&job.path, &job.contents, Mode::Truncate) {
             lock(error).get_or_insert(e);
         }
     }
 }
 
-fn write_file(path: &Path, contents: &[u8], folders: &mut HashSet<PathBuf>) -> Result<()> {
-    if let Some(dir) = path.parent() {
-        if !folders.contains(dir) {
-            fs::create_dir_all(dir).map_err(|e| Error::io(dir, "create", e))?;
-            folders.insert(dir.to_path_buf());
-        }
-    }
-    let mut file = fs::File::create(path).map_err(|e| Error::io(path, "create", e))?;
-    file.write_all(contents)
-        .map_err(|e| Error::io(path, "write", e))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::Writers;
+    use super::{Root, Writers};
+    use std::path::PathBuf;
     use std::sync::Arc;
 
     #[test]
     fn every_file_is_written_before_finish_returns() {
         let dir = tempfile::tempdir().expect("temp");
-        let writers = Writers::start();
+        let writers = Writers::start(Root::create(dir.path()).expect("root"));
         for i in 0..500 {
-            let path = dir.path().join(format!("d{}/f{i}.txt", i % 7));
+            let path = PathBuf::from(format!("d{}/f{i}.txt", i % 7));
             writers
                 .write(path, i.to_string().into_bytes().into())
                 .expect("queue");
@@ -158,9 +147,9 @@ mod tests {
     fn a_failed_write_is_reported() {
         let dir = tempfile::tempdir().expect("temp");
         std::fs::write(dir.path().join("file"), "").expect("file");
-        let writers = Writers::start();
+        let writers = Writers::start(Root::create(dir.path()).expect("root"));
         // A folder cannot be made where a file is.
-        let bad = dir.path().join("file/x.html");
+        let bad = PathBuf::from("file/x.html");
         let _ = writers.write(bad, Arc::new(b"x".to_vec()));
         let error = writers.finish().expect_err("the write fails");
         assert!(error.to_string().contains("file"), "{error}");

@@ -4,6 +4,12 @@
 //! fails the test instead of hanging it. `FIELDNOTES_BIN` runs them against another build of
 //! fieldnotes (the one before a fix, to see them fail).
 
+mod budgets;
+mod highlight;
+mod outside_text;
+mod twins;
+mod writes;
+
 use crate::support::TestSite;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -271,16 +277,19 @@ fn the_highlight_cache_keeps_to_its_cap() {
     assert!(size > 0 && size <= 20_000, "the cache holds {size} bytes");
 }
 
-/// A cited repository's lines with NUL, an escape sequence and bidi controls ("Trojan
-/// Source"): shown under the source link, none of them reaches the page or its `.md` raw.
-#[test]
-fn excerpt_controls_reach_no_page_raw() {
-    let repo = tempfile::tempdir().expect("temp dir");
+/// A git repository of `files`, committed once (`repo.commit`).
+struct Repo {
+    dir: tempfile::TempDir,
+    commit: String,
+}
+
+fn git_repo(files: &[(&str, &str)]) -> Repo {
+    let dir = tempfile::tempdir().expect("temp dir");
     let git = |args: &[&str]| {
         let out = Command::new("git")
             .args(["-c", "user.name=t", "-c", "user.email=t@t"])
             .args(args)
-            .current_dir(repo.path())
+            .current_dir(dir.path())
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env("GIT_AUTHOR_DATE", "2026-09-01T10:00:00Z")
@@ -291,27 +300,35 @@ fn excerpt_controls_reach_no_page_raw() {
         text(&out.stdout)
     };
     git(&["init", "--quiet", "-b", "main"]);
-    let mut lines: Vec<String> = (1..=40).map(|i| format!("line_{i} = {i}")).collect();
-    lines[9] = "access = \"user\" # \u{202e} \u{2066}if admin\u{2069} \u{2066} begin".into();
-    lines[10] = "nul = \"a\0b\" \u{1b}[2J".into();
-    std::fs::create_dir_all(repo.path().join("src")).expect("mkdir");
-    std::fs::write(repo.path().join("src/config.py"), lines.join("\n") + "\n").expect("write");
-    std::fs::write(repo.path().join("src/main.py"), lines.join("\n") + "\n").expect("write");
+    for (path, contents) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, contents).expect("write");
+    }
     git(&["add", "--all"]);
     git(&["commit", "--quiet", "-m", "evil"]);
     let commit = git(&["rev-parse", "HEAD"]).trim().to_string();
-    let site = TestSite::fixture("basic");
+    Repo { dir, commit }
+}
+
+/// `build --excerpts` of `site` with `https://github.com/example/client-a` read from `repo`,
+/// the basic fixture's note pinned to its commit; `wrap` may change the command.
+fn build_with_excerpts(
+    site: &TestSite,
+    repo: &Repo,
+    wrap: impl FnOnce(Command) -> Command,
+) -> Output {
     let note = "content/research/alpha-defaults-to-sse.md";
     let text_of = std::fs::read_to_string(site.root().join(note)).expect("note");
     site.write(
         note,
-        &text_of.replace("commit: 0123abc", &format!("commit: {commit}")),
+        &text_of.replace("commit: 0123abc", &format!("commit: {}", repo.commit)),
     );
     let cache = tempfile::tempdir().expect("temp dir");
     let mut command = fieldnotes();
     let mapping = format!(
         "https://github.com/example/client-a={}",
-        repo.path().display()
+        repo.dir.path().display()
     );
     command.args([
         "build",
@@ -325,7 +342,20 @@ fn excerpt_controls_reach_no_page_raw() {
     command
         .args(["--repo", &mapping, "--cache"])
         .arg(cache.path());
-    let out = run_within(command, site.root());
+    run_within(wrap(command), site.root())
+}
+
+/// A cited repository's lines with NUL, an escape sequence and bidi controls ("Trojan
+/// Source"): shown under the source link, none of them reaches the page or its `.md` raw.
+#[test]
+fn excerpt_controls_reach_no_page_raw() {
+    let mut lines: Vec<String> = (1..=40).map(|i| format!("line_{i} = {i}")).collect();
+    lines[9] = "access = \"user\" # \u{202e} \u{2066}if admin\u{2069} \u{2066} begin".into();
+    lines[10] = "nul = \"a\0b\" \u{1b}[2J".into();
+    let file = lines.join("\n") + "\n";
+    let repo = git_repo(&[("src/config.py", &file), ("src/main.py", &file)]);
+    let site = TestSite::fixture("basic");
+    let out = build_with_excerpts(&site, &repo, |c| c);
     assert!(out.status.success(), "{}", text(&out.stderr));
     for page in [
         "research/alpha-defaults-to-sse.html",

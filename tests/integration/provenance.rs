@@ -341,7 +341,7 @@ fn excerpts_are_the_pinned_lines_at_the_commit() {
     let lines: Vec<(usize, &str)> = picks.blocks[0]
         .lines
         .iter()
-        .map(|l| (l.number, l.text.as_str()))
+        .map(|l| (l.number, &*l.text))
         .collect();
     assert_eq!(
         lines,
@@ -357,7 +357,10 @@ fn excerpts_are_the_pinned_lines_at_the_commit() {
         .expect("an excerpt");
     let starts: Vec<usize> = two.blocks.iter().map(|b| b.start).collect();
     assert_eq!(starts, [8, 14]);
-    assert_eq!(two.blocks[1].lines[0].text, "def connect(url, transport):");
+    assert_eq!(
+        &*two.blocks[1].lines[0].text,
+        "def connect(url, transport):"
+    );
     // A whole-file source has no excerpt; each broken one is listed with its reason.
     assert!(read
         .get(&note("widget-connects-by-transport").sources[1])
@@ -365,7 +368,7 @@ fn excerpts_are_the_pinned_lines_at_the_commit() {
     assert_eq!(read.missing.len(), 5);
     let cell = &index.content.clients[0].support[0].sources[0];
     assert_eq!(
-        read.get(cell).expect("the cell's excerpt").blocks[0].lines[0].text,
+        &*read.get(cell).expect("the cell's excerpt").blocks[0].lines[0].text,
         "A tiny MCP client."
     );
 }

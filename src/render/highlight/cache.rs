@@ -10,7 +10,6 @@
 
 use super::highlighter_id;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
 use std::time::SystemTime;
 
@@ -111,26 +110,19 @@ impl DiskCache {
     /// Stores the tokens of `lang` and `code`: written beside the entry, then renamed over it,
     /// so a reader never sees half an entry. Failures are ignored (the cache is an aid).
     pub fn put(&self, lang: &str, code: &str, tokens: &str) {
-        static WRITES: AtomicU64 = AtomicU64::new(0);
         let path = self.path(lang, code);
-        let Some(folder) = path.parent() else { return };
-        if std::fs::create_dir_all(folder).is_err() {
-            return;
-        }
         let entry = format!(
             "{MAGIC}\n{}\n{lang}\n{}\n{code}{tokens}",
             self.highlighter,
             code.len()
         );
-        let temporary = path.with_extension(format!(
-            "{}-{}.tmp",
-            std::process::id(),
-            WRITES.fetch_add(1, Ordering::Relaxed)
-        ));
-        if std::fs::write(&temporary, &entry).is_err()
-            || std::fs::rename(&temporary, &path).is_err()
-        {
-            let _ = std::fs::remove_file(&temporary);
+        // Through the one write layer, as every file fieldnotes writes.
+        let Ok(rel) = path.strip_prefix(&self.dir) else {
+            return;
+        };
+        let written = crate::beneath::Root::create(&self.dir)
+            .and_then(|root| root.replace(rel, entry.as_bytes()));
+        if written.is_err() {
             return;
         }
         self.wrote(entry.len() as u64);

@@ -150,6 +150,9 @@ pub fn tokens(known: Known, code: &str) -> Option<String> {
         static HIGHLIGHTER: RefCell<Highlighter> = RefCell::new(Highlighter::new());
     }
     let config = configuration(known)?;
+    if code.len() > CHECKED_FROM && !parses_within_budget(&config.language, code) {
+        return None;
+    }
     let keys = GRAMMARS[known.0].keys;
     HIGHLIGHTER.with(|highlighter| {
         let mut highlighter = highlighter.try_borrow_mut().ok()?;
@@ -177,6 +180,76 @@ pub fn tokens(known: Known, code: &str) -> Option<String> {
             }
         }
         Some(html)
+    })
+}
+
+/// Bytes of a block the parser may read, per byte of it (and [`BASE_READ`] more): real code
+/// is read about once; an external scanner that looks ahead to the end of the block at every
+/// token (tree-sitter-bash's heredocs, on 120 KB of `<`) reads it thousands of times over,
+/// for minutes.
+const READ_PER_BYTE: usize = 32;
+const BASE_READ: usize = 256 * 1024;
+
+/// Parser operations a block may take, per byte of it (and [`BASE_OPERATIONS`] more).
+const OPERATIONS_PER_BYTE: u64 = 64;
+const BASE_OPERATIONS: u64 = 1_000_000;
+
+/// The text is handed to the parser in pieces of this size, so that what it reads is counted
+/// as it reads it.
+const PIECE: usize = 1024;
+
+/// Blocks up to this size are not checked first (a second parse): however the parser
+/// behaves on them, they are too small to take long.
+const CHECKED_FROM: usize = 8 * 1024;
+
+/// Whether `code` parses within a budget of bytes read and of operations that grows linearly
+/// with its size. Counted, not timed, so that whether a block is highlighted never depends on
+/// the machine: the parser asks for the text piece by piece and reports every 100
+/// operations, and once past either budget it is told the text has ended and is stopped. A block over it is shown as plain text (the
+/// caller falls back), so highlighting stays linear in the block's size whatever it holds.
+fn parses_within_budget(language: &Language, code: &str) -> bool {
+    thread_local! {
+        static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
+    }
+    let budget = BASE_READ + READ_PER_BYTE * code.len();
+    PARSER.with(|parser| {
+        let Ok(mut parser) = parser.try_borrow_mut() else {
+            return false;
+        };
+        if parser.set_language(language).is_err() {
+            return false;
+        }
+        let over = std::cell::Cell::new(false);
+        let mut read_so_far = 0usize;
+        let bytes = code.as_bytes();
+        let mut read = |offset: usize, _| {
+            let piece = bytes.get(offset..).unwrap_or_default();
+            let piece = &piece[..piece.len().min(PIECE)];
+            read_so_far += piece.len();
+            if read_so_far > budget {
+                over.set(true);
+                return &[][..];
+            }
+            piece
+        };
+        // Called every 100 parser operations: error recovery on some inputs (`(` repeated in
+        // Python) takes thousands of operations per byte.
+        let operations_budget = BASE_OPERATIONS + OPERATIONS_PER_BYTE * code.len() as u64;
+        let mut operations = 0u64;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            operations += 100;
+            match over.get() || operations > operations_budget {
+                true => {
+                    over.set(true);
+                    std::ops::ControlFlow::Break(())
+                }
+                false => std::ops::ControlFlow::Continue(()),
+            }
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        parser.reset();
+        tree.is_some() && !over.get()
     })
 }
 

@@ -204,11 +204,23 @@ pub(crate) fn replace(val: StringInput, kwargs: Kwargs, state: &State) -> TeraRe
     // we go through StringInput otherwise we do a basic str replace
     let be_safe = state.autoescaping_enabled() && (val.is_safe() || to.is_safe());
     if be_safe {
-        let out = val.rendered(state)?.replace(from, &to.rendered(state)?);
-        Ok(Value::safe_string(&out))
+        let (val, to) = (val.rendered(state)?, to.rendered(state)?);
+        crate::vm::budget::check(replaced_len(&val, from, &to))?;
+        Ok(Value::safe_string(&val.replace(from, &to)))
     } else {
+        crate::vm::budget::check(replaced_len(val.as_str(), from, to.as_str()))?;
         Ok(Value::from(val.as_str().replace(from, to.as_str())))
     }
+}
+
+/// The length of `val` with each `from` replaced by `to`, known before it is built (a
+/// fieldnotes patch: `replace` of a long `to` multiplies its input).
+fn replaced_len(val: &str, from: &str, to: &str) -> usize {
+    let count = match from {
+        "" => val.chars().count() + 1,
+        _ => val.matches(from).count(),
+    };
+    (val.len() - count * from.len()).saturating_add(count.saturating_mul(to.len()))
 }
 
 /// Uppercase the first char and lowercase the rest.
@@ -298,6 +310,8 @@ pub(crate) fn indent(val: StringInput, kwargs: Kwargs, state: &State) -> TeraRes
         None => " ".repeat(width),
     };
 
+    let lines = val.lines().count() + 1;
+    crate::vm::budget::check(val.len().saturating_add(lines.saturating_mul(indent.len())))?;
     let mut res = String::with_capacity(val.len() * 2);
 
     let mut first_line = true;
@@ -327,8 +341,10 @@ pub(crate) fn indent(val: StringInput, kwargs: Kwargs, state: &State) -> TeraRes
     }
 }
 
-pub(crate) fn as_str(val: Value, _: Kwargs, _: &State) -> String {
-    format!("{val}")
+/// A list or map is counted against the render's budget as it is written (a fieldnotes
+/// patch).
+pub(crate) fn as_str(val: Value, _: Kwargs, _: &State) -> TeraResult<String> {
+    crate::vm::budget::format(&val)
 }
 
 /// Converts a Value into an int. It defaults to a base of `10` but can be changed.
@@ -529,29 +545,40 @@ pub(crate) fn join(val: &[Value], kwargs: Kwargs, state: &State) -> TeraResult<V
         && (val.iter().any(|x| x.is_string() && x.is_safe())
             || sep.as_ref().is_some_and(|x| x.is_safe()));
 
+    // A fieldnotes patch: each part is made within the render's budget (a list's text as it
+    // is written), and the whole is checked before it is built.
     if be_safe {
         let mut parts = Vec::with_capacity(val.len());
         for v in val {
             if v.is_undefined() {
                 parts.push(String::new())
-            } else {
+            } else if v.is_string() {
                 parts.push(state.escape_if_needed(v)?);
+            } else {
+                let text = Value::from(crate::vm::budget::format(v)?);
+                parts.push(state.escape_if_needed(&text)?);
             }
         }
         let sep_rendered = match &sep {
             Some(s) => s.rendered(state)?,
             None => Cow::Borrowed(""),
         };
+        crate::vm::budget::check(joined_len(&parts, &sep_rendered))?;
         Ok(Value::safe_string(&parts.join(&*sep_rendered)))
     } else {
         let sep_str = sep.as_ref().map(|s| s.as_str()).unwrap_or("");
-        Ok(Value::from(
-            val.iter()
-                .map(|x| format!("{x}"))
-                .collect::<Vec<_>>()
-                .join(sep_str),
-        ))
+        let parts = val
+            .iter()
+            .map(crate::vm::budget::format)
+            .collect::<TeraResult<Vec<_>>>()?;
+        crate::vm::budget::check(joined_len(&parts, sep_str))?;
+        Ok(Value::from(parts.join(sep_str)))
     }
+}
+
+fn joined_len(parts: &[String], sep: &str) -> usize {
+    let seps = parts.len().saturating_sub(1).saturating_mul(sep.len());
+    parts.iter().map(String::len).fold(seps, usize::saturating_add)
 }
 
 /// We want to check if the items can actually be sorted, eg be comparable. We allow null

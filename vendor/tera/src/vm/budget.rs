@@ -99,3 +99,100 @@ pub(crate) fn bytes(n: usize) -> Result<(), Exhausted> {
         }
     })
 }
+
+/// Bytes the budget still allows, when it has a cap.
+fn remaining() -> Option<u64> {
+    let max = LIMITS.with(|l| l.get().max_bytes)?;
+    Some(max.saturating_sub(BYTES.with(Cell::get)))
+}
+
+/// Fails, without counting them, when `n` more bytes would exceed the budget: for a filter
+/// that knows the size of what it is about to build before it builds it.
+pub(crate) fn check(n: usize) -> crate::errors::TeraResult<()> {
+    match (remaining(), LIMITS.with(|l| l.get().max_bytes)) {
+        (Some(left), Some(max)) if n as u64 > left => {
+            Err(crate::errors::Error::message(Exhausted::Bytes(max).message()))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Counts the bytes of `value` shown (a string its length, a list or map the sum of its
+/// parts, each part at least one), when a value is put into a list or map. Lists and maps
+/// share their parts, so a few bytes of template (`{% set a = [a, a] %}` in a loop) can name
+/// a value far larger than memory: counted as it is built, that value runs out of budget
+/// before any filter, comparison or write walks it. The walk stops once past the budget, so
+/// it costs at most as much as the budget.
+pub(crate) fn charge_value(value: &crate::Value) -> Result<(), Exhausted> {
+    let Some(left) = remaining() else {
+        return Ok(());
+    };
+    let weight = weight(value, left.saturating_add(1));
+    bytes(usize::try_from(weight).unwrap_or(usize::MAX))
+}
+
+/// The bytes of `value` shown, counted up to `limit`.
+fn weight(value: &crate::Value, limit: u64) -> u64 {
+    use crate::value::ValueInner;
+    let mut total: u64 = 0;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        total = total.saturating_add(match &v.inner {
+            ValueInner::String(s) => s.as_str().len().max(1) as u64,
+            ValueInner::Bytes(b) => b.len().max(1) as u64,
+            ValueInner::Array(items) => {
+                stack.extend(items.iter());
+                2
+            }
+            ValueInner::Map(map) => {
+                for (key, item) in map.iter() {
+                    total = total.saturating_add(key.as_str().map_or(8, str::len) as u64);
+                    stack.push(item);
+                }
+                2
+            }
+            _ => 1,
+        });
+        if total > limit {
+            break;
+        }
+    }
+    total
+}
+
+/// A writer that counts each write against the budget before it takes it: a value is
+/// formatted through one (a list's text is not known before it is written).
+pub(crate) struct Metered<W>(pub W);
+
+impl<W: std::io::Write> std::io::Write for Metered<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        bytes(buf.len()).map_err(|e| std::io::Error::other(e.message()))?;
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// `value` as text, counted against the budget as it is written (a string as it is: it
+/// exists already).
+pub(crate) fn format(value: &crate::Value) -> crate::errors::TeraResult<String> {
+    if let Some(s) = value.as_str() {
+        return Ok(s.to_string());
+    }
+    let mut out = Vec::new();
+    value
+        .format(&mut Metered(&mut out))
+        .map_err(|e| match exhausted() {
+            Some(x) => crate::errors::Error::message(x.message()),
+            None => e.into(),
+        })?;
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
+}
+
+/// Why the budget ran out, if it has (a write through [`Metered`] failed on it).
+pub(crate) fn exhausted() -> Option<Exhausted> {
+    let max = LIMITS.with(|l| l.get().max_bytes)?;
+    (BYTES.with(Cell::get) > max).then_some(Exhausted::Bytes(max))
+}

@@ -364,7 +364,13 @@ impl<'tera> VirtualMachine<'tera> {
                     if let Err(e) = super::budget::bytes(top.as_str().map_or(0, str::len)) {
                         return Err(self.budget_error(state, current_ip, e));
                     }
-                    self.write_value(&top, state, output)?;
+                    // A list or map is counted as it is written (`budget::Metered`).
+                    if let Err(e) = self.write_value(&top, state, output) {
+                        if let Some(e) = super::budget::exhausted() {
+                            return Err(self.budget_error(state, current_ip, e));
+                        }
+                        return Err(e);
+                    }
                 }
                 Instruction::Set(name) => {
                     let (val, _) = state.stack.pop();
@@ -408,6 +414,11 @@ impl<'tera> VirtualMachine<'tera> {
                             elems.push((key.as_key()?, val));
                         }
                         elems.reverse();
+                        for (_, val) in &elems {
+                            if let Err(e) = super::budget::charge_value(val) {
+                                return Err(self.budget_error(state, current_ip, e));
+                            }
+                        }
                         let map: crate::value::Map = elems.into_iter().collect();
                         state.stack.push(Value::from(map), current_ip..=current_ip)
                     }
@@ -439,6 +450,11 @@ impl<'tera> VirtualMachine<'tera> {
                         }
                     }
 
+                    for val in result_map.values() {
+                        if let Err(e) = super::budget::charge_value(val) {
+                            return Err(self.budget_error(state, current_ip, e));
+                        }
+                    }
                     state
                         .stack
                         .push(Value::from(result_map), current_ip..=current_ip);
@@ -449,6 +465,12 @@ impl<'tera> VirtualMachine<'tera> {
                         elems.push(state.stack.pop().0);
                     }
                     elems.reverse();
+                    // Counted whole: a list shares its parts, so its size is not its length.
+                    for val in &elems {
+                        if let Err(e) = super::budget::charge_value(val) {
+                            return Err(self.budget_error(state, current_ip, e));
+                        }
+                    }
                     state
                         .stack
                         .push(Value::from(elems), current_ip..=current_ip);
@@ -475,7 +497,11 @@ impl<'tera> VirtualMachine<'tera> {
                         }
                     }
                     result.reverse();
-
+                    for val in &result {
+                        if let Err(e) = super::budget::charge_value(val) {
+                            return Err(self.budget_error(state, current_ip, e));
+                        }
+                    }
                     state
                         .stack
                         .push(Value::from(result), current_ip..=current_ip);
@@ -712,6 +738,9 @@ impl<'tera> VirtualMachine<'tera> {
                 }
                 Instruction::AppendToList => {
                     let (val, _) = state.stack.pop();
+                    if let Err(e) = super::budget::charge_value(&val) {
+                        return Err(self.budget_error(state, current_ip, e));
+                    }
                     let (list, _) = state.stack.peek_mut();
                     if let ValueInner::Array(arr) = &mut list.inner {
                         Arc::make_mut(arr).push(val);
@@ -768,7 +797,11 @@ impl<'tera> VirtualMachine<'tera> {
                             s.push_str(b_str.as_str());
                             Value::from(s)
                         }
-                        _ => Value::from(format!("{a}{b}")),
+                        // A list or map is counted as it is written.
+                        _ => match (super::budget::format(&a), super::budget::format(&b)) {
+                            (Ok(a), Ok(b)) => Value::from(a + &b),
+                            (Err(e), _) | (_, Err(e)) => rendering_error!(e.to_string(), c_span),
+                        },
                     };
                     state.stack.push(result, c_span);
                 }
@@ -898,10 +931,15 @@ impl<'tera> VirtualMachine<'tera> {
         output: &mut impl Write,
     ) -> TeraResult<()> {
         if !self.autoescape_enabled() || value.is_safe() {
+            // A string was counted before; a list or map is counted as it is written.
+            let metered = |mut w: &mut dyn Write| match value.is_string() {
+                true => value.format(&mut w),
+                false => value.format(&mut super::budget::Metered(w)),
+            };
             if let Some(captured) = state.capture_buffers.last_mut() {
-                value.format(captured)?;
+                metered(captured)?;
             } else {
-                value.format(output)?;
+                metered(output)?;
             }
         } else if let ValueInner::String(s) = &value.inner {
             if let Some(captured) = state.capture_buffers.last_mut() {
@@ -912,7 +950,7 @@ impl<'tera> VirtualMachine<'tera> {
         } else {
             // Avoiding String as much as possible for composite values.
             state.escape_buffer.clear();
-            value.format(&mut state.escape_buffer)?;
+            value.format(&mut super::budget::Metered(&mut state.escape_buffer))?;
             // SAFETY: the buffer was just filled by Value::format, which only
             // writes valid UTF-8
             let escaped = unsafe { std::str::from_utf8_unchecked(&state.escape_buffer) };
