@@ -541,11 +541,11 @@ fn a_cache_seeded_by_hand_is_used_as_it_is() {
             "json",
         ],
     );
-    // Offline, a commit missing from the clone may be newer than the clone: not checked (an
-    // info, so printed after the errors).
+    // Offline, a commit missing from the clone cannot be told from a mistyped one: an error
+    // (FN951) naming both fixes, not an info that passes (issue 47).
     assert_eq!(
         json_codes(&out),
-        ["FN952", "FN953", "FN954", "FN955", "FN955"],
+        ["FN951", "FN952", "FN953", "FN954", "FN955"],
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
