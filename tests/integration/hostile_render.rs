@@ -311,6 +311,30 @@ fn git_repo(files: &[(&str, &str)]) -> Repo {
     Repo { dir, commit }
 }
 
+/// The basic site built with `--excerpts` from a repository whose cited files hold `line_10`
+/// and `line_11` among plain lines: the site, and the note's HTML page and `.md` with their
+/// text (each shows the excerpt: its line 12 is there).
+fn excerpt_pages(line_10: &str, line_11: &str) -> (TestSite, Vec<(&'static str, String)>) {
+    let mut lines: Vec<String> = (1..=40).map(|i| format!("line_{i} = {i}")).collect();
+    lines[9] = line_10.into();
+    lines[10] = line_11.into();
+    let file = lines.join("\n") + "\n";
+    let repo = git_repo(&[("src/config.py", &file), ("src/main.py", &file)]);
+    let site = TestSite::fixture("basic");
+    let out = build_with_excerpts(&site, &repo, |c| c);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pages = [
+        "research/alpha-defaults-to-sse.html",
+        "research/alpha-defaults-to-sse.md",
+    ]
+    .map(|page| {
+        let shown = site.output(page);
+        assert!(shown.contains("line_12"), "{page} shows the excerpt");
+        (page, shown)
+    });
+    (site, pages.into())
+}
+
 /// `build --excerpts` of `site` with `https://github.com/example/client-a` read from `repo`,
 /// the basic fixture's note pinned to its commit; `wrap` may change the command.
 fn build_with_excerpts(
@@ -349,20 +373,9 @@ fn build_with_excerpts(
 /// Source"): shown under the source link, none of them reaches the page or its `.md` raw.
 #[test]
 fn excerpt_controls_reach_no_page_raw() {
-    let mut lines: Vec<String> = (1..=40).map(|i| format!("line_{i} = {i}")).collect();
-    lines[9] = "access = \"user\" # \u{202e} \u{2066}if admin\u{2069} \u{2066} begin".into();
-    lines[10] = "nul = \"a\0b\" \u{1b}[2J".into();
-    let file = lines.join("\n") + "\n";
-    let repo = git_repo(&[("src/config.py", &file), ("src/main.py", &file)]);
-    let site = TestSite::fixture("basic");
-    let out = build_with_excerpts(&site, &repo, |c| c);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for page in [
-        "research/alpha-defaults-to-sse.html",
-        "research/alpha-defaults-to-sse.md",
-    ] {
-        let shown = site.output(page);
-        assert!(shown.contains("line_12"), "{page} shows the excerpt");
+    let line_10 = "access = \"user\" # \u{202e} \u{2066}if admin\u{2069} \u{2066} begin";
+    let (_site, pages) = excerpt_pages(line_10, "nul = \"a\0b\" \u{1b}[2J");
+    for (page, shown) in pages {
         for raw in ['\0', '\u{1b}', '\u{202e}', '\u{2066}', '\u{2069}'] {
             assert!(!shown.contains(raw), "{page} holds {raw:?} raw");
         }

@@ -7,6 +7,23 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// Starts `probe http ARGS` on a free port: the child and the `host:port` it printed.
+pub(super) fn serve_http(out: &Path, args: &[&str]) -> (Child, String) {
+    let mut all = vec!["http", "--port", "0"];
+    all.extend_from_slice(args);
+    let mut child = probe(out, &all);
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut url)
+        .expect("the URL");
+    let address = url
+        .trim()
+        .strip_prefix("http://")
+        .and_then(|u| u.split_once('/').map(|(a, _)| a.to_string()))
+        .expect("http://ADDRESS/PATH");
+    (child, address)
+}
+
 /// The probe, started with `args`, observations into `out`.
 pub(super) fn probe(out: &Path, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
@@ -233,17 +250,7 @@ pub(super) fn http(
 #[test]
 fn a_streamable_http_session_is_recorded_with_its_headers_and_ended_by_delete() {
     let out = tempfile::tempdir().expect("temp");
-    let mut child = probe(out.path(), &["http", "--port", "0"]);
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut url)
-        .expect("the URL");
-    let address = url
-        .trim()
-        .strip_prefix("http://")
-        .and_then(|u| u.strip_suffix("/mcp"))
-        .expect("http://ADDRESS/mcp")
-        .to_string();
+    let (mut child, address) = serve_http(out.path(), &[]);
     let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
     let (code, response) = http(&address, "POST", &[("Accept", "application/json")], init);
     assert_eq!(code, 200, "{response}");

@@ -2,29 +2,12 @@
 //! with no fallback is an observation saying so), one observation per connection, a flood
 //! grouped into one record, query strings scrubbed, and `--package` checked and written.
 
-use super::probe::{exits, observations, probe, read_observation, status};
-use std::io::{BufRead, BufReader, Read, Write};
+use super::probe::{exits, observations, read_observation, serve_http, status};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command};
 use std::time::{Duration, Instant};
-
-/// Starts `probe http ARGS` on a free port: the child and its `host:port`.
-fn serve(out: &Path, args: &[&str]) -> (Child, String) {
-    let mut all = vec!["http", "--port", "0"];
-    all.extend_from_slice(args);
-    let mut child = probe(out, &all);
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut url)
-        .expect("the URL");
-    let address = url
-        .trim()
-        .strip_prefix("http://")
-        .and_then(|u| u.split_once('/').map(|(a, _)| a.to_string()))
-        .expect("http://ADDRESS/PATH");
-    (child, address)
-}
 
 /// One request on a fresh connection: its status.
 fn raw(address: &str, method: &str, path: &str, headers: &[(&str, &str)], body: &str) -> u16 {
@@ -63,7 +46,7 @@ const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"p
 #[test]
 fn a_refused_post_without_fallback_is_a_no_session_observation_saying_so() {
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve(out.path(), &["--mode", "legacy-only-405"]);
+    let (child, address) = serve_http(out.path(), &["--mode", "legacy-only-405"]);
     assert_eq!(raw(&address, "POST", "/mcp", &[], INIT), 405);
     let mds = stop(child, out.path());
     assert_eq!(mds.len(), 1, "{mds:?}");
@@ -86,7 +69,7 @@ fn sessionless_requests_of_two_processes_are_two_observations() {
     // request not server/discover, as Claude Code's requests beside its subscription stream)
     // joins that process's session.
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve(out.path(), &["--protocol", "2026-07-28"]);
+    let (child, address) = serve_http(out.path(), &["--protocol", "2026-07-28"]);
     let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"twin","version":"1"}}"#;
     let discover =
         format!(r#"{{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{{{meta}}}}}"#);
@@ -110,7 +93,7 @@ fn sessionless_requests_of_two_processes_are_two_observations() {
 #[test]
 fn a_flood_of_sessionless_requests_is_grouped_and_bounded() {
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve(out.path(), &[]);
+    let (child, address) = serve_http(out.path(), &[]);
     let junk = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
     let padding = "x".repeat(1000);
     for n in 0..200 {
@@ -139,7 +122,7 @@ fn a_flood_of_sessionless_requests_is_grouped_and_bounded() {
 #[test]
 fn query_strings_never_reach_the_transcript() {
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve(out.path(), &[]);
+    let (child, address) = serve_http(out.path(), &[]);
     let path = "/mcp?token=s3cr3t-token-value&api_key=k3y-value";
     assert_eq!(raw(&address, "POST", path, &[], INIT), 200);
     let mds = stop(child, out.path());
@@ -156,7 +139,7 @@ fn query_strings_never_reach_the_transcript() {
 #[test]
 fn the_package_that_ran_names_the_observation_and_a_bad_one_is_refused() {
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve(out.path(), &["--package", "npm:@scope/some-cli@1.5.47"]);
+    let (child, address) = serve_http(out.path(), &["--package", "npm:@scope/some-cli@1.5.47"]);
     assert_eq!(raw(&address, "POST", "/mcp", &[], INIT), 200);
     let mds = stop(child, out.path());
     assert_eq!(mds.len(), 1, "{mds:?}");

@@ -2,7 +2,7 @@
 //! reaches no page, `.md`, JSON or CSV output with a character that hides text or breaks a
 //! line in one reader and not another (a lone CR ends a `.md` code fence).
 
-use super::{build, build_with_excerpts, git_repo, text};
+use super::{build, excerpt_pages, text};
 use crate::support::{copy_dir, fixtures, TestSite};
 
 /// Characters that hide or break text, by class.
@@ -31,20 +31,11 @@ fn assert_inert(name: &str, shown: &str) {
 
 #[test]
 fn excerpt_lines_that_hide_or_break_text_are_made_visible() {
-    let mut lines: Vec<String> = (1..=40).map(|i| format!("line_{i} = {i}")).collect();
-    lines[9] = "a = 1\r# Heading from a lone CR\u{85}b\u{2028}c\u{2029}d".into();
-    lines[10] = "e\u{200b}f\u{2060}g\u{feff}h \u{e0041}\u{e0042}\u{e007f} \u{202e}i".into();
-    let file = lines.join("\n") + "\n";
-    let repo = git_repo(&[("src/config.py", &file), ("src/main.py", &file)]);
-    let site = TestSite::fixture("basic");
-    let out = build_with_excerpts(&site, &repo, |c| c);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    for page in [
-        "research/alpha-defaults-to-sse.html",
-        "research/alpha-defaults-to-sse.md",
-    ] {
-        let shown = site.output(page);
-        assert!(shown.contains("line_12"), "{page} shows the excerpt");
+    let (site, pages) = excerpt_pages(
+        "a = 1\r# Heading from a lone CR\u{85}b\u{2028}c\u{2029}d",
+        "e\u{200b}f\u{2060}g\u{feff}h \u{e0041}\u{e0042}\u{e007f} \u{202e}i",
+    );
+    for (page, shown) in pages {
         assert_inert(page, &shown);
     }
     // In the `.md` the line after the lone CR stays inside its fence: no heading.
