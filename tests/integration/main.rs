@@ -9,6 +9,7 @@ mod build;
 mod cli_errors;
 mod diff;
 mod docs;
+mod evidence_fields;
 mod hostile_git;
 mod hostile_render;
 mod lint_formats;
