@@ -32,6 +32,10 @@ pub struct SiteConfig {
     /// Capability groups, in matrix order.
     pub capability_groups: Vec<CapabilityGroup>,
     pub kinds: Vec<Kind>,
+    /// Why a cell can be unknown (`not-researched`, `docs-silent`, …); the first is what a
+    /// cell with no `reason`, of a client with no `unknownReason`, is unknown for.
+    #[serde(default)]
+    pub unknown_reasons: Vec<UnknownReason>,
     #[serde(default)]
     pub lint: LintConfig,
     #[serde(default)]
@@ -189,6 +193,25 @@ pub struct Kind {
 
 impl Kind {
     /// The title the kind goes by on pages and in hovers: its `title`, else its id.
+    pub fn display_title(&self) -> &str {
+        self.title.as_deref().unwrap_or(&self.id)
+    }
+}
+
+/// Why a cell is unknown: one entry of `site.yaml`'s `unknownReasons`.
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnknownReason {
+    pub id: String,
+    /// How a page says it ("Not researched yet").
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+impl UnknownReason {
+    /// The title pages show: its `title`, else its id.
     pub fn display_title(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.id)
     }
@@ -352,6 +375,10 @@ impl SiteConfig {
 
     pub fn group(&self, id: &str) -> Option<&CapabilityGroup> {
         self.capability_groups.iter().find(|g| g.id == id)
+    }
+
+    pub fn unknown_reason(&self, id: &str) -> Option<&UnknownReason> {
+        self.unknown_reasons.iter().find(|r| r.id == id)
     }
 
     pub fn kind(&self, id: &str) -> Option<&Kind> {

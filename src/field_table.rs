@@ -115,6 +115,18 @@ const SOURCE: &[Field] = &[
     ),
     field("date", false, Date, "the date of the commit or page"),
     field(
+        "quote",
+        false,
+        Text,
+        "a page without a commit: the sentence relied on, verbatim",
+    ),
+    field(
+        "retrieved",
+        false,
+        Date,
+        "a page without a commit: the day it was read",
+    ),
+    field(
         "pin",
         false,
         Text,
@@ -140,6 +152,12 @@ const CLIENT: &[Field] = &[
         false,
         SupportMap,
         "capability id to support cell",
+    ),
+    field(
+        "unknownReason",
+        false,
+        Text,
+        "why its unknown cells are unknown, unless a cell says (site.yaml's unknownReasons)",
     ),
 ];
 
@@ -170,6 +188,12 @@ const SUPPORT_CELL: &[Field] = &[
         false,
         TextList,
         "ids of observations that show it",
+    ),
+    field(
+        "reason",
+        false,
+        Text,
+        "an unknown cell: why (one of site.yaml's unknownReasons)",
     ),
 ];
 

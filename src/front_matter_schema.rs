@@ -37,6 +37,8 @@ const VOCABULARIES: &[(ObjectKind, &str, Vocab)] = &[
     (ObjectKind::Note, "specVersions", Vocab::SpecVersions),
     (ObjectKind::SupportCell, "status", Vocab::SupportStatuses),
     (ObjectKind::SupportCell, "observations", Vocab::Observations),
+    (ObjectKind::SupportCell, "reason", Vocab::UnknownReasons),
+    (ObjectKind::Client, "unknownReason", Vocab::UnknownReasons),
     (ObjectKind::Observation, "client", Vocab::Clients),
     (ObjectKind::ObservedResult, "status", Vocab::SupportStatuses),
     (ObjectKind::Capability, "group", Vocab::Groups),

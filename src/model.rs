@@ -237,6 +237,11 @@ pub struct SourceRef {
     /// excerpts alike. `None` when there is no `path`.
     pub location: Option<Result<SourcePath, SourcePathError>>,
     pub date: Option<Spanned<String>>,
+    /// `quote`: the sentence of an unpinned page (a docs page) that the claim rests on,
+    /// verbatim, so a reader can find it without trusting the site.
+    pub quote: Option<Spanned<String>>,
+    /// `retrieved`: the day that page was read (`YYYY-MM-DD`).
+    pub retrieved: Option<Spanned<String>>,
     /// `pin` as written: `fixed` when the commit is the point of the source (the commit that
     /// made a change, say), so `sources bump` leaves it and drift does not queue it.
     pub pin: Option<Spanned<String>>,
@@ -399,6 +404,8 @@ pub struct SupportCell {
     pub version: Option<Spanned<String>>,
     /// Ids of observations that show the cell's status.
     pub observations: Vec<Spanned<String>>,
+    /// Why an `unknown` cell is unknown: an id of `site.yaml`'s `unknownReasons`.
+    pub reason: Option<Spanned<String>>,
 }
 
 /// An MCP client (`content/clients/<id>.md`).
@@ -413,6 +420,9 @@ pub struct Client {
     pub client_info_names: Vec<Spanned<String>>,
     pub platforms: Vec<Spanned<String>>,
     pub support: Vec<SupportCell>,
+    /// Why its unknown cells are unknown when a cell gives no `reason` (an id of `site.yaml`'s
+    /// `unknownReasons`; `closed-no-docs` on a closed-source client, say).
+    pub unknown_reason: Option<Spanned<String>>,
 }
 
 /// A protocol capability (`content/capabilities/<group.name>.md`).

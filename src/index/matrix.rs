@@ -94,6 +94,29 @@ impl Matrix {
             .unwrap_or("unknown")
     }
 
+    /// Why the cell of `client` for `capability` is unknown: the cell's `reason`, else the
+    /// client's `unknownReason`, else the first of `site.yaml`'s `unknownReasons` (a capability
+    /// the support map does not name has not been researched). `None` when the cell is not
+    /// unknown, or the site declares no reasons.
+    pub fn reason<'a>(
+        &self,
+        content: &'a Content,
+        config: &'a SiteConfig,
+        client: usize,
+        capability: usize,
+    ) -> Option<&'a str> {
+        if self.status(content, client, capability) != "unknown" {
+            return None;
+        }
+        let given = |value: &'a Option<crate::model::Spanned<String>>| {
+            Some(text(value).trim()).filter(|v| !v.is_empty())
+        };
+        let cell = self.cell(content, client, capability);
+        (cell.and_then(|c| given(&c.reason)))
+            .or_else(|| given(&content.clients[client].unknown_reason))
+            .or_else(|| config.unknown_reasons.first().map(|r| r.id.as_str()))
+    }
+
     fn tally(&self, content: &Content, client: usize) -> Tally {
         let mut tally: Tally = SUPPORT_STATUSES.iter().map(|s| (*s, 0)).collect();
         for group in &self.groups {

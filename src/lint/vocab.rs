@@ -23,6 +23,8 @@ pub enum Vocab {
     /// `site.yaml`'s `capabilityGroups`.
     Groups,
     SupportStatuses,
+    /// `site.yaml`'s `unknownReasons`.
+    UnknownReasons,
 }
 
 impl Vocab {
@@ -40,6 +42,7 @@ impl Vocab {
             Vocab::SpecVersions => ids.specs.contains_key(id),
             Vocab::Groups => index.config.group(id).is_some(),
             Vocab::SupportStatuses => SUPPORT_STATUSES.contains(&id),
+            Vocab::UnknownReasons => index.config.unknown_reason(id).is_some(),
         }
     }
 
@@ -53,6 +56,9 @@ impl Vocab {
                 .capability_groups
                 .iter()
                 .map(|g| g.id.as_str())
+                .collect(),
+            Vocab::UnknownReasons => (config.unknown_reasons.iter())
+                .map(|r| r.id.as_str())
                 .collect(),
             Vocab::NoteStatuses => NOTE_STATUSES.to_vec(),
             Vocab::SupportStatuses => SUPPORT_STATUSES.to_vec(),
@@ -90,6 +96,7 @@ impl Vocab {
             Vocab::SpecVersions => "is not one of site.yaml's specVersions",
             Vocab::Groups => "is not one of site.yaml's capabilityGroups",
             Vocab::SupportStatuses => "is not a support status",
+            Vocab::UnknownReasons => "is not one of site.yaml's unknownReasons",
             Vocab::Notes
             | Vocab::Clients
             | Vocab::Capabilities
@@ -109,7 +116,10 @@ impl Vocab {
             Vocab::Observations => {
                 format!("record it with `fieldnotes probe` (content/observations/{id}.md), or fix the id")
             }
-            Vocab::Kinds | Vocab::SpecVersions | Vocab::Groups => {
+            Vocab::UnknownReasons if self.ids(index).is_empty() => format!(
+                "add `unknownReasons:` to site.yaml with an entry `- id: {id}` (and a `title`)"
+            ),
+            Vocab::Kinds | Vocab::SpecVersions | Vocab::Groups | Vocab::UnknownReasons => {
                 format!("{}; or add `{id}` to site.yaml", one_of())
             }
             Vocab::NoteStatuses | Vocab::SupportStatuses => one_of(),

@@ -54,7 +54,7 @@ pub fn sources(content: &Content) -> impl Iterator<Item = &SourceRef> {
 
 /// A date-valued field and its value.
 pub struct DateField<'a> {
-    /// The field as written (`lastVerified`, `date`, `last-updated`).
+    /// The field as written (`lastVerified`, `date`, `retrieved`, `last-updated`).
     pub field: &'static str,
     pub value: &'a Spanned<String>,
 }
@@ -64,11 +64,10 @@ pub fn dates(content: &Content) -> Vec<DateField<'_>> {
     let mut out = Vec::new();
     for list in source_lists(content) {
         out.extend(date_field("lastVerified", list.last_verified));
-        out.extend(
-            list.sources
-                .iter()
-                .filter_map(|s| date_field("date", s.date.as_ref())),
-        );
+        for source in list.sources {
+            out.extend(date_field("date", source.date.as_ref()));
+            out.extend(date_field("retrieved", source.retrieved.as_ref()));
+        }
     }
     let updated = content
         .notes

@@ -34,6 +34,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
     let repository = r.text("repository");
     let client_info_names = r.list("clientInfoNames");
     let platforms = r.list("platforms");
+    let unknown_reason = r.text("unknownReason");
     let mut support = Vec::new();
     for (capability, map) in r.entries("support") {
         let prefix = format!("support.{}.", capability.value);
@@ -46,6 +47,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
             last_verified: c.text("lastVerified"),
             version: c.text("version"),
             observations: c.list("observations"),
+            reason: c.text("reason"),
             capability,
         });
         support.push(cell);
@@ -60,6 +62,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
         client_info_names,
         platforms,
         support,
+        unknown_reason,
     }
 }
 

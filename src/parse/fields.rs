@@ -228,6 +228,8 @@ impl<'a> Reader<'a> {
                     location: (path.as_ref()).map(|path| source_path(path, r.file_text)),
                     path,
                     date: r.text("date"),
+                    quote: r.text("quote"),
+                    retrieved: r.text("retrieved"),
                     pin: r.text("pin"),
                 }
             }));

@@ -7,7 +7,7 @@ use super::inputs::Inputs;
 use super::memo::Kept;
 use super::support::{client_profile, some, texts};
 use super::views::{tally, Ctx, TallyView};
-use crate::config::SpecVersion;
+use crate::config::{SpecVersion, UnknownReason};
 use crate::error::Result;
 use crate::index::routes::Page;
 use crate::model::{doc_id, text, SourceRef};
@@ -52,6 +52,12 @@ pub struct ApiSource<'a> {
     pub commit: Option<&'a str>,
     pub path: Option<&'a str>,
     pub date: Option<&'a str>,
+    /// A page without a commit: the sentence relied on, verbatim.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quote: Option<&'a str>,
+    /// A page without a commit: the day it was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retrieved: Option<&'a str>,
     /// The file at the pinned commit (or `url` when it cannot be pinned).
     pub href: String,
     /// One link per line range of `path`.
@@ -118,6 +124,9 @@ pub struct MatrixDoc<'a> {
     pub title: &'a str,
     pub url: String,
     pub statuses: [&'static str; 4],
+    /// Why a cell can be unknown: `site.yaml`'s `unknownReasons`, the first the default.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub unknown_reasons: &'a [UnknownReason],
     pub spec_versions: &'a [SpecVersion],
     pub groups: Vec<ApiGroup<'a>>,
     pub capabilities: Vec<ApiCapability<'a>>,
@@ -169,6 +178,9 @@ pub struct ApiCell<'a> {
     pub observations: Vec<&'a str>,
     /// How the claim was checked, derived from what the cell cites.
     pub evidence: crate::index::evidence::Evidence,
+    /// Why an unknown cell is unknown: an id of `unknownReasons`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'a str>,
     /// The cell's row on the client page.
     pub url: String,
 }
@@ -184,6 +196,8 @@ fn sources(list: &[SourceRef]) -> Vec<ApiSource<'_>> {
                 commit: view.commit,
                 path: some(&s.path),
                 date: view.date,
+                quote: view.quote,
+                retrieved: view.retrieved,
                 // Data as written: a URL no page may link to is left out of pages, not here.
                 href: view.href.unwrap_or_else(|| url.to_string()),
                 ranges: view.ranges,
@@ -386,6 +400,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
                         version: cell.and_then(|c| some(&c.version)),
                         observations: cell.map_or_else(Vec::new, |c| texts(&c.observations)),
                         evidence: ctx.evidence(client, cap),
+                        reason: ctx.reason(client, cap),
                         url: format!("{}#{anchor}", ctx.canonical_url(Page::Client(client))),
                     };
                     (capability_id(ctx, cap), api)
@@ -399,6 +414,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         title: &ctx.config().title,
         url: ctx.canonical_url(Page::Home),
         statuses: crate::model::SUPPORT_STATUSES,
+        unknown_reasons: &ctx.config().unknown_reasons,
         spec_versions: &ctx.config().spec_versions,
         groups,
         capabilities,

@@ -27,6 +27,10 @@ pub struct SourceView<'a> {
     /// The commit's first seven characters.
     pub short_commit: Option<&'a str>,
     pub date: Option<&'a str>,
+    /// A page without a commit: the sentence relied on, verbatim, shown beside the link.
+    pub quote: Option<&'a str>,
+    /// A page without a commit: the day it was read.
+    pub retrieved: Option<&'a str>,
     /// Whether `href` points at the pinned commit (a forge we know how to link into).
     pub pinned: bool,
     /// The pinned lines, read from the repository (`build --excerpts`).
@@ -193,6 +197,8 @@ pub fn source_view(source: &SourceRef) -> SourceView<'_> {
         commit,
         short_commit: commit.map(|c| c.get(..7).unwrap_or(c)),
         date: Some(text(&source.date)).filter(|d| !d.is_empty()),
+        quote: Some(text(&source.quote).trim()).filter(|q| !q.is_empty()),
+        retrieved: Some(text(&source.retrieved)).filter(|d| !d.is_empty()),
         pinned,
         excerpt: None,
         status: None,
@@ -332,6 +338,8 @@ mod tests {
             location: s(path).map(|p| crate::parse::source_path::source_path(&p, path)),
             path: s(path),
             date: s("2026-01-02"),
+            quote: None,
+            retrieved: None,
             pin: None,
             url_pin: None,
         }

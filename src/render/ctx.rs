@@ -420,6 +420,12 @@ impl<'a> Ctx<'a> {
         self.matrix().cell(&index.content, client, capability)
     }
 
+    /// Why a cell is unknown (see [`Matrix::reason`]); `None` when it is not.
+    pub fn reason(&self, client: usize, capability: usize) -> Option<&'a str> {
+        let index = self.site.index;
+        (self.matrix()).reason(&index.content, self.config(), client, capability)
+    }
+
     /// The status a cell shows (`unknown` when the client's map does not name it).
     pub fn status(&self, client: usize, capability: usize) -> &'static str {
         let index = self.site.index;

@@ -117,6 +117,8 @@ pub struct MatrixCell<'a> {
     pub evidence: &'static str,
     /// The same in words ("read in source"), for the cell's tooltip.
     pub evidence_label: &'static str,
+    /// Why an unknown cell is unknown, for its tooltip.
+    pub reason: Option<super::support::ReasonView<'a>>,
 }
 
 /// The matrix of the capabilities `include` keeps, each in its state at the revision of rank
@@ -214,6 +216,7 @@ fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> Matr
                     href: format!("{}#{}", ctx.href(Page::Client(client)), row_anchor(id)),
                     evidence_label: ctx.evidence(client, cap).method.label(),
                     evidence: ctx.evidence(client, cap).method.as_str(),
+                    reason: (ctx.reason(client, cap)).map(|r| super::support::reason_view(ctx, r)),
                 }
             })
             .collect(),

@@ -36,6 +36,21 @@ pub struct SupportRow<'a> {
     pub evidence: EvidenceView<'a>,
     /// The observations the cell cites.
     pub observations: Vec<LinkView<'a>>,
+    /// Why an unknown cell is unknown.
+    pub reason: Option<ReasonView<'a>>,
+}
+
+/// Why a cell is unknown: an id of `site.yaml`'s `unknownReasons` and how pages say it.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct ReasonView<'a> {
+    pub id: &'a str,
+    pub title: &'a str,
+}
+
+/// The view of reason `id` (its id as the title when site.yaml does not list it).
+pub(super) fn reason_view<'a>(ctx: &Ctx<'a>, id: &'a str) -> ReasonView<'a> {
+    let title = (ctx.config().unknown_reason(id)).map_or(id, |r| r.display_title());
+    ReasonView { id, title }
 }
 
 /// A capability group's band of rows.
@@ -98,8 +113,10 @@ pub struct ClientView<'a> {
     /// The cells that are not unknown, by group (groups without one left out): the page's
     /// one support table.
     pub researched: Vec<SupportGroup<'a>>,
-    /// The capabilities nobody has researched for this client, folded into one line.
+    /// The capabilities whose cell is unknown for this client, folded into one line.
     pub unresearched: Vec<Unresearched<'a>>,
+    /// The same, one line per reason they are unknown for.
+    pub unknown_by_reason: Vec<UnknownGroup<'a>>,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
@@ -113,11 +130,48 @@ pub struct ClientView<'a> {
 }
 
 /// A client or capability with an unknown cell, in a page's "not researched yet" line.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Unresearched<'a> {
     pub link: LinkView<'a>,
     /// The anchor its row would have (`support-<capability>`), kept so links to it land.
     pub anchor: Option<String>,
+    /// Why it is unknown.
+    pub reason: Option<ReasonView<'a>>,
+}
+
+/// The unknown cells of a page that are unknown for one reason.
+#[derive(Debug, Serialize)]
+pub struct UnknownGroup<'a> {
+    /// `None` on a site that declares no `unknownReasons`.
+    pub reason: Option<ReasonView<'a>>,
+    /// What the line starts with: the reason's title ("Not researched yet" without one).
+    pub title: &'a str,
+    pub items: Vec<Unresearched<'a>>,
+}
+
+/// `items` grouped by reason, in the order of `site.yaml`'s `unknownReasons` (an undeclared
+/// reason after them), each group in the order of `items`.
+fn by_reason<'a>(ctx: &Ctx<'a>, items: &[Unresearched<'a>]) -> Vec<UnknownGroup<'a>> {
+    let reasons = &ctx.config().unknown_reasons;
+    let rank = |u: &Unresearched<'_>| {
+        let id = u.reason.map(|r| r.id);
+        (reasons.iter().position(|r| Some(r.id.as_str()) == id)).unwrap_or(reasons.len())
+    };
+    let mut sorted: Vec<&Unresearched<'a>> = items.iter().collect();
+    sorted.sort_by_key(|u| (rank(u), u.reason.map(|r| r.id)));
+    let mut groups: Vec<UnknownGroup<'a>> = Vec::new();
+    for item in sorted {
+        let id = item.reason.map(|r| r.id);
+        match groups.last_mut() {
+            Some(group) if group.reason.map(|r| r.id) == id => group.items.push(item.clone()),
+            _ => groups.push(UnknownGroup {
+                reason: item.reason,
+                title: item.reason.map_or("Not researched yet", |r| r.title),
+                items: vec![item.clone()],
+            }),
+        }
+    }
+    groups
 }
 
 /// A spec revision named by a capability, linked when the site knows it.
@@ -148,8 +202,10 @@ pub struct CapabilityView<'a> {
     pub aliases: Vec<&'a str>,
     /// The cells that are not unknown, in matrix column order: the page's support table.
     pub researched: Vec<SupportRow<'a>>,
-    /// The clients nobody has researched this capability for, folded into one line.
+    /// The clients whose cell for this capability is unknown, folded into one line.
     pub unresearched: Vec<Unresearched<'a>>,
+    /// The same, one line per reason they are unknown for.
+    pub unknown_by_reason: Vec<UnknownGroup<'a>>,
     pub tally: TallyView,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
@@ -221,6 +277,7 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
     SupportRow {
         evidence,
         observations,
+        reason: ctx.reason(client, capability).map(|r| reason_view(ctx, r)),
         evidence_url: format!("{}#{anchor}", ctx.href(Page::Client(client))),
         anchor,
         capability: ctx.link(Page::Capability(capability)),
@@ -287,6 +344,7 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         versions_seen,
         profile: client_profile(ctx, i).linkable(),
         researched,
+        unknown_by_reason: by_reason(ctx, &unresearched),
         unresearched,
         notes: ctx
             .notes_of(page)
@@ -343,6 +401,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         }),
         aliases: texts(&cap.aliases),
         researched,
+        unknown_by_reason: by_reason(ctx, &unresearched),
         unresearched,
         tally: counts,
         notes: ctx
@@ -369,6 +428,7 @@ fn partition<'a>(
         if row.status.value == "unknown" {
             let anchor = anchor(&row);
             unknown.push(Unresearched {
+                reason: row.reason,
                 link: link(row),
                 anchor,
             });

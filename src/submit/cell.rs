@@ -15,6 +15,9 @@ pub(crate) struct Source {
     pub commit: Option<String>,
     pub path: Option<String>,
     pub date: Option<String>,
+    /// A page without a commit: the sentence relied on, and the day it was read.
+    pub quote: Option<String>,
+    pub retrieved: Option<String>,
     pub pin: Option<String>,
 }
 
@@ -52,6 +55,8 @@ impl Cell {
                     commit: value(&s.commit),
                     path: value(&s.path),
                     date: value(&s.date),
+                    quote: value(&s.quote),
+                    retrieved: value(&s.retrieved),
                     pin: value(&s.pin),
                 })
                 .collect(),
@@ -82,6 +87,8 @@ impl Cell {
                     ("commit", &source.commit),
                     ("path", &source.path),
                     ("date", &source.date),
+                    ("quote", &source.quote),
+                    ("retrieved", &source.retrieved),
                     ("pin", &source.pin),
                 ];
                 for (name, v) in fields {

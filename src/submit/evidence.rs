@@ -28,6 +28,7 @@ pub(crate) fn read(
     client: &str,
     answer: &Answer,
     title: Option<String>,
+    quote: Option<String>,
 ) -> Result<Evidence, Problem> {
     let value = answer.text.as_str();
     let problem =
@@ -71,6 +72,8 @@ pub(crate) fn read(
                 commit: Some(commit),
                 path: Some(written),
                 date: None,
+                quote: None,
+                retrieved: None,
                 pin: None,
             })),
             _ => Err(problem(
@@ -89,6 +92,8 @@ pub(crate) fn read(
             commit: Some(commit),
             path: None,
             date: None,
+            quote: None,
+            retrieved: None,
             pin: Some(PIN_FIXED.to_string()),
         })),
         Forge::Branch(reference) => Err(problem(
@@ -99,14 +104,27 @@ pub(crate) fn read(
             ),
             PERMALINK,
         )),
-        Forge::Other => Ok(Evidence::Source(Source {
-            url: value.to_string(),
-            title,
-            commit: None,
-            path: None,
-            date: None,
-            pin: None,
-        })),
+        // A page no commit pins carries the sentence it is cited for (lint FN407); the day
+        // it was read is the report's.
+        Forge::Other => match quote {
+            Some(quote) => Ok(Evidence::Source(Source {
+                url: value.to_string(),
+                title,
+                commit: None,
+                path: None,
+                date: None,
+                quote: Some(quote),
+                retrieved: None,
+                pin: None,
+            })),
+            None => Err(problem(
+                format!(
+                    "`{}` is a page without a commit, and the report quotes nothing from it",
+                    shown(value)
+                ),
+                "paste the sentence the status rests on, copied from the page word for word,                  under \"Quote\"; or give a permalink to source lines at a commit",
+            )),
+        },
     }
 }
 

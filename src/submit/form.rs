@@ -33,12 +33,15 @@ pub(crate) const CAPABILITY: Question = question("Capability", true, 100);
 pub(crate) const STATUS: Question = question("Status", true, 20);
 pub(crate) const EVIDENCE: Question = question("Evidence URL", true, 2048);
 pub(crate) const SHOWS: Question = question("What the source shows", false, 300);
+pub(crate) const QUOTE: Question = question("Quote", false, 500);
 pub(crate) const VERSION: Question = question("Client version", false, 100);
 pub(crate) const NOTES: Question = question("Notes", false, 2000);
 
 /// Every question, in the form's order (`.github/ISSUE_TEMPLATE/report-support.yml` asks
 /// them with these labels; a test holds the two together).
-pub const QUESTIONS: [Question; 7] = [CLIENT, CAPABILITY, STATUS, EVIDENCE, SHOWS, VERSION, NOTES];
+pub const QUESTIONS: [Question; 8] = [
+    CLIENT, CAPABILITY, STATUS, EVIDENCE, SHOWS, QUOTE, VERSION, NOTES,
+];
 
 /// One answer: its text (trimmed; empty when not given) and the line of the form it starts
 /// on (its heading's line when it is empty).

@@ -274,9 +274,10 @@ impl Report {
         let notes = line(form::NOTES, &mut problems, true);
         let version = line(form::VERSION, &mut problems, false);
         let title = line(form::SHOWS, &mut problems, false);
+        let quote = line(form::QUOTE, &mut problems, false);
         let evidence = client.and_then(|c| {
             let id = doc_id(&index.content.clients[c].id, &index.content.clients[c].doc);
-            evidence::read(index, id, &answers.get(form::EVIDENCE), title)
+            evidence::read(index, id, &answers.get(form::EVIDENCE), title, quote)
                 .map_err(|p| problems.push(p))
                 .ok()
         });
@@ -323,7 +324,11 @@ impl Report {
                 };
                 let cited = cell.sources.iter().any(same);
                 if !cited {
-                    cell.sources.push(source.clone());
+                    let mut source = source.clone();
+                    if source.quote.is_some() {
+                        source.retrieved = cell.last_verified.clone();
+                    }
+                    cell.sources.push(source);
                 }
                 cited
             }

@@ -32,6 +32,9 @@ fn form(answers: &[(&str, Option<&str>)]) -> String {
     out
 }
 
+/// The sentence every report quotes (a pinned source leaves it out).
+const QUOTE: &str = "The client does it.";
+
 /// A complete report; `extra` replaces answers by label.
 fn report(
     client: &str,
@@ -46,6 +49,7 @@ fn report(
         ("Status", Some(status)),
         ("Evidence URL", Some(url)),
         ("What the source shows", None),
+        ("Quote", Some(QUOTE)),
         ("Client version", None),
         ("Notes", None),
     ];
@@ -151,7 +155,8 @@ fn a_report_that_keeps_the_status_adds_its_source_and_keeps_every_other_byte() {
         new_cell,
         format!(
             "  tools.call:\n    status: yes\n    notes: Calls tools one at a time, waiting for each result.\n    \
-             sources:\n      - url: https://docs.alpha.example.org/tools\n        title: Alpha docs, tools\n      \
+             sources:\n      - url: https://docs.alpha.example.org/tools\n        title: Alpha docs, tools\n        \
+             quote: Alpha calls one tool at a time.\n        retrieved: 2026-10-01\n      \
              - url: https://github.com/example/client-a\n        title: src/tools.py, call_tool\n        \
              commit: {COMMIT}\n        path: src/tools.py:40-52\n    lastVerified: 2026-11-30\n"
         )
@@ -193,7 +198,8 @@ fn a_report_that_changes_the_status_writes_the_cell_anew_with_crlf_kept() {
     assert_eq!(
         cell_text,
         "  transports.sse:\r\n    status: partial\r\n    notes: Only for servers listed by URL.\r\n    \
-         sources:\r\n      - url: https://docs.alpha.example.org/transports#sse\r\n    \
+         sources:\r\n      - url: https://docs.alpha.example.org/transports#sse\r\n        \
+         quote: The client does it.\r\n        retrieved: 2026-11-30\r\n    \
          lastVerified: 2026-11-30\r\n    version: 1.4.0\r\n"
     );
     assert!(stderr(&out).contains("yes → partial"), "{}", stderr(&out));
@@ -284,7 +290,7 @@ fn dry_run_prints_the_diff_and_writes_nothing() {
     assert_eq!(read(&site, C), before);
     let diff = String::from_utf8_lossy(&out.stdout);
     assert!(
-        diff.starts_with("--- a/content/clients/client-c.md\n+++ b/content/clients/client-c.md\n@@ -12,9 +12,5 @@\n")
+        diff.starts_with("--- a/content/clients/client-c.md\n+++ b/content/clients/client-c.md\n@@ -12,9 +12,7 @@\n")
             && diff.contains("@@\n   transports.sse:\n-    status: no\n")
             && diff.contains("+    status: partial\n")
             && diff.contains("+      - url: https://gamma.example.org/docs\n"),
@@ -381,6 +387,18 @@ fn refused_bodies() -> Vec<(&'static str, String, Option<&'static str>, &'static
             r("client-a", "tools.call", "unknown", docs, &[]),
             Some("Status"),
             "is not a status",
+        ),
+        (
+            "docs page without a quote",
+            r(
+                "client-a",
+                "tools.call",
+                "yes",
+                docs,
+                &[("Quote", "_No response_")],
+            ),
+            Some("Evidence URL"),
+            "quotes nothing from it",
         ),
         (
             "branch URL",
@@ -748,7 +766,8 @@ fn a_client_with_no_support_map_gets_one_and_a_cell_with_unknown_fields_is_left(
         read(&site, C),
         format!(
             "{}support:\n  tools.call:\n    status: yes\n    sources:\n      \
-             - url: https://gamma.example.org/tools\n    lastVerified: 2026-11-30\n{}",
+             - url: https://gamma.example.org/tools\n        quote: The client does it.\n        \
+             retrieved: 2026-11-30\n    lastVerified: 2026-11-30\n{}",
             &text[..start],
             &text[end..]
         )
@@ -809,7 +828,7 @@ fn every_problem_of_a_form_is_told_at_once_with_its_line() {
         "{errors:?}"
     );
     assert!(
-        errors[2].starts_with("29: Status: `### Status` appears twice"),
+        errors[2].starts_with("33: Status: `### Status` appears twice"),
         "{errors:?}"
     );
 }

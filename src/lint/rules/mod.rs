@@ -17,6 +17,7 @@ mod broken_link;
 mod canonical_mismatch;
 mod capability_alias;
 mod comment_cuts_text;
+mod docs_source_unquoted;
 mod duplicate_id;
 mod duplicate_related;
 mod duplicate_support_cell;
@@ -46,6 +47,7 @@ mod observation_without_command;
 mod page_url_scheme;
 mod placeholder_left;
 mod raw_html;
+mod reason_on_known_cell;
 mod restatement_mismatch;
 mod revision_after_removal;
 mod revisions_out_of_order;
@@ -79,6 +81,7 @@ mod unknown_client;
 mod unknown_field;
 mod unknown_group;
 mod unknown_kind;
+mod unknown_reason;
 mod unknown_related;
 mod unknown_revision;
 mod unknown_spec_version;
@@ -151,6 +154,7 @@ pub const ALL: &[Rule] = &[
     rule!(support_unknown_observation),
     rule!(support_contradicts_observation),
     rule!(support_observation_newer),
+    rule!(unknown_reason),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),
@@ -161,6 +165,7 @@ pub const ALL: &[Rule] = &[
     rule!(unpinned_source),
     rule!(source_url_disagrees),
     rule!(invalid_pin),
+    rule!(docs_source_unquoted),
     rule!(unknown_related),
     rule!(self_related),
     rule!(duplicate_related),
@@ -180,6 +185,7 @@ pub const ALL: &[Rule] = &[
     rule!(support_invalid_status),
     rule!(support_without_evidence),
     rule!(support_unknown_research),
+    rule!(reason_on_known_cell),
     rule!(unknown_group),
     rule!(unknown_revision),
     rule!(revisions_out_of_order),
