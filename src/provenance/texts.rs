@@ -73,6 +73,7 @@ impl Texts {
     }
 
     /// How many files were read (decoded and their lines counted) in this run.
+    #[cfg(test)]
     pub(crate) fn reads(&self) -> usize {
         self.reads
     }
