@@ -76,7 +76,7 @@ fn generated_nasty_blocks_build_and_show_whole() {
         "(", "[", "{", "`${", "${", "<<", "<", "\"", "'", "/*", "*/", "\\", "\n", "> ", "#", "$(",
         "x", " ", "]", ")", "}", "`", ":", "- ", "<a>", "```",
     ];
-    let mut seed: u64 = 0x5eed_40;
+    let mut seed: u64 = 0x005e_ed40;
     let mut next = move || {
         seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
         (seed >> 33) as usize
