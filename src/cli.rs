@@ -131,6 +131,11 @@ pub struct BuildArgs {
     /// Print every finding in the human format (by default: the first 20, then counts by rule).
     #[arg(long)]
     pub all_findings: bool,
+    /// Take limits, unsafeHtml, theme and rule severities from site.yaml at this git revision
+    /// (a pull request's base, for a preview build): the work tree's site.yaml may tighten
+    /// them, never loosen them (a loosening is error FN013 at its line, and nothing is written).
+    #[arg(long, value_name = "REV")]
+    pub config_from: Option<String>,
     #[command(flatten)]
     pub repos: RepoArgs,
 }

@@ -125,6 +125,9 @@ pub struct BuildOptions {
     pub sources_report: Option<PathBuf>,
     /// Counts pages as they are rendered, for a progress bar; `None`: not counted.
     pub progress: Option<std::sync::Arc<Progress>>,
+    /// Findings made before the build, reported with lint's (`--config-from`'s FN013): an
+    /// error among them stops the build as lint's errors do.
+    pub findings: Vec<Diagnostic>,
 }
 
 /// How far a build's render has come: pages rendered, out of how many (known once the site
@@ -145,6 +148,7 @@ impl BuildOptions {
             excerpts: None,
             sources_report: None,
             progress: None,
+            findings: Vec::new(),
         }
     }
 }
@@ -176,7 +180,8 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if let Some(base_url) = &options.base_url {
         index.config.base_url = base_url.trim_end_matches('/').to_string();
     }
-    let (index, diagnostics) = lint::lint_and_release(index, options.today)?;
+    let (index, mut diagnostics) = lint::lint_and_release(index, options.today)?;
+    diagnostics.extend(options.findings.iter().cloned());
     let has_errors = diagnostics.iter().any(|d| d.severity == Severity::Error);
     let mut report = BuildReport {
         diagnostics,

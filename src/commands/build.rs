@@ -18,6 +18,12 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
     let root = run.root()?;
     let quiet = run.quiet();
     let show_progress = !quiet && std::io::stderr().is_terminal();
+    // Before anything reads site.yaml: the base's settings bound this build (a preview of a
+    // pull request cannot raise a limit or switch unsafeHtml on), as they bound lint.
+    let findings = match &args.config_from {
+        Some(rev) => super::lint::trusted_config(root, rev)?,
+        None => Vec::new(),
+    };
     let options = BuildOptions {
         root: root.to_path_buf(),
         out: if args.out.is_absolute() {
@@ -33,6 +39,7 @@ pub fn build(run: &Invocation, args: BuildArgs) -> Result<u8> {
         },
         sources_report: args.sources,
         progress: show_progress.then(|| Arc::new(Progress::default())),
+        findings,
     };
     if let Some(dir) = crate::render::highlight::default_dir() {
         crate::render::highlight::use_disk_cache(&dir);

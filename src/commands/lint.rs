@@ -102,9 +102,10 @@ fn focus(root: &Path, args: &LintArgs) -> Result<Option<Focus>> {
     Ok(Some(focus))
 }
 
-/// `--config-from REV`: `site.yaml` at REV installed as the settings the work tree's are held
-/// to (`config::trust`); what the work tree's would loosen, as FN013 findings at its lines.
-fn trusted_config(root: &Path, rev: &str) -> Result<Vec<Diagnostic>> {
+/// `--config-from REV` (of `lint` and `build`): `site.yaml` at REV installed as the settings
+/// the work tree's are held to (`config::trust`); what the work tree's would loosen, as FN013
+/// findings at its lines.
+pub(crate) fn trusted_config(root: &Path, rev: &str) -> Result<Vec<Diagnostic>> {
     let base = crate::diff::trusted_config(root, rev)?;
     let trusted = SiteConfig::parse(&base.text, Path::new(&base.shown))?;
     let (text, mut head) = SiteConfig::load_untrusted(root)?;

@@ -15,6 +15,7 @@
 
 use super::git::{Git, Object, Objects, DIFF_SAFETY, NO_PATHS};
 use super::pin::repository_url;
+use super::texts::Texts;
 use super::worktree;
 use std::collections::{BTreeMap, HashMap};
 use std::ffi::OsStr;
@@ -278,6 +279,8 @@ pub struct Repo {
     branch: Option<Option<String>>,
     /// Whether it is a partial clone, once asked.
     partial: Option<bool>,
+    /// The files read from it in this run, each read once.
+    pub(crate) texts: Texts,
 }
 
 impl Repo {
@@ -293,6 +296,7 @@ impl Repo {
             renames: HashMap::new(),
             branch: None,
             partial: None,
+            texts: Texts::default(),
         }
     }
 

@@ -107,9 +107,11 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
     // Each line read once, by commit, file and number, however many sources cite it.
     let mut lines: HashMap<(String, String, usize), Arc<str>> = HashMap::new();
     let with_lines = |p: &super::Pinned<'_>| !p.ranges.is_empty() || p.path_error.is_some();
-    for pinned in pinned(index).into_iter().filter(with_lines) {
-        let read = resolve(&pinned, cache).and_then(|resolved| {
-            match out_of_range(&pinned, &resolved).into_iter().next() {
+    let pins: Vec<_> = pinned(index).into_iter().filter(with_lines).collect();
+    let mut missing = Vec::new();
+    for (i, pinned) in super::by_file(&pins).into_iter().map(|i| (i, &pins[i])) {
+        let read = resolve(pinned, cache).and_then(|resolved| {
+            match out_of_range(pinned, &resolved).into_iter().next() {
                 Some(problem) => Err(problem),
                 None => Ok(resolved),
             }
@@ -118,12 +120,17 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
             Ok(resolved) => resolved,
             Err(problem) => {
                 let (file, line) = pinned.place(index);
-                out.missing.push(Missed {
-                    file,
-                    line,
-                    path: pinned.pinned_path(),
-                    reason: problem.reason(),
-                });
+                let path = pinned.pinned_path();
+                let reason = problem.reason();
+                missing.push((
+                    i,
+                    Missed {
+                        file,
+                        line,
+                        path,
+                        reason,
+                    },
+                ));
                 continue;
             }
         };
@@ -163,6 +170,8 @@ pub fn excerpts(index: &SiteIndex, cache: &mut Cache) -> Excerpts {
         };
         out.by_source.insert(pinned.source.span, excerpt);
     }
+    missing.sort_by_key(|(i, _)| *i);
+    out.missing = missing.into_iter().map(|(_, missed)| missed).collect();
     out
 }
 

@@ -2,9 +2,9 @@
 //! copy nearest its old place when there are several), and, when it stands nowhere, the
 //! closest match — the lines that share the most with it, and how many of its lines differ.
 
-use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::OnceLock;
 
 /// Lines found in more places than this say nothing about where a block went.
 const COMMON: usize = 64;
@@ -29,8 +29,8 @@ pub(crate) struct Text {
     data: String,
     /// Each line's byte range in `data`, line endings (`\n`, `\r\n`) left out; found on
     /// first use.
-    spans: OnceCell<Vec<(u32, u32)>>,
-    at: OnceCell<HashMap<u64, Vec<u32>, BuildHasherDefault<Prehashed>>>,
+    spans: OnceLock<Vec<(u32, u32)>>,
+    at: OnceLock<HashMap<u64, Vec<u32>, BuildHasherDefault<Prehashed>>>,
 }
 
 /// How many times `byte` is in `bytes`.
@@ -89,8 +89,8 @@ impl Text {
     fn new(bytes: &[u8]) -> Text {
         Text {
             data: String::from_utf8_lossy(bytes).into_owned(),
-            spans: OnceCell::new(),
-            at: OnceCell::new(),
+            spans: OnceLock::new(),
+            at: OnceLock::new(),
         }
     }
 
@@ -108,6 +108,11 @@ impl Text {
 
     pub(crate) fn len(&self) -> usize {
         self.spans().len()
+    }
+
+    /// The bytes of text held (what keeping it costs, for [`super::texts`]).
+    pub(crate) fn bytes(&self) -> usize {
+        self.data.len()
     }
 
     /// The 0-based line `i`.

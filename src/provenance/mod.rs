@@ -39,6 +39,7 @@ pub(crate) mod locate;
 pub mod pin;
 pub mod report;
 pub mod status;
+pub(crate) mod texts;
 pub(crate) mod trace;
 pub mod verdict;
 pub mod verify;
@@ -177,6 +178,20 @@ pub fn pinned(index: &SiteIndex) -> Vec<Pinned<'_>> {
         }
     }
     out
+}
+
+/// The positions of `pins` in the order that reads each cited file once: by repository,
+/// file and commit as written (a commit's short and full hash side by side), content order
+/// within each. Passes over every pin visit them so, since a repository keeps only so many
+/// files' text at once ([`texts`]).
+pub(crate) fn by_file(pins: &[Pinned<'_>]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..pins.len()).collect();
+    order.sort_by_cached_key(|&i| {
+        let pin = &pins[i];
+        let commit = pin.commit.value.to_ascii_lowercase();
+        (pin.repository.clone(), pin.file, commit)
+    });
+    order
 }
 
 /// A commit's first seven characters.

@@ -12,6 +12,7 @@ use super::locate::Text;
 use super::pin::LineRange;
 use super::{pinned, short, Pinned};
 use crate::index::SiteIndex;
+use std::sync::Arc;
 
 /// Why a pinned source does not hold, or could not be checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,7 +59,7 @@ pub(crate) struct Resolved {
     /// The commit's full hash.
     pub commit: String,
     /// The file's text at the commit; `None` for a folder or when no path is pinned.
-    pub lines: Option<Text>,
+    pub lines: Option<Arc<Text>>,
 }
 
 /// One pinned source and what verification found wrong with it (nothing: it holds).
@@ -111,19 +112,19 @@ pub fn verify_where<'a>(
     cache: &mut Cache,
     keep: &dyn Fn(&Pinned<'a>) -> bool,
 ) -> Verification<'a> {
-    let sources = pinned(index)
-        .into_iter()
-        .filter(|p| keep(p))
-        .map(|pinned| {
-            let (problems, commit) = match resolve(&pinned, cache) {
-                Ok(resolved) => (out_of_range(&pinned, &resolved), Some(resolved.commit)),
-                Err(problem) => (vec![problem], None),
-            };
-            Checked {
-                pinned,
-                problems,
-                commit,
-            }
+    let pins: Vec<Pinned<'a>> = pinned(index).into_iter().filter(|p| keep(p)).collect();
+    let mut found: Vec<(Vec<Problem>, Option<String>)> = vec![Default::default(); pins.len()];
+    for i in super::by_file(&pins) {
+        found[i] = match resolve(&pins[i], cache) {
+            Ok(resolved) => (out_of_range(&pins[i], &resolved), Some(resolved.commit)),
+            Err(problem) => (vec![problem], None),
+        };
+    }
+    let sources = (pins.into_iter().zip(found))
+        .map(|(pinned, (problems, commit))| Checked {
+            pinned,
+            problems,
+            commit,
         })
         .collect();
     Verification { sources }
@@ -189,16 +190,28 @@ pub(crate) fn resolve_in(pinned: &Pinned<'_>, repo: &mut Repo) -> Result<Resolve
         });
     }
     let at = format!("{commit}:{}", pinned.file.trim_start_matches('/'));
-    let object = repo.object(&at).map_err(Problem::NotChecked)?;
+    let shown = || format!("`{}` at commit {}", pinned.file, short(&commit));
+    // A file many sources cite is read once ([`super::texts`]).
+    let read = match repo.texts.get(&at) {
+        Some(read) => read,
+        None => match repo.object(&at).map_err(Problem::NotChecked)? {
+            Object::Found { kind, data, .. } if kind == "blob" => repo.texts.read(&at, &data),
+            object => return not_a_text(pinned, commit, object),
+        },
+    };
+    match read {
+        Ok(text) => Ok(Resolved {
+            lines: Some(text),
+            commit,
+        }),
+        Err(why) => Err(Problem::NotChecked(format!("{}: {why}", shown()))),
+    }
+}
+
+/// What [`resolve_in`] makes of an object at the pinned path that is not a file's text.
+fn not_a_text(pinned: &Pinned<'_>, commit: String, object: Object) -> Result<Resolved, Problem> {
     let shown = || format!("`{}` at commit {}", pinned.file, short(&commit));
     match object {
-        Object::Found { kind, data, .. } if kind == "blob" => match Text::read(&data) {
-            Ok(text) => Ok(Resolved {
-                lines: Some(text),
-                commit,
-            }),
-            Err(why) => Err(Problem::NotChecked(format!("{}: {why}", shown()))),
-        },
         Object::TooLarge { kind, size, .. } if kind == "blob" => {
             Err(Problem::NotChecked(too_large(&shown(), size)))
         }

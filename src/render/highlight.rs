@@ -99,10 +99,14 @@ fn tokens(lang: &str, code: &str) -> Option<String> {
         return Some(tokens);
     }
     let tokens = match engine {
-        // Should tree-sitter fail on a block, syntect (which knows all its languages) answers.
+        // Should tree-sitter fail on a block, syntect (which knows all its languages) answers;
+        // a block over tree-sitter's budget is plain text.
         #[cfg(feature = "highlight-tree-sitter")]
-        Engine::TreeSitter(known) => tree_sitter::tokens(known, code)
-            .or_else(|| syntect::grammar(lang).and_then(|s| syntect::tokens(s, code)))?,
+        Engine::TreeSitter(known) => match tree_sitter::tokens(known, code) {
+            tree_sitter::Tokens::Html(tokens) => tokens,
+            tree_sitter::Tokens::OverBudget => return None,
+            tree_sitter::Tokens::Failed => syntect::tokens(syntect::grammar(lang)?, code)?,
+        },
         Engine::Syntect(syntax) => syntect::tokens(syntax, code)?,
     };
     if let Some(disk) = disk {

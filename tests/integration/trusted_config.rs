@@ -270,3 +270,60 @@ fn review_markdown_is_inert_and_fits_github() {
     assert!(markdown.len() <= 60_000, "{}", markdown.len());
     assert_eq!(problems(&markdown), Vec::<String>::new(), "{markdown}");
 }
+
+/// `build --config-from REV` holds a preview build of a pull request to the base's settings
+/// through the same code as lint: a site.yaml that switches unsafeHtml on or raises a limit
+/// is error FN013 at its line and nothing is written; without the flag the pull request's
+/// raw `<script>` reaches the page; a site.yaml that only tightens builds.
+#[test]
+fn a_preview_build_cannot_loosen_the_settings_either() {
+    let (repo, base) = repository("limits:\n  maxRenderSteps: 1000000\n");
+    let yaml = fs::read_to_string(repo.path().join("site/site.yaml")).expect("site.yaml");
+    let note = fs::read_to_string(repo.path().join(NOTE)).expect("note");
+    repo.write(NOTE, &format!("{note}\n<script>alert(1)</script>\n"));
+    let loosened = format!(
+        "{}markdown:\n  unsafeHtml: true\n",
+        yaml.replace("maxRenderSteps: 1000000", "maxRenderSteps: 999999999999")
+    );
+    repo.write("site/site.yaml", &loosened);
+    let build = |extra: &[&str]| {
+        let out_dir = tempfile::tempdir().expect("temp dir");
+        let out_arg = out_dir.path().join("public");
+        let out_arg = out_arg.to_string_lossy().into_owned();
+        let mut args = vec!["build", "--today", "2026-11-30", "--out", &out_arg];
+        args.extend(extra);
+        let out = fieldnotes(&repo, &args);
+        let page = out_dir
+            .path()
+            .join("public/research/widget-documented-sse.html");
+        (out, fs::read_to_string(page).ok())
+    };
+    // The pull request's own settings: its script reaches the page.
+    let (out, page) = build(&[]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(page.expect("written").contains("<script>alert(1)"));
+    // Held to the base: both loosenings named at their lines, nothing written.
+    let (out, page) = build(&["--config-from", &base]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(page.is_none(), "nothing is written");
+    for key in ["maxRenderSteps", "unsafeHtml"] {
+        let line = loosened.lines().position(|l| l.contains(key)).expect(key) + 1;
+        assert!(
+            err.contains(&format!("--> site.yaml:{line}:")),
+            "{key}: {err}"
+        );
+    }
+    assert_eq!(err.matches("FN013").count(), 2, "{err}");
+    // Tightening is taken: the build writes, and the script stays escaped.
+    repo.write(
+        "site/site.yaml",
+        &yaml.replace("maxRenderSteps: 1000000", "maxRenderSteps: 900000"),
+    );
+    let (out, page) = build(&["--config-from", &base]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!page.expect("written").contains("<script>alert(1)"));
+    // A revision that is not one is refused in one line, exit 2.
+    let (out, _) = build(&["--config-from", "no-such-branch"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}

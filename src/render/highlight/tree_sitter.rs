@@ -143,15 +143,32 @@ fn configuration(known: Known) -> Option<&'static HighlightConfiguration> {
         .as_ref()
 }
 
-/// The block's tokens in `hl-` spans around its escaped text, or `None` if tree-sitter could
-/// not highlight it (the caller then asks syntect).
-pub fn tokens(known: Known, code: &str) -> Option<String> {
+/// What tree-sitter made of a block.
+pub enum Tokens {
+    /// The block's tokens in `hl-` spans around its escaped text.
+    Html(String),
+    /// The block takes work out of proportion to its size ([`within_budget`]): it is shown
+    /// as plain text, never handed to another engine.
+    OverBudget,
+    /// tree-sitter could not highlight it (the caller then asks syntect).
+    Failed,
+}
+
+/// The block's tokens, or why there are none ([`Tokens`]).
+pub fn tokens(known: Known, code: &str) -> Tokens {
+    let Some(config) = configuration(known) else {
+        return Tokens::Failed;
+    };
+    if !within_budget(&config.language, code) {
+        return Tokens::OverBudget;
+    }
+    html(known, config, code).map_or(Tokens::Failed, Tokens::Html)
+}
+
+/// The block's tokens in `hl-` spans, from tree-sitter-highlight.
+fn html(known: Known, config: &HighlightConfiguration, code: &str) -> Option<String> {
     thread_local! {
         static HIGHLIGHTER: RefCell<Highlighter> = RefCell::new(Highlighter::new());
-    }
-    let config = configuration(known)?;
-    if code.len() > CHECKED_FROM && !parses_within_budget(&config.language, code) {
-        return None;
     }
     let keys = GRAMMARS[known.0].keys;
     HIGHLIGHTER.with(|highlighter| {
@@ -198,16 +215,28 @@ const BASE_OPERATIONS: u64 = 1_000_000;
 /// as it reads it.
 const PIECE: usize = 1024;
 
-/// Blocks up to this size are not checked first (a second parse): however the parser
-/// behaves on them, they are too small to take long.
-const CHECKED_FROM: usize = 8 * 1024;
+/// The deepest a block's syntax tree may nest: at every node the highlight queries walk up
+/// through its ancestors (`ts_tree_cursor_current_status`). Real code nests a few dozen deep.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Sibling steps the highlight queries may take, per byte of a block (and [`BASE_STEPS`]
+/// more). At every node they scan its later siblings up to the next named one
+/// (`ts_tree_cursor_current_status` again): a run of anonymous tokens costs its length
+/// squared, and a block that only opens (`(` repeated in Python, `[` in YAML or JSON,
+/// `` `${ `` in TypeScript) is one error node of 120,000 of them: minutes. Real code has a
+/// named node every few tokens.
+const STEPS_PER_BYTE: u64 = 64;
+const BASE_STEPS: u64 = 1_000_000;
 
 /// Whether `code` parses within a budget of bytes read and of operations that grows linearly
-/// with its size. Counted, not timed, so that whether a block is highlighted never depends on
-/// the machine: the parser asks for the text piece by piece and reports every 100
-/// operations, and once past either budget it is told the text has ended and is stopped. A block over it is shown as plain text (the
-/// caller falls back), so highlighting stays linear in the block's size whatever it holds.
-fn parses_within_budget(language: &Language, code: &str) -> bool {
+/// with its size, into a tree the highlight queries walk within theirs ([`too_costly`]).
+/// Counted, not timed, so that whether a block is highlighted never depends on the machine:
+/// the parser asks for the text piece by piece and reports every 100 operations, and once
+/// past either budget it is told the text has ended and is stopped; the tree is then walked
+/// once. Every block is checked
+/// (the parse costs a fraction of the highlighting): a block over is shown as plain text,
+/// so highlighting stays linear in the block's size whatever it holds.
+fn within_budget(language: &Language, code: &str) -> bool {
     thread_local! {
         static PARSER: RefCell<tree_sitter::Parser> = RefCell::new(tree_sitter::Parser::new());
     }
@@ -249,13 +278,73 @@ fn parses_within_budget(language: &Language, code: &str) -> bool {
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
         let tree = parser.parse_with_options(&mut read, None, Some(options));
         parser.reset();
-        tree.is_some() && !over.get()
+        let steps = BASE_STEPS + STEPS_PER_BYTE * code.len() as u64;
+        !over.get() && tree.is_some_and(|tree| !too_costly(&tree, steps))
     })
+}
+
+/// Whether the highlight queries would take more than `budget` sibling steps on `tree`, or
+/// meet a node more than [`MAX_DEPTH`] below its root: the work they do at each node, counted
+/// as they do it (each child scans its later siblings up to the next named one).
+fn too_costly(tree: &tree_sitter::Tree, budget: u64) -> bool {
+    let mut cursor = tree.walk();
+    let mut stack = vec![(tree.root_node(), 0usize)];
+    let mut steps = 0u64;
+    while let Some((node, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            return true;
+        }
+        // From the last child back: how many siblings the child before this one scans.
+        let mut ahead = 0u64;
+        let children: Vec<_> = node.children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
+            steps += ahead;
+            ahead = if child.is_named() { 1 } else { ahead + 1 };
+            stack.push((child, depth + 1));
+        }
+        if steps > budget {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn tokens_of(known: Known, code: &str) -> Option<String> {
+        match tokens(known, code) {
+            Tokens::Html(html) => Some(html),
+            _ => None,
+        }
+    }
+
+    /// Blocks that only open (one error node of thousands of tokens) and nesting past
+    /// [`MAX_DEPTH`] are over budget, whatever the language; nesting within it is highlighted.
+    #[test]
+    fn blocks_that_only_open_or_nest_deep_are_over_budget() {
+        for (lang, open) in [("python", "("), ("yaml", "["), ("ts", "`${"), ("json", "[")] {
+            let code = format!("{}\n", open.repeat(5_000));
+            assert!(matches!(
+                tokens(grammar(lang).unwrap(), &code),
+                Tokens::OverBudget
+            ));
+        }
+        for (lang, open, close) in [
+            ("python", "(", ")"),
+            ("yaml", "[", "]"),
+            ("ts", "`${", "}`"),
+            ("json", "[", "]"),
+            ("bash", "$(", ")"),
+        ] {
+            let known = grammar(lang).unwrap();
+            let deep = format!("{}1{}\n", open.repeat(400), close.repeat(400));
+            assert!(matches!(tokens(known, &deep), Tokens::OverBudget), "{lang}");
+            let shallow = format!("{}1{}\n", open.repeat(5), close.repeat(5));
+            assert!(tokens_of(known, &shallow).is_some(), "{lang}");
+        }
+    }
 
     #[test]
     fn every_grammars_queries_compile() {
@@ -266,7 +355,7 @@ mod tests {
 
     #[test]
     fn tokens_get_the_classes_syntect_gives_them() {
-        let ts = tokens(
+        let ts = tokens_of(
             grammar("ts").unwrap(),
             "export async function f(a: string) { return 1; }\n",
         )
@@ -287,7 +376,7 @@ mod tests {
             ts.contains("<span class=\"hl-variable hl-parameter\">a</span>"),
             "{ts}"
         );
-        let py = tokens(
+        let py = tokens_of(
             grammar("Python").unwrap(),
             "def f(x):\n    return \"a\" # b\n",
         )
@@ -298,7 +387,7 @@ mod tests {
             "{py}"
         );
         assert!(py.contains("<span class=\"hl-comment\"># b</span>"), "{py}");
-        let yaml = tokens(grammar("yml").unwrap(), "a: 1\n").unwrap();
+        let yaml = tokens_of(grammar("yml").unwrap(), "a: 1\n").unwrap();
         assert!(
             yaml.contains("<span class=\"hl-entity hl-name hl-tag\">a</span>"),
             "{yaml}"
@@ -309,7 +398,7 @@ mod tests {
     #[test]
     fn text_is_escaped_and_kept_whole() {
         let code = "let s = '<script>' && \"</span>\"; // a < b\n\u{1}\n";
-        let html = tokens(grammar("typescript").unwrap(), code).unwrap();
+        let html = tokens_of(grammar("typescript").unwrap(), code).unwrap();
         assert!(
             !html.contains("<script>") && !html.contains("\"</span>\""),
             "{html}"
