@@ -80,8 +80,15 @@ pub(super) fn structured_output(facts: &Facts) -> Option<Finding> {
 
 /// `core.cancellation`: the client's `notifications/cancelled`, with its reason, and
 /// whether it came while the request was in flight or after it was answered.
-pub(super) fn cancellation(facts: &Facts) -> Option<Finding> {
-    let cancel = facts.sent_by_client("notifications/cancelled").next()?;
+pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
+    // A cancelled tool call speaks before other cancelled requests (a list, a ping).
+    let target_of = |m: &Message<'a>| m.msg.pointer("/params/requestId");
+    let is_call = |cancel: &Message<'a>| {
+        (facts.sent_by_client("tools/call"))
+            .any(|c| c.is_request() && c.id() == target_of(cancel) && c.line < cancel.line)
+    };
+    let cancel = (facts.sent_by_client("notifications/cancelled").find(|m| is_call(m)))
+        .or_else(|| facts.sent_by_client("notifications/cancelled").next())?;
     let params = cancel.msg.get("params");
     let target = params.and_then(|p| p.get("requestId"));
     let reason = match params.and_then(|p| p.get("reason")).and_then(Value::as_str) {

@@ -8,6 +8,8 @@ mod calls;
 mod facts;
 mod no_session;
 #[cfg(test)]
+mod observed_tests;
+#[cfg(test)]
 mod tests;
 
 use crate::probe::scenarios::{self, Scenario, ELICIT_FORM, ELICIT_URL, ROOTS, SAMPLING};
