@@ -3,7 +3,7 @@
 
 use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode, ProbeProtocol};
 use crate::error::{Error, Result};
-use crate::probe::{HttpMode, ModelOptions, Listen, Package, ProbeOptions, Protocol, Settings};
+use crate::probe::{HttpMode, Listen, ModelOptions, Package, ProbeOptions, Protocol, Settings};
 use std::path::PathBuf;
 use std::time::Duration;
 

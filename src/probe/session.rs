@@ -373,7 +373,8 @@ impl Session {
             let version = self.version().to_string();
             let declared = self.declared.clone().unwrap_or(Value::Null);
             for scenario in scenarios::during_call(&declared) {
-                self.outbound.push_back(scenarios::request(scenario, &version));
+                self.outbound
+                    .push_back(scenarios::request(scenario, &version));
                 self.pending.push((scenario.id.to_string(), now));
             }
         }

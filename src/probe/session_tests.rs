@@ -119,7 +119,10 @@ fn a_2026_probe_asks_only_while_a_client_request_is_in_flight() {
         "params":{"name":"probe_echo","arguments":{},"_meta":meta}}));
     assert!(replies.is_empty() && s.holds());
     let asked = s.drain_outbound();
-    assert_eq!(asked[0]["method"], "notifications/message", "the tool's log first");
+    assert_eq!(
+        asked[0]["method"], "notifications/message",
+        "the tool's log first"
+    );
     assert_eq!(asked.len(), scenarios::REQUESTS.len() + 1);
     for scenario in scenarios::REQUESTS {
         s.receive(json!({"jsonrpc":"2.0","id":scenario.id,"result":{}}));
@@ -171,9 +174,11 @@ fn call(id: u64, token: Option<u64>) -> Value {
 
 fn initialized(settings: Settings, capabilities: Value) -> Session {
     let mut s = Session::new(Transport::Stdio, settings);
-    s.receive(json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+    s.receive(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
         "protocolVersion":"2025-11-25","capabilities":capabilities,
-        "clientInfo":{"name":"c","version":"1"}}}));
+        "clientInfo":{"name":"c","version":"1"}}}),
+    );
     s
 }
 
@@ -189,7 +194,11 @@ fn a_tool_call_sends_progress_a_log_and_the_declared_questions_before_its_answer
     let methods: Vec<&str> = sent.iter().filter_map(|m| m["method"].as_str()).collect();
     assert_eq!(
         methods,
-        ["notifications/progress", "notifications/message", "elicitation/create"]
+        [
+            "notifications/progress",
+            "notifications/message",
+            "elicitation/create"
+        ]
     );
     assert_eq!(sent[0]["params"]["progressToken"], 70);
     assert_eq!(sent[2]["id"], scenarios::CALL_ELICIT_FORM.id);
@@ -201,7 +210,10 @@ fn a_tool_call_sends_progress_a_log_and_the_declared_questions_before_its_answer
     assert!(result["content"][0]["text"]
         .as_str()
         .is_some_and(|t| t.starts_with(protocol::TEXT_MARK)));
-    assert_eq!(result["structuredContent"]["part"], protocol::STRUCTURED_MARK);
+    assert_eq!(
+        result["structuredContent"]["part"],
+        protocol::STRUCTURED_MARK
+    );
 }
 
 #[test]
@@ -231,8 +243,8 @@ fn a_delayed_call_cancelled_in_flight_is_never_answered() {
         later.iter().all(|m| m["id"] != 4),
         "no answer after the cancel: {later:?}"
     );
-    let noted = s.transcript.records().iter().any(|r| {
-        matches!(&r.entry, Entry::Note { note } if note.starts_with(super::CANCELLED_NOTE))
-    });
+    let noted = s.transcript.records().iter().any(
+        |r| matches!(&r.entry, Entry::Note { note } if note.starts_with(super::CANCELLED_NOTE)),
+    );
     assert!(noted);
 }

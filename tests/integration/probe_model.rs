@@ -114,6 +114,12 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
         .iter()
         .position(|l| l["msg"]["method"] == "tools/call")
         .expect("the call");
-    let first_model = lines.iter().position(|l| l["dir"] == "model").expect("a model line");
-    assert!(first_model < call_line, "the model asked before the client called");
+    let first_model = lines
+        .iter()
+        .position(|l| l["dir"] == "model")
+        .expect("a model line");
+    assert!(
+        first_model < call_line,
+        "the model asked before the client called"
+    );
 }

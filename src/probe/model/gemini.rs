@@ -72,7 +72,10 @@ fn instance(schema: &Value) -> Value {
     if let Some(first) = schema.get("enum").and_then(|e| e.get(0)) {
         return first.clone();
     }
-    let kind = schema.get("type").and_then(Value::as_str).map(str::to_lowercase);
+    let kind = schema
+        .get("type")
+        .and_then(Value::as_str)
+        .map(str::to_lowercase);
     match kind.as_deref() {
         Some("object") => {
             let fields = (schema.get("properties").and_then(Value::as_object))

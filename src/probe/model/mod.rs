@@ -162,19 +162,17 @@ impl Model {
                 let path = request.uri().path().to_string();
                 let query = request.uri().query().unwrap_or("").to_string();
                 let agent = crate::probe::http::user_agent(&request);
-                let limited =
-                    http_body_util::Limited::new(request.into_body(), MODEL.body_bytes);
+                let limited = http_body_util::Limited::new(request.into_body(), MODEL.body_bytes);
                 match limited.collect().await {
-                    Ok(body) => self.reply(
-                        &method,
-                        &path,
-                        &query,
-                        agent.as_deref(),
-                        &body.to_bytes(),
-                    ),
+                    Ok(body) => {
+                        self.reply(&method, &path, &query, agent.as_deref(), &body.to_bytes())
+                    }
                     Err(e) => Reply::error(
                         StatusCode::PAYLOAD_TOO_LARGE,
-                        format!("body not read ({e}; the limit is {} bytes)", MODEL.body_bytes),
+                        format!(
+                            "body not read ({e}; the limit is {} bytes)",
+                            MODEL.body_bytes
+                        ),
                     ),
                 }
             }
@@ -206,14 +204,7 @@ impl Model {
         reply
     }
 
-    fn route(
-        &self,
-        method: &str,
-        path: &str,
-        query: &str,
-        body: &[u8],
-        line: &mut Value,
-    ) -> Reply {
+    fn route(&self, method: &str, path: &str, query: &str, body: &[u8], line: &mut Value) -> Reply {
         if method == "GET" && path.ends_with("/models") {
             return chat::models();
         }
@@ -238,9 +229,7 @@ impl Model {
                 let stream = call == "streamGenerateContent";
                 ("gemini", gemini::read(&parsed, model, stream))
             }
-            None if path.ends_with("/messages/count_tokens") => {
-                return anthropic::count_tokens()
-            }
+            None if path.ends_with("/messages/count_tokens") => return anthropic::count_tokens(),
             None if path.ends_with("/messages") => ("anthropic-messages", anthropic::read(&parsed)),
             None if path.ends_with("/chat/completions") => ("openai-chat", chat::read(&parsed)),
             None if path.ends_with("/responses") => ("openai-responses", responses::read(&parsed)),
@@ -298,7 +287,10 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str) {
     line["stream"] = json!(turn.stream);
     line["toolsOffered"] = json!(turn.tools.len());
     let probe: Vec<&str> = (turn.tools.iter())
-        .filter(|t| is_probe_tool(&t.name) || matches!(t.name.as_str(), "ToolSearch" | "tool_search" | "tool_call"))
+        .filter(|t| {
+            is_probe_tool(&t.name)
+                || matches!(t.name.as_str(), "ToolSearch" | "tool_search" | "tool_call")
+        })
         .map(|t| t.name.as_str())
         .collect();
     line["offered"] = json!(probe);
@@ -313,7 +305,9 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str) {
         }
     }
     let results: Vec<Value> = (turn.results.iter())
-        .filter(|r| is_probe_tool(&r.name) || r.name == "tool_call" || shown(&r.output) != "neither")
+        .filter(|r| {
+            is_probe_tool(&r.name) || r.name == "tool_call" || shown(&r.output) != "neither"
+        })
         .map(|r| {
             let mut output = r.output.to_string();
             if output.len() > QUOTED_RESULT_BYTES {
@@ -333,7 +327,11 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str) {
 }
 
 /// The model-side lines of `folder`'s log stamped within `[from, to]` (transcript times).
-pub(crate) fn lines_between(folder: &Path, from: &str, to: &str) -> Vec<crate::probe::transcript::Record> {
+pub(crate) fn lines_between(
+    folder: &Path,
+    from: &str,
+    to: &str,
+) -> Vec<crate::probe::transcript::Record> {
     let Ok(text) = std::fs::read_to_string(folder.join(LOG)) else {
         return Vec::new();
     };

@@ -96,17 +96,18 @@ pub(super) fn respond(turn: &Turn, step: &Step) -> Reply {
             "output_index": 0, "item": item}),
     ];
     if let Step::Say(words) = step {
-        events.push(json!({"type": "response.output_text.delta", "sequence_number": 2,
+        events.push(
+            json!({"type": "response.output_text.delta", "sequence_number": 2,
             "item_id": "msg_fieldnotes_1", "output_index": 0, "content_index": 0,
-            "delta": words}));
+            "delta": words}),
+        );
     }
-    events.push(json!({"type": "response.output_item.done", "sequence_number": 3,
-        "output_index": 0, "item": item}));
+    events.push(
+        json!({"type": "response.output_item.done", "sequence_number": 3,
+        "output_index": 0, "item": item}),
+    );
     events.push(json!({"type": "response.completed", "sequence_number": 4,
         "response": response("completed", json!([item]))}));
-    let named: Vec<(String, Value)> = events
-        .into_iter()
-        .map(|e| (text(&e, "type"), e))
-        .collect();
+    let named: Vec<(String, Value)> = events.into_iter().map(|e| (text(&e, "type"), e)).collect();
     Reply::events(sse(named.iter().map(|(n, v)| (Some(n.as_str()), v))))
 }

@@ -84,7 +84,9 @@ pub(crate) fn decide(turn: &Turn) -> (Step, Kind) {
         };
         return (step, "call");
     }
-    let wanted = probe.map(|t| t.name.clone()).or_else(|| deferred_name(&turn.text));
+    let wanted = probe
+        .map(|t| t.name.clone())
+        .or_else(|| deferred_name(&turn.text));
     if let (Some(bridge), Some(wanted), true) = (find(turn, "tool_call"), &wanted, searched) {
         let step = Step::Call {
             name: bridge.name.clone(),

@@ -82,7 +82,9 @@ fn chat_and_gemini_answer_side_requests_with_text_and_calls_with_tools() {
         "",
         json!({"model": "m", "stream": true, "messages": [{"role": "user", "content": "title?"}]}),
     );
-    assert!(body.contains("\"content\":\"fieldnotes probe model\"") && body.ends_with("[DONE]\n\n"));
+    assert!(
+        body.contains("\"content\":\"fieldnotes probe model\"") && body.ends_with("[DONE]\n\n")
+    );
     let gemini = json!({"contents": [], "tools": [{"functionDeclarations": [
         {"name": "mcp_probe_probe_echo", "parametersJsonSchema": {}}]}]});
     let (body, kind) = post(

@@ -87,8 +87,10 @@ pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
         (facts.sent_by_client("tools/call"))
             .any(|c| c.is_request() && c.id() == target_of(cancel) && c.line < cancel.line)
     };
-    let cancel = (facts.sent_by_client("notifications/cancelled").find(|m| is_call(m)))
-        .or_else(|| facts.sent_by_client("notifications/cancelled").next())?;
+    let cancel = (facts
+        .sent_by_client("notifications/cancelled")
+        .find(|m| is_call(m)))
+    .or_else(|| facts.sent_by_client("notifications/cancelled").next())?;
     let params = cancel.msg.get("params");
     let target = params.and_then(|p| p.get("requestId"));
     let reason = match params.and_then(|p| p.get("reason")).and_then(Value::as_str) {

@@ -338,7 +338,10 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
             (None, _) => finding(
                 Status::Yes,
                 Basis::Did,
-                match (during, answer.msg.pointer("/result/action").and_then(Value::as_str)) {
+                match (
+                    during,
+                    answer.msg.pointer("/result/action").and_then(Value::as_str),
+                ) {
                     (Some(_), Some(action)) => {
                         format!("answered {method} during a tool call: action {action}")
                     }
@@ -352,7 +355,11 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
                 Basis::Refused,
                 format!(
                     "declared {name} but answered {method}{} with error {}",
-                    if during.is_some() { " during a tool call" } else { "" },
+                    if during.is_some() {
+                        " during a tool call"
+                    } else {
+                        ""
+                    },
                     code(e)
                 ),
                 lines,
