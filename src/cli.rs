@@ -184,6 +184,26 @@ pub enum ProbeCommand {
     /// Serve clients over HTTP: Streamable HTTP at /mcp, legacy HTTP+SSE at /sse; prints
     /// the URL. Runs until stopped, writing each session.
     Http(ProbeHttpArgs),
+    /// A scripted model on loopback (Anthropic Messages, OpenAI Chat Completions and
+    /// Responses, Gemini generateContent): it makes a client call the probe's tool, with no
+    /// real model, and logs what the client sent it beside the probe's observations. Prints
+    /// the base URL; runs until stopped.
+    Model(ProbeModelArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProbeModelArgs {
+    /// The port to listen on (loopback only); 0 picks a free one.
+    #[arg(long, default_value_t = 8767)]
+    pub port: u16,
+    /// The folder the model-side lines go to: give the probe's --out, so its observations
+    /// join them [default: as the probe's].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Keep each request body whole in the model-side lines (large; for finding out what a
+    /// client sends its model).
+    #[arg(long)]
+    pub bodies: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -240,6 +260,10 @@ pub struct ProbeArgs {
     /// Seconds a client may stay silent before the probe ends its session.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0)]
     pub idle_limit: f64,
+    /// Milliseconds the probe's tool takes at least before it answers a call, so a client's
+    /// cancellation (its timeout, a user's interrupt) shows.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub tool_delay: u64,
     /// The package that ran, written as the observation's `package`:
     /// `npm:@continuedev/cli@1.5.47`, `pypi:fast-agent-mcp@0.10.48` (the version must be
     /// SemVer for npm, PEP 440 for PyPI).

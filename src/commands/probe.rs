@@ -1,8 +1,9 @@
-//! `fieldnotes probe stdio|http`: record an MCP client's session as an observation.
+//! `fieldnotes probe stdio|http|model`: record an MCP client's session as an observation,
+//! and the scripted model that makes a client call the probe's tool.
 
 use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode, ProbeProtocol};
 use crate::error::{Error, Result};
-use crate::probe::{HttpMode, Listen, Package, ProbeOptions, Protocol, Settings};
+use crate::probe::{HttpMode, Listen, ModelOptions, Package, ProbeOptions, Protocol, Settings};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -23,6 +24,17 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                 },
             };
             crate::probe::http(&options(run, args.common)?, listen)?
+        }
+        ProbeCommand::Model(args) => {
+            let out = match args.out {
+                Some(out) => out,
+                None => observations_folder(run),
+            };
+            crate::probe::model(&ModelOptions {
+                out,
+                port: args.port,
+                bodies: args.bodies,
+            })?
         }
     }
     Ok(0)
@@ -45,6 +57,14 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
             message: format!(
                 "--idle-limit {} is not a number of seconds between 0 and 86400",
                 args.idle_limit
+            ),
+        });
+    }
+    if args.tool_delay > 600_000 {
+        return Err(Error::Usage {
+            message: format!(
+                "--tool-delay {} is over ten minutes: give 0 to 600000",
+                args.tool_delay
             ),
         });
     }
@@ -71,13 +91,10 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
         timeout: quiet,
         settle: Duration::from_millis(args.settle_ms),
         idle: Duration::from_secs_f64(args.idle_limit),
+        tool_delay: Duration::from_millis(args.tool_delay),
     };
     let site = run.root().ok().map(PathBuf::from);
-    let out = match (args.out, &site) {
-        (Some(out), _) => out,
-        (None, Some(root)) => root.join("content/observations"),
-        (None, None) => PathBuf::from("observations"),
-    };
+    let out = args.out.unwrap_or_else(|| observations_folder(run));
     Ok(ProbeOptions {
         out,
         command: args.command,
@@ -86,4 +103,12 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
         package,
         settings,
     })
+}
+
+/// The site's `content/observations/`, else `./observations`.
+fn observations_folder(run: &Invocation) -> PathBuf {
+    match run.root() {
+        Ok(root) => PathBuf::from(root).join("content/observations"),
+        Err(_) => PathBuf::from("observations"),
+    }
 }

@@ -87,6 +87,13 @@ pub(crate) const PROBE: Policy = Policy {
     ..MCP
 };
 
+/// `fieldnotes probe model`: a client's model requests carry its whole conversation, system
+/// prompt and tool list (hundreds of KiB), so bodies up to 16 MiB.
+pub(crate) const MODEL: Policy = Policy {
+    body_bytes: 16 * 1024 * 1024,
+    ..MCP
+};
+
 /// `fieldnotes lsp` over standard input: no connections, one message at most this large
 /// (a whole file's text, JSON-escaped: files are at most 16 MiB unless `site.yaml` says
 /// otherwise).

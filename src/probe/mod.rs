@@ -8,9 +8,11 @@
 //! allow: a settle time after the handshake, or during a client request in flight;
 //! [`transcript`] keeps every message, bounded; [`rules`] turn a transcript into results, one
 //! table; [`observation`] writes the files atomically, [`scrub`]bed of machine folders, with
-//! the [`package`] that ran. [`stdio`] and [`http`] are the transports.
+//! the [`package`] that ran. [`stdio`] and [`http`] are the transports. [`model`] is the
+//! scripted model that makes a client call the probe's tool; its lines join the transcript.
 
 mod http;
+mod model;
 mod observation;
 mod package;
 mod protocol;
@@ -24,6 +26,7 @@ mod transcript;
 
 use crate::error::{Error, Result};
 pub use http::{HttpMode, Listen};
+pub use model::{serve as model, ModelOptions};
 pub(crate) use observation::ClientNames;
 use observation::Writer;
 pub use package::Package;

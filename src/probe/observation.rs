@@ -192,6 +192,15 @@ impl Writer {
                 id
             }
         };
+        // The scripted model's lines of the session's time join its transcript.
+        let from = session.started.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+        let mut records = session.transcript.records().to_vec();
+        records.extend(super::model::lines_between(
+            &self.dir,
+            &from,
+            &super::transcript::now(),
+        ));
+        records.sort_by(|a, b| a.t.cmp(&b.t));
         let front = FrontMatter {
             id: &id,
             client,
@@ -223,7 +232,7 @@ impl Writer {
                     mode: self.mode,
                     handshake: session.handshake,
                 },
-                session.transcript.records(),
+                &records,
             ),
         };
         let yaml = serde_yaml::to_string(&front).map_err(|e| Error::Usage {
@@ -234,7 +243,7 @@ impl Writer {
         ));
         self.replace(
             &format!("{id}.jsonl"),
-            scrub::folders(&session.transcript.to_jsonl()).as_bytes(),
+            scrub::folders(&super::transcript::to_jsonl(&records)).as_bytes(),
         )?;
         let md = self.replace(&format!("{id}.md"), markdown.as_bytes())?;
         session.dirty = false;

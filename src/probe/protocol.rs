@@ -27,6 +27,10 @@ pub(crate) const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabi
 const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 pub(crate) const TOOL: &str = "probe_echo";
+/// The marks of the tool result's two parts, so a model-side transcript shows which part a
+/// client passed its model: the text content, and `structuredContent`.
+pub(crate) const TEXT_MARK: &str = "fieldnotes-text-content";
+pub(crate) const STRUCTURED_MARK: &str = "fieldnotes-structured-content";
 pub(crate) const RESOURCE: &str = "probe://fieldnotes/about";
 pub(crate) const PROMPT: &str = "probe_prompt";
 
@@ -136,6 +140,12 @@ pub(crate) fn answer(
                 "type": "object",
                 "properties": {"text": {"type": "string"}},
             },
+            "outputSchema": {
+                "type": "object",
+                "properties": {"echo": {"type": "string"}, "part": {"type": "string"}},
+                "required": ["echo", "part"],
+            },
+            "annotations": {"readOnlyHint": true},
         }]}),
         "tools/call" => {
             let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
@@ -149,7 +159,11 @@ pub(crate) fn answer(
                 .and_then(|p| p.pointer("/arguments/text"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            json!({"content": [{"type": "text", "text": text}], "isError": false})
+            json!({
+                "content": [{"type": "text", "text": format!("{TEXT_MARK}: {text}")}],
+                "structuredContent": {"echo": text, "part": STRUCTURED_MARK},
+                "isError": false,
+            })
         }
         "resources/list" => json!({"resources": [{
             "uri": RESOURCE,

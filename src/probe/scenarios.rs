@@ -34,6 +34,21 @@ pub(crate) const ELICIT_URL: Scenario = Scenario {
     method: "elicitation/create",
 };
 
+/// The requests the probe's tool sends during a call (current protocol), each where the
+/// client declared it.
+pub(crate) const CALL_SAMPLING: Scenario = Scenario {
+    id: "fieldnotes-probe/call-sampling",
+    method: "sampling/createMessage",
+};
+pub(crate) const CALL_ELICIT_FORM: Scenario = Scenario {
+    id: "fieldnotes-probe/call-elicitation-form",
+    method: "elicitation/create",
+};
+pub(crate) const CALL_ELICIT_URL: Scenario = Scenario {
+    id: "fieldnotes-probe/call-elicitation-url",
+    method: "elicitation/create",
+};
+
 /// The requests, in the order they are sent.
 pub(crate) const REQUESTS: [Scenario; 5] = [PING, ROOTS, SAMPLING, ELICIT_FORM, ELICIT_URL];
 
@@ -44,11 +59,11 @@ pub(crate) const LIST_CHANGED: &str = "notifications/tools/list_changed";
 pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
     let modes = version >= "2025-11-25";
     let params = match scenario.id {
-        id if id == SAMPLING.id => json!({
+        id if id == SAMPLING.id || id == CALL_SAMPLING.id => json!({
             "messages": [{"role": "user", "content": {"type": "text", "text": "Say hello."}}],
             "maxTokens": 16,
         }),
-        id if id == ELICIT_FORM.id => {
+        id if id == ELICIT_FORM.id || id == CALL_ELICIT_FORM.id => {
             let mut params = json!({
                 "message": "The fieldnotes probe asks: what is your name?",
                 "requestedSchema": {
@@ -61,7 +76,7 @@ pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
             }
             params
         }
-        id if id == ELICIT_URL.id => {
+        id if id == ELICIT_URL.id || id == CALL_ELICIT_URL.id => {
             let mut params = json!({
                 "mode": "url",
                 "message": "The fieldnotes probe asks you to open a page.",
@@ -79,6 +94,47 @@ pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
         message["params"] = params;
     }
     message
+}
+
+/// The question of `scenario`'s kind the probe's tool asks during a call, if any.
+pub(crate) fn in_call(scenario: Scenario) -> Option<Scenario> {
+    match scenario.id {
+        id if id == SAMPLING.id => Some(CALL_SAMPLING),
+        id if id == ELICIT_FORM.id => Some(CALL_ELICIT_FORM),
+        id if id == ELICIT_URL.id => Some(CALL_ELICIT_URL),
+        _ => None,
+    }
+}
+
+/// The requests the probe's tool sends during a call to a client that declared `declared`:
+/// an elicitation (form, and url), and sampling, each only where declared.
+pub(crate) fn during_call(declared: &Value) -> Vec<Scenario> {
+    let elicitation = declared.get("elicitation").filter(|e| !e.is_null());
+    let form = elicitation.is_some_and(|e| e.get("form").is_some() || e.get("url").is_none());
+    let url = elicitation.is_some_and(|e| e.get("url").is_some());
+    let sampling = declared.get("sampling").is_some_and(|s| !s.is_null());
+    [
+        (form, CALL_ELICIT_FORM),
+        (url, CALL_ELICIT_URL),
+        (sampling, CALL_SAMPLING),
+    ]
+    .into_iter()
+    .filter(|(wanted, _)| *wanted)
+    .map(|(_, scenario)| scenario)
+    .collect()
+}
+
+/// The progress notification the probe's tool sends for `token` while it runs.
+pub(crate) fn progress(token: &Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": {
+        "progressToken": token, "progress": 1, "total": 2,
+        "message": "fieldnotes probe: probe_echo is halfway"}})
+}
+
+/// The log message the probe's tool sends while it runs.
+pub(crate) fn log_message() -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/message", "params": {
+        "level": "info", "logger": "fieldnotes-probe", "data": "probe_echo is running"}})
 }
 
 /// The `_meta` key that ties a notification to its 2026-07-28 subscription.

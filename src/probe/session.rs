@@ -43,6 +43,9 @@ enum ListChanged {
     Settled,
 }
 
+/// The note that says the client cancelled the held tool call (the rules read it back).
+pub(crate) const CANCELLED_NOTE: &str = "the client cancelled the tool call ";
+
 /// The client requests during which a 2026-07-28 server may ask its own questions.
 const IN_FLIGHT: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
 
@@ -54,6 +57,8 @@ pub(crate) struct Session {
     pub client_info: Option<Value>,
     /// The revision the client offered.
     pub protocol_version: Option<String>,
+    /// The capabilities the client declared (`initialize`, or 2026-07-28 `_meta`).
+    declared: Option<Value>,
     /// When the last message came from the client (or the session began).
     pub last_heard: Instant,
     pub settings: Settings,
@@ -75,6 +80,12 @@ pub(crate) struct Session {
     /// 2026-07-28: the answer to the in-flight request the probe asked its questions during,
     /// held until they are answered or time out.
     held: Option<Value>,
+    /// The tool call whose answer is held: its id, and when it came.
+    held_call: Option<(Value, Instant)>,
+    /// The held answer goes out no sooner than this (`--tool-delay`).
+    held_until: Option<Instant>,
+    /// Notifications that go out before the reply being made (a tool call's progress).
+    ahead: Vec<Value>,
     /// Whether the transport can carry the probe's requests before an answer (stdio, an event
     /// stream): set by the transport before each message.
     pub can_hold: bool,
@@ -93,6 +104,7 @@ impl Session {
             transport,
             client_info: None,
             protocol_version: None,
+            declared: None,
             last_heard: Instant::now(),
             settings,
             initialized: false,
@@ -104,6 +116,9 @@ impl Session {
             list_changed: ListChanged::NotSent,
             subscription: None,
             held: None,
+            held_call: None,
+            held_until: None,
+            ahead: Vec::new(),
             can_hold: true,
             dirty: false,
             started: chrono::Utc::now(),
@@ -182,6 +197,12 @@ impl Session {
             }
             single => self.handle(single).into_iter().collect(),
         };
+        let mut replies = replies;
+        if !self.ahead.is_empty() {
+            let mut first: Vec<Value> = std::mem::take(&mut self.ahead);
+            first.extend(replies);
+            replies = first;
+        }
         for reply in &replies {
             self.record(Entry::Out { msg: reply.clone() });
         }
@@ -214,7 +235,11 @@ impl Session {
                 if method == "tools/list" && outcome.is_ok() {
                     self.tools_listed();
                 }
+                let called = method == "tools/call" && outcome.is_ok();
                 let reply = protocol::response(&id, outcome);
+                if called && self.handshake {
+                    return self.call(id, params, reply);
+                }
                 if next && self.handshake && IN_FLIGHT.contains(&method.as_str()) {
                     return self.ask_in_flight(reply);
                 }
@@ -223,6 +248,9 @@ impl Session {
             (Some(method), None) => {
                 if method == "notifications/initialized" && self.initialized {
                     self.schedule();
+                }
+                if method == "notifications/cancelled" {
+                    self.cancelled(message.get("params"));
                 }
                 None
             }
@@ -256,8 +284,15 @@ impl Session {
                 .get("protocolVersion")
                 .and_then(Value::as_str)
                 .map(str::to_string);
+            self.declared = params.get("capabilities").cloned();
             self.initialized = true;
         } else if let Some(version) = protocol::meta_version(params) {
+            if self.declared.is_none() {
+                self.declared = params
+                    .and_then(|p| p.get("_meta"))
+                    .and_then(|m| m.get(protocol::META_CAPABILITIES))
+                    .cloned();
+            }
             if self.client_info.is_none() {
                 self.client_info = params
                     .and_then(|p| p.get("_meta"))
@@ -314,6 +349,65 @@ impl Session {
         None
     }
 
+    /// A call of the probe's tool: progress (when the request carried a token) and a log
+    /// message go out first; then, current protocol, an elicitation (form, url) and a
+    /// sampling request where the client declared them (2026-07-28: the probe's questions,
+    /// as during any request in flight); the answer is held until they are answered or time
+    /// out, and for `--tool-delay`. A transport that cannot carry messages before the
+    /// answer (a JSON response) gets the answer alone.
+    fn call(&mut self, id: Value, params: Option<&Value>, reply: Value) -> Option<Value> {
+        if !self.can_hold {
+            return Some(reply);
+        }
+        let now = Instant::now();
+        if let Some(token) = params.and_then(|p| p.pointer("/_meta/progressToken")) {
+            self.ahead.push(scenarios::progress(token));
+        }
+        self.ahead.push(scenarios::log_message());
+        let waiting = self.pending.len();
+        if self.protocol() == Protocol::Next {
+            if !self.asked {
+                self.ask();
+            }
+        } else {
+            let version = self.version().to_string();
+            let declared = self.declared.clone().unwrap_or(Value::Null);
+            for scenario in scenarios::during_call(&declared) {
+                self.outbound
+                    .push_back(scenarios::request(scenario, &version));
+                self.pending.push((scenario.id.to_string(), now));
+            }
+        }
+        let delay = self.settings.tool_delay;
+        if self.pending.len() == waiting && delay.is_zero() {
+            return Some(reply);
+        }
+        let mut first: Vec<Value> = std::mem::take(&mut self.ahead);
+        first.extend(self.outbound.drain(..));
+        self.outbound = first.into();
+        self.held = Some(reply);
+        self.held_call = Some((id, now));
+        self.held_until = Some(now + delay);
+        None
+    }
+
+    /// `notifications/cancelled`: a held tool call it names is answered no more.
+    fn cancelled(&mut self, params: Option<&Value>) {
+        let target = params.and_then(|p| p.get("requestId"));
+        let Some((id, began)) = self.held_call.clone() else {
+            return;
+        };
+        if target == Some(&id) {
+            let after = began.elapsed().as_millis();
+            self.held = None;
+            self.held_call = None;
+            self.held_until = None;
+            self.note(format!(
+                "{CANCELLED_NOTE}{after} ms after it began; its result was not sent"
+            ));
+        }
+    }
+
     /// Queues the server → client requests.
     fn ask(&mut self) {
         self.asked = true;
@@ -326,11 +420,15 @@ impl Session {
         }
     }
 
-    /// Sends the held answer once every question is answered or timed out.
+    /// Sends the held answer once every question is answered or timed out, and the tool's
+    /// delay is over.
     fn release(&mut self) {
-        if self.pending.is_empty() {
+        let delayed = self.held_until.is_some_and(|at| at > Instant::now());
+        if self.pending.is_empty() && !delayed {
             if let Some(reply) = self.held.take() {
                 self.outbound.push_back(reply);
+                self.held_call = None;
+                self.held_until = None;
             }
         }
     }
@@ -361,6 +459,9 @@ impl Session {
 
     /// Queues what falls due by `now`: the questions, the list-changed notification.
     pub fn due(&mut self, now: Instant) {
+        if self.held_until.is_some_and(|at| at <= now) {
+            self.release();
+        }
         if self.ask_at.is_some_and(|at| at <= now) && !self.asked {
             self.ask_at = None;
             self.ask();
@@ -439,6 +540,7 @@ impl Session {
         timeouts
             .chain(list)
             .chain(self.ask_at)
+            .chain(self.held_until.filter(|_| self.held.is_some()))
             .chain([
                 self.last_heard + quiet,
                 self.last_heard + self.settings.idle,

@@ -119,7 +119,11 @@ fn a_2026_probe_asks_only_while_a_client_request_is_in_flight() {
         "params":{"name":"probe_echo","arguments":{},"_meta":meta}}));
     assert!(replies.is_empty() && s.holds());
     let asked = s.drain_outbound();
-    assert_eq!(asked.len(), scenarios::REQUESTS.len());
+    assert_eq!(
+        asked[0]["method"], "notifications/message",
+        "the tool's log first"
+    );
+    assert_eq!(asked.len(), scenarios::REQUESTS.len() + 1);
     for scenario in scenarios::REQUESTS {
         s.receive(json!({"jsonrpc":"2.0","id":scenario.id,"result":{}}));
     }
@@ -157,4 +161,90 @@ fn a_silent_client_reaches_the_idle_limit() {
     assert!(s.is_idle(Instant::now() + Duration::from_secs(2)));
     let now = Instant::now();
     assert!(s.next_deadline(now, Duration::from_secs(60)) <= now + Duration::from_secs(2));
+}
+
+fn call(id: u64, token: Option<u64>) -> Value {
+    let mut call = json!({"jsonrpc":"2.0","id":id,"method":"tools/call",
+        "params":{"name":"probe_echo","arguments":{"text":"x"}}});
+    if let Some(token) = token {
+        call["params"]["_meta"] = json!({"progressToken": token});
+    }
+    call
+}
+
+fn initialized(settings: Settings, capabilities: Value) -> Session {
+    let mut s = Session::new(Transport::Stdio, settings);
+    s.receive(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":capabilities,
+        "clientInfo":{"name":"c","version":"1"}}}),
+    );
+    s
+}
+
+#[test]
+fn a_tool_call_sends_progress_a_log_and_the_declared_questions_before_its_answer() {
+    let mut s = initialized(
+        Settings::test(Duration::from_secs(5)),
+        json!({"elicitation":{"form":{}}}),
+    );
+    let replies = s.receive(call(7, Some(70)));
+    assert!(replies.is_empty() && s.holds(), "held for the elicitation");
+    let sent = s.drain_outbound();
+    let methods: Vec<&str> = sent.iter().filter_map(|m| m["method"].as_str()).collect();
+    assert_eq!(
+        methods,
+        [
+            "notifications/progress",
+            "notifications/message",
+            "elicitation/create"
+        ]
+    );
+    assert_eq!(sent[0]["params"]["progressToken"], 70);
+    assert_eq!(sent[2]["id"], scenarios::CALL_ELICIT_FORM.id);
+    s.receive(json!({"jsonrpc":"2.0","id":scenarios::CALL_ELICIT_FORM.id,
+        "result":{"action":"decline"}}));
+    let answer = s.drain_outbound();
+    assert_eq!(answer[0]["id"], 7);
+    let result = &answer[0]["result"];
+    assert!(result["content"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.starts_with(protocol::TEXT_MARK)));
+    assert_eq!(
+        result["structuredContent"]["part"],
+        protocol::STRUCTURED_MARK
+    );
+}
+
+#[test]
+fn without_questions_a_call_is_answered_at_once_after_its_log() {
+    let mut s = initialized(Settings::test(Duration::from_secs(5)), json!({}));
+    let replies = s.receive(call(3, None));
+    assert_eq!(replies.len(), 2);
+    assert_eq!(
+        (&replies[0]["method"], &replies[1]["id"]),
+        (&json!("notifications/message"), &json!(3))
+    );
+}
+
+#[test]
+fn a_delayed_call_cancelled_in_flight_is_never_answered() {
+    let mut settings = Settings::test(Duration::from_secs(5));
+    settings.tool_delay = Duration::from_secs(30);
+    let mut s = initialized(settings, json!({}));
+    assert!(s.receive(call(4, None)).is_empty() && s.holds());
+    s.drain_outbound();
+    s.receive(json!({"jsonrpc":"2.0","method":"notifications/cancelled",
+        "params":{"requestId":4,"reason":"user interrupt"}}));
+    assert!(!s.holds());
+    s.due(Instant::now() + Duration::from_secs(60));
+    let later = s.drain_outbound();
+    assert!(
+        later.iter().all(|m| m["id"] != 4),
+        "no answer after the cancel: {later:?}"
+    );
+    let noted = s.transcript.records().iter().any(
+        |r| matches!(&r.entry, Entry::Note { note } if note.starts_with(super::CANCELLED_NOTE)),
+    );
+    assert!(noted);
 }

@@ -40,6 +40,9 @@ pub struct Settings {
     pub settle: Duration,
     /// How long a client may stay silent before the probe ends its session.
     pub idle: Duration,
+    /// How long the probe's tool takes at least before it answers (`--tool-delay`), so a
+    /// client's cancellation shows.
+    pub tool_delay: Duration,
 }
 
 impl Settings {
@@ -51,6 +54,7 @@ impl Settings {
             timeout,
             settle: Duration::ZERO,
             idle: Duration::from_secs(60),
+            tool_delay: Duration::ZERO,
         }
     }
 }

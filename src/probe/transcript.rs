@@ -33,6 +33,8 @@ pub(crate) enum Entry {
     Http { http: HttpEvent },
     /// The probe's own remark: timeouts, end of input, signals, unreadable input.
     Note { note: String },
+    /// What the client sent the scripted model (`fieldnotes probe model`), and its step.
+    Model { model: Value },
 }
 
 /// One HTTP request: what came and what the probe answered.
@@ -178,15 +180,9 @@ impl Transcript {
     }
 
     /// The transcript as JSON lines, each ending in `\n`.
+    #[cfg(test)]
     pub fn to_jsonl(&self) -> String {
-        let mut out = String::with_capacity(self.bytes);
-        for record in &self.records {
-            if let Ok(line) = serde_json::to_string(record) {
-                out.push_str(&line);
-                out.push('\n');
-            }
-        }
-        out
+        to_jsonl(&self.records)
     }
 
     /// Reads JSON lines back (tests, and rules run over a written transcript).
@@ -199,6 +195,18 @@ impl Transcript {
         }
         transcript
     }
+}
+
+/// Records as JSON lines, each ending in `\n`.
+pub(crate) fn to_jsonl(records: &[Record]) -> String {
+    let mut out = String::new();
+    for record in records {
+        if let Ok(line) = serde_json::to_string(record) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 /// Now, as a transcript writes times.

@@ -22,6 +22,7 @@ mod observations;
 mod printing;
 mod probe;
 mod probe_http;
+mod probe_model;
 mod probe_modes;
 mod provenance;
 mod render;

@@ -20,6 +20,10 @@ whatever the client left running (found by its scratch HOME, killed by process i
                                                      written into DIR naming the package
                                                      version installed (`--package`)
 
+Past the handshake: call.sh drives Claude Code, Codex, Gemini CLI, opencode and Qwen Code,
+installed here, at `fieldnotes probe model` (a scripted model on loopback) so each calls the
+probe's tool; the exact commands are in it.
+
 Versions live in pins.json (data, never code) and are checked as SemVer (npm) or PEP 440
 (PyPI) wherever they come from: the table, the command line, a registry, an installed
 package.

@@ -37,6 +37,8 @@ pub(crate) struct Facts<'a> {
     pub http: Vec<(usize, &'a HttpEvent)>,
     /// The probe's notes with their lines.
     pub notes: Vec<(usize, &'a str)>,
+    /// The scripted model's lines (what the client sent the model) with their lines.
+    pub model: Vec<(usize, &'a Value)>,
 }
 
 impl<'a> Facts<'a> {
@@ -46,6 +48,7 @@ impl<'a> Facts<'a> {
             messages: Vec::new(),
             http: Vec::new(),
             notes: Vec::new(),
+            model: Vec::new(),
         };
         for (index, record) in records.iter().enumerate() {
             let line = index + 1;
@@ -58,6 +61,10 @@ impl<'a> Facts<'a> {
                 }
                 Entry::Note { note } => {
                     facts.notes.push((line, note));
+                    continue;
+                }
+                Entry::Model { model } => {
+                    facts.model.push((line, model));
                     continue;
                 }
             };

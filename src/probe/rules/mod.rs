@@ -4,8 +4,11 @@
 //! on ([`Basis`]). A session without a handshake claims nothing but the fallback it did not
 //! make ([`no_session`]).
 
+mod calls;
 mod facts;
 mod no_session;
+#[cfg(test)]
+mod observed_tests;
 #[cfg(test)]
 mod tests;
 
@@ -76,8 +79,6 @@ pub(crate) enum Declares {
 pub(crate) enum Rule {
     /// Yes when the client sent this method (a request or notification); left out otherwise.
     Sent(&'static str),
-    /// Yes when the client sent this request; `unknown` otherwise (it might, given reason).
-    SentOrUnknown(&'static str),
     /// Yes when the client sent a `progressToken` or a progress notification.
     Progress,
     /// From the declared capability: yes when `path` is declared, no when not.
@@ -100,6 +101,12 @@ pub(crate) enum Rule {
     },
     /// 2026-07-28 `_meta` on requests, and no `initialize`.
     Stateless,
+    /// The client's call of the probe's tool ([`calls`]).
+    ToolCall,
+    /// What the client's model was shown of the tool result ([`calls`]).
+    StructuredOutput,
+    /// The client's `notifications/cancelled`, its reason and timing ([`calls`]).
+    Cancellation,
 }
 
 /// Every rule, by capability id (the ids of `content/capabilities/`).
@@ -108,10 +115,11 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("core.discover", Rule::Sent("server/discover")),
     ("core.stateless", Rule::Stateless),
     ("core.subscriptions", Rule::Sent("subscriptions/listen")),
-    ("core.cancellation", Rule::Sent("notifications/cancelled")),
+    ("core.cancellation", Rule::Cancellation),
     ("core.progress", Rule::Progress),
     ("tools.list", Rule::Sent("tools/list")),
-    ("tools.call", Rule::SentOrUnknown("tools/call")),
+    ("tools.call", Rule::ToolCall),
+    ("tools.structuredOutput", Rule::StructuredOutput),
     ("tools.listChanged", Rule::ListsAgain),
     ("resources.list", Rule::Sent("resources/list")),
     ("resources.read", Rule::Sent("resources/read")),
@@ -214,15 +222,10 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
             lines.extend(facts.reply_to(sent).map(|r| r.line));
             finding(Status::Yes, Basis::Did, format!("sent {method}"), lines)
         }
-        Rule::SentOrUnknown(method) => judge(Rule::Sent(method), facts).or_else(|| {
-            finding(
-                Status::Unknown,
-                Basis::Absent,
-                format!("did not send {method} in this session"),
-                vec![],
-            )
-        }),
         Rule::Progress => progress(facts),
+        Rule::ToolCall => calls::tool_call(facts),
+        Rule::StructuredOutput => calls::structured_output(facts),
+        Rule::Cancellation => calls::cancellation(facts),
         Rule::Declared(declares) => {
             let (line, caps) = facts.capabilities()?;
             let name = declares.name();
@@ -300,6 +303,11 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
         .capabilities()
         .map(|(line, caps)| (line, declares.holds(caps)));
     let name = declares.name();
+    // A question asked during a tool call speaks for the capability before one asked after
+    // the handshake.
+    let during = scenarios::in_call(scenario)
+        .filter(|s| facts.sent_by_probe(s.method, Some(s.id)).is_some());
+    let scenario = during.unwrap_or(scenario);
     let method = scenario.method;
     let sent = facts
         .sent_by_probe(method, Some(scenario.id))
@@ -330,14 +338,28 @@ fn asked(facts: &Facts, scenario: Scenario, declares: Declares) -> Option<Findin
             (None, _) => finding(
                 Status::Yes,
                 Basis::Did,
-                format!("answered {method} with a result"),
+                match (
+                    during,
+                    answer.msg.pointer("/result/action").and_then(Value::as_str),
+                ) {
+                    (Some(_), Some(action)) => {
+                        format!("answered {method} during a tool call: action {action}")
+                    }
+                    (Some(_), None) => format!("answered {method} during a tool call"),
+                    (None, _) => format!("answered {method} with a result"),
+                },
                 lines,
             ),
             (Some(e), Some((_, true))) => finding(
                 Status::Partial,
                 Basis::Refused,
                 format!(
-                    "declared {name} but answered {method} with error {}",
+                    "declared {name} but answered {method}{} with error {}",
+                    if during.is_some() {
+                        " during a tool call"
+                    } else {
+                        ""
+                    },
                     code(e)
                 ),
                 lines,

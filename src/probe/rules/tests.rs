@@ -141,7 +141,12 @@ fn tools_call_is_unknown_unless_the_client_called() {
         status(&[init(json!({}))], "tools.call"),
         Some(Status::Unknown)
     );
-    let lines = [init(json!({})), request(1, "tools/call")];
+    let call = (
+        "in",
+        json!({"jsonrpc":"2.0","id":1,"method":"tools/call",
+        "params":{"name":"probe_echo","arguments":{}}}),
+    );
+    let lines = [init(json!({})), call];
     assert_eq!(status(&lines, "tools.call"), Some(Status::Yes));
 }
 

@@ -1,0 +1,125 @@
+//! The rules of a tool call: whether the client called the probe's tool, what its model was
+//! shown of the result (read from the scripted model's lines, `fieldnotes probe model`), and
+//! whether, when and why it cancelled a request.
+
+use super::facts::{Facts, Message};
+use super::{finding, Basis, Finding, Status};
+use crate::probe::protocol::TOOL;
+use crate::probe::session::CANCELLED_NOTE;
+use serde_json::Value;
+
+/// The client's `tools/call` of the probe's tool.
+fn probe_call<'f, 'a>(facts: &'f Facts<'a>) -> Option<&'f Message<'a>> {
+    facts
+        .sent_by_client("tools/call")
+        .find(|m| m.is_request() && m.msg.pointer("/params/name") == Some(&Value::from(TOOL)))
+}
+
+/// `tools.call`: yes when the client called the probe's tool (with what came back);
+/// unknown when it called none (a model may never have asked).
+pub(super) fn tool_call(facts: &Facts) -> Option<Finding> {
+    let Some(call) = probe_call(facts) else {
+        let asked = (facts.model.iter()).find(|(_, m)| m.get("step") == Some(&Value::from("call")));
+        return match asked {
+            Some((line, _)) => finding(
+                Status::Unknown,
+                Basis::Absent,
+                format!("its model asked for {TOOL}, but the client sent no tools/call"),
+                vec![*line],
+            ),
+            None => finding(
+                Status::Unknown,
+                Basis::Absent,
+                "did not send tools/call in this session",
+                vec![],
+            ),
+        };
+    };
+    let mut lines = vec![call.line];
+    let reply = facts.reply_to(call);
+    lines.extend(reply.map(|r| r.line));
+    let why = match reply {
+        Some(_) => format!("called {TOOL} (tools/call) and was answered"),
+        None => format!("called {TOOL} (tools/call); it was not answered"),
+    };
+    finding(Status::Yes, Basis::Did, why, lines)
+}
+
+/// `tools.structuredOutput`: what of the probe's result (text and `structuredContent`,
+/// each marked) the client passed its model, as the scripted model saw it.
+pub(super) fn structured_output(facts: &Facts) -> Option<Finding> {
+    let (line, shown) = facts.model.iter().rev().find_map(|(line, m)| {
+        let results = m.get("toolResults")?.as_array()?;
+        let shown = results
+            .iter()
+            .filter_map(|r| r.get("shown")?.as_str())
+            .rfind(|s| *s != "neither")?;
+        Some((*line, shown))
+    })?;
+    let mut lines = vec![line];
+    if let Some(call) = probe_call(facts) {
+        lines.push(call.line);
+        lines.extend(facts.reply_to(call).map(|r| r.line));
+    }
+    let (status, why) = match shown {
+        "structuredContent" => (
+            Status::Yes,
+            "passed its model only the structuredContent of the tool result, not its text",
+        ),
+        "both" => (
+            Status::Yes,
+            "passed its model both the structuredContent and the text of the tool result",
+        ),
+        _ => (
+            Status::Partial,
+            "took the result with structuredContent but passed its model only the text",
+        ),
+    };
+    finding(status, Basis::Did, why, lines)
+}
+
+/// `core.cancellation`: the client's `notifications/cancelled`, with its reason, and
+/// whether it came while the request was in flight or after it was answered.
+pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
+    // A cancelled tool call speaks before other cancelled requests (a list, a ping).
+    let target_of = |m: &Message<'a>| m.msg.pointer("/params/requestId");
+    let is_call = |cancel: &Message<'a>| {
+        (facts.sent_by_client("tools/call"))
+            .any(|c| c.is_request() && c.id() == target_of(cancel) && c.line < cancel.line)
+    };
+    let cancel = (facts
+        .sent_by_client("notifications/cancelled")
+        .find(|m| is_call(m)))
+    .or_else(|| facts.sent_by_client("notifications/cancelled").next())?;
+    let params = cancel.msg.get("params");
+    let target = params.and_then(|p| p.get("requestId"));
+    let reason = match params.and_then(|p| p.get("reason")).and_then(Value::as_str) {
+        Some(reason) => format!("reason \"{reason}\""),
+        None => "no reason".to_string(),
+    };
+    let request = facts
+        .messages
+        .iter()
+        .find(|m| m.incoming && m.is_request() && m.id() == target && m.line < cancel.line);
+    let answered = request
+        .and_then(|r| facts.reply_to(r))
+        .filter(|r| r.line < cancel.line);
+    let mut lines = vec![cancel.line];
+    lines.extend(request.map(|r| r.line));
+    lines.extend(answered.map(|r| r.line));
+    let what = request.and_then(Message::method).unwrap_or("a request");
+    let when = match answered {
+        Some(_) => "after it had the result",
+        None => "while it was in flight",
+    };
+    if answered.is_none() {
+        let note = (facts.notes.iter()).find(|(_, n)| n.starts_with(CANCELLED_NOTE));
+        lines.extend(note.map(|(line, _)| *line));
+    }
+    finding(
+        Status::Yes,
+        Basis::Did,
+        format!("sent notifications/cancelled for its {what} {when}, {reason}"),
+        lines,
+    )
+}

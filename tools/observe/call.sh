@@ -1,0 +1,92 @@
+#!/bin/bash
+# call.sh: one run of a shipped client driven by `fieldnotes probe model` to call the probe's
+# tool, its observation written into OUT with the package version installed (`--package`).
+#
+#   PREFIX=DIR OUT=DIR FIELDNOTES=BIN [MPORT=P] [CANCEL=1] call.sh CLIENT RUN [probe flags…]
+#
+# CLIENT is claude-code, codex, gemini-cli, opencode or qwen-code, installed under
+# PREFIX/CLIENT by `observe.py install` (the version pins.json names). Start the scripted model
+# first, into the same OUT: `fieldnotes probe model --port $MPORT --out $OUT`. RUN names the
+# scratch folder (PREFIX/../call-CLIENT-RUN: its own HOME and working folder). CANCEL=1 gives
+# the client a 2 s tool timeout (pass the probe `--tool-delay 10000` so a cancellation shows).
+# Every process left running with the scratch HOME is ended by its process id.
+set -u
+C=$1; R=$2; shift 2
+FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
+OUT=${OUT:?set OUT to the observations folder}; mkdir -p "$OUT"
+PREFIX=${PREFIX:?set PREFIX to the install prefix of observe.py}
+S=$(dirname "$PREFIX")/call-$C-$R; rm -rf "$S"; mkdir -p "$S/home" "$S/work"
+export HOME=$S/home; cd "$S/work" || exit 1
+BIN=$PREFIX/$C/node_modules/.bin
+P=${MPORT:-18767}
+URL=http://127.0.0.1:$P
+ver() { node -e "console.log(require('$PREFIX/$C/node_modules/$1/package.json').version)"; }
+case $C in
+ claude-code) PKG=@anthropic-ai/claude-code;;
+ codex) PKG=@openai/codex;;
+ gemini-cli) PKG=@google/gemini-cli;;
+ opencode) PKG=opencode-ai;;
+ qwen-code) PKG=@qwen-code/qwen-code;;
+esac
+V=$(ver $PKG)
+T2=${CANCEL:+2}
+PROBE=("$FN" probe stdio --out "$OUT" --package "npm:$PKG@$V" --quiet-timeout 3 --idle-limit 600 "$@")
+PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+case $C in
+ claude-code)
+  CMD="claude -p 'Call the probe_echo tool.' --output-format stream-json --verbose --allowedTools mcp__probe__probe_echo (ANTHROPIC_BASE_URL=scripted model)"
+  PROBE+=(--command "$CMD")
+  $BIN/claude mcp add probe -- "${PROBE[@]}" >/dev/null
+  [ -n "$T2" ] && export MCP_TOOL_TIMEOUT=2000
+  ANTHROPIC_BASE_URL=$URL ANTHROPIC_API_KEY=x timeout 120 $BIN/claude -p 'Call the probe_echo tool.' --output-format stream-json --verbose --allowedTools mcp__probe__probe_echo > $S/client.out 2> $S/client.err ;;
+ codex)
+  CMD="codex exec --json --skip-git-repo-check 'Call the probe_echo tool.' (model_provider at the scripted model, wire_api responses)"
+  PROBE+=(--command "$CMD")
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  mkdir -p $HOME/.codex
+  cat > $HOME/.codex/config.toml <<T
+model = "gpt-5"
+model_provider = "scripted"
+[model_providers.scripted]
+name = "scripted"
+base_url = "$URL/v1"
+wire_api = "responses"
+env_key = "OPENAI_API_KEY"
+[mcp_servers.probe]
+command = "$FN"
+args = $PJ
+T
+  [ -n "$T2" ] && echo "tool_timeout_sec = 2" >> $HOME/.codex/config.toml
+  OPENAI_API_KEY=x timeout 120 $BIN/codex exec --json --skip-git-repo-check 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+ gemini-cli)
+  CMD="gemini -p 'Call the probe_echo tool.' --output-format stream-json (GOOGLE_GEMINI_BASE_URL=scripted model, trust: true)"
+  PROBE+=(--command "$CMD")
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  mkdir -p $HOME/.gemini
+  echo "{\"mcpServers\": {\"probe\": {\"command\": \"$FN\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}" > $HOME/.gemini/settings.json
+  echo "{\"$S/work\": \"TRUST_FOLDER\"}" > $HOME/.gemini/trustedFolders.json
+  GOOGLE_GEMINI_BASE_URL=$URL GEMINI_API_KEY=x timeout 120 $BIN/gemini -p 'Call the probe_echo tool.' --output-format stream-json > $S/client.out 2> $S/client.err ;;
+ qwen-code)
+  CMD="qwen -p 'Call the probe_echo tool.' (OPENAI_BASE_URL=scripted model /v1, trust: true)"
+  PROBE+=(--command "$CMD")
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  mkdir -p $HOME/.qwen
+  echo "{\"mcpServers\": {\"probe\": {\"command\": \"$FN\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"openai\"}}}" > $HOME/.qwen/settings.json
+  echo "{\"$S/work\": \"TRUST_FOLDER\"}" > $HOME/.qwen/trustedFolders.json
+  OPENAI_BASE_URL=$URL/v1 OPENAI_MODEL=scripted OPENAI_API_KEY=x timeout 120 $BIN/qwen -p 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+ opencode)
+  CMD="opencode run --format json 'Call the probe_echo tool.' (provider @ai-sdk/openai-compatible at the scripted model)"
+  PROBE+=(--command "$CMD")
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]}")
+  cat > opencode.json <<T
+{"\$schema": "https://opencode.ai/config.json",
+ "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "scripted",
+   "options": {"baseURL": "$URL/v1", "apiKey": "x"}, "models": {"probe": {"name": "probe"}}}},
+ "model": "scripted/probe",
+ "permission": {"*": "allow"},
+ "mcp": {"probe": {"type": "local", "command": $PJ${T2:+, "timeout": 2000}}}}
+T
+  timeout 120 $BIN/opencode run --format json 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+esac
+echo "exit $?"
+for p in $(grep -l -a "HOME=$S/home" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do [ "$p" != "$$" ] && kill $p 2>/dev/null; done; true
