@@ -1,8 +1,12 @@
 //! `fieldnotes probe stdio|http`: record an MCP client's session as an observation.
 
-use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode, ProbeProtocol};
+use crate::cli::ProbeRegistration;
+use crate::cli::{ProbeArgs, ProbeCommand, ProbeHttpArgs, ProbeMode, ProbeProtocol};
 use crate::error::{Error, Result};
-use crate::probe::{HttpMode, Listen, Package, ProbeOptions, Protocol, Settings};
+use crate::probe::{
+    AuthConfig, Discovery, HttpMode, Listen, Package, ProbeOptions, Protocol, Registration,
+    Settings,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -21,11 +25,43 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                     ProbeMode::LegacyOnly404 => HttpMode::LegacyOnly404,
                     ProbeMode::LegacyOnly405 => HttpMode::LegacyOnly405,
                 },
+                auth: auth(&args)?,
             };
-            crate::probe::http(&options(run, args.common)?, listen)?
+            let client = args.client.clone();
+            let mut options = options(run, args.common)?;
+            options.client = client;
+            crate::probe::http(&options, listen)?
         }
+        ProbeCommand::Browser(args) => return crate::probe::browser(&args.url, args.max_redirects),
     }
     Ok(0)
+}
+
+/// `--auth oauth` with its `--registration`, `--discovery` and `--token-lifetime`.
+fn auth(args: &ProbeHttpArgs) -> Result<Option<AuthConfig>> {
+    if args.auth.is_none() {
+        return Ok(None);
+    }
+    let discovery = Discovery::parse(&args.discovery).map_err(|why| Error::Usage {
+        message: format!("--discovery {}: {why}", args.discovery),
+    })?;
+    if !(1..=86_400).contains(&args.token_lifetime) {
+        return Err(Error::Usage {
+            message: format!(
+                "--token-lifetime {} is not between 1 and 86400 seconds",
+                args.token_lifetime
+            ),
+        });
+    }
+    Ok(Some(AuthConfig {
+        registration: match args.registration {
+            ProbeRegistration::Dcr => Registration::Dcr,
+            ProbeRegistration::Cimd => Registration::Cimd,
+            ProbeRegistration::Both => Registration::Both,
+        },
+        discovery,
+        lifetime: Duration::from_secs(args.token_lifetime),
+    }))
 }
 
 /// The flags resolved: observations go to `--out`, else the site's `content/observations/`,
@@ -85,5 +121,6 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
         clients: site,
         package,
         settings,
+        client: None,
     })
 }

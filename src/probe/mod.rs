@@ -10,7 +10,9 @@
 //! table; [`observation`] writes the files atomically, [`scrub`]bed of machine folders, with
 //! the [`package`] that ran. [`stdio`] and [`http`] are the transports.
 
+mod browser;
 mod http;
+mod oauth;
 mod observation;
 mod package;
 mod protocol;
@@ -23,7 +25,9 @@ mod stdio;
 mod transcript;
 
 use crate::error::{Error, Result};
+pub use browser::browser;
 pub use http::{HttpMode, Listen};
+pub use oauth::{AuthConfig, Discovery, Registration};
 pub(crate) use observation::ClientNames;
 use observation::Writer;
 pub use package::Package;
@@ -47,6 +51,8 @@ pub struct ProbeOptions {
     pub package: Option<Package>,
     /// The protocol era, the settle time and the idle limit.
     pub settings: Settings,
+    /// `probe http --client`: the client id of a session that sent no clientInfo.
+    pub client: Option<String>,
 }
 
 /// Serves one client on standard input and output, recording it, until it goes.
@@ -62,7 +68,8 @@ pub fn stdio(options: &ProbeOptions) -> Result<()> {
 
 /// Serves clients over HTTP, recording each session, until the process is stopped.
 pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
-    let writer = writer(options, listen.mode.id());
+    let mut writer = writer(options, listen.mode.id());
+    writer.auth = listen.auth;
     let runtime = runtime()?;
     let served = runtime.block_on(http::serve(writer, options.settings, options.quiet, listen));
     runtime.shutdown_background();
@@ -77,6 +84,7 @@ fn writer(options: &ProbeOptions, mode: &'static str) -> Writer {
         .unwrap_or_default();
     let mut writer = Writer::new(options.out.clone(), options.command.clone(), mode, clients);
     writer.package = options.package.clone();
+    writer.client = options.client.clone();
     writer
 }
 

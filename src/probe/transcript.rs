@@ -33,6 +33,9 @@ pub(crate) enum Entry {
     Http { http: HttpEvent },
     /// The probe's own remark: timeouts, end of input, signals, unreadable input.
     Note { note: String },
+    /// A step of an OAuth flow (`probe http --auth oauth`): what the client sent, in shape
+    /// (PKCE method, lengths, `resource`, scopes), never a code, token or secret.
+    Auth { auth: Value },
 }
 
 /// One HTTP request: what came and what the probe answered.

@@ -37,6 +37,8 @@ pub(crate) struct Facts<'a> {
     pub http: Vec<(usize, &'a HttpEvent)>,
     /// The probe's notes with their lines.
     pub notes: Vec<(usize, &'a str)>,
+    /// The OAuth flow's records with their lines.
+    pub auth: Vec<(usize, &'a Value)>,
 }
 
 impl<'a> Facts<'a> {
@@ -46,6 +48,7 @@ impl<'a> Facts<'a> {
             messages: Vec::new(),
             http: Vec::new(),
             notes: Vec::new(),
+            auth: Vec::new(),
         };
         for (index, record) in records.iter().enumerate() {
             let line = index + 1;
@@ -58,6 +61,10 @@ impl<'a> Facts<'a> {
                 }
                 Entry::Note { note } => {
                     facts.notes.push((line, note));
+                    continue;
+                }
+                Entry::Auth { auth } => {
+                    facts.auth.push((line, auth));
                     continue;
                 }
             };
