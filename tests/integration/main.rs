@@ -22,6 +22,7 @@ mod printing;
 mod probe;
 mod probe_http;
 mod probe_modes;
+mod probe_oauth;
 mod provenance;
 mod render;
 mod revisions;

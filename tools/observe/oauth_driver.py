@@ -131,12 +131,13 @@ def one_run(name: str, args, n: int) -> None:
         env["GEMINI_API_KEY"] = observe.FAKE_KEY
     trigger = TRIGGERS[name]
     then, lifetime = "", ""
-    if args.refresh:
+    if args.refresh or args.connect:
         argv, extra = CONNECT[name]
-        then = (f"; after {args.refresh + 2} s (the token expired): "
+        wait = f"after {args.refresh + 2} s (the token expired)" if args.refresh else "then"
+        then = (f"; {wait}: "
                 + " ".join(f"{k}={v}" for k, v in extra.items()) + (" " if extra else "")
                 + shlex.join([client.binary, *argv]) + " (timeout 30 s)")
-        lifetime = f" --token-lifetime {args.refresh}"
+        lifetime = f" --token-lifetime {args.refresh}" if args.refresh else ""
     probe_cmd = [args.fieldnotes, "probe", "http", "--port", "0", "--auth", "oauth",
                  "--registration", args.registration, "--discovery", args.discovery,
                  "--token-lifetime", str(args.refresh or 3600),
@@ -151,8 +152,8 @@ def one_run(name: str, args, n: int) -> None:
     print(f"run {n}: {name} {version} at {url}", flush=True)
     try:
         trigger(bin_, url, scratch.home, scratch.work, env, f"oauth-{name}-{n}")
-        if args.refresh:
-            time.sleep(args.refresh + 2)
+        if args.refresh or args.connect:
+            time.sleep(args.refresh + 2 if args.refresh else 0)
             argv, extra = CONNECT[name]
             shown(subprocess.run(["timeout", "30", bin_, *argv], cwd=scratch.work,
                                  env={**env, **extra}, stdin=subprocess.DEVNULL,
@@ -181,6 +182,9 @@ def main() -> None:
     p.add_argument("--registration", default="both", choices=["both", "dcr", "cimd"])
     p.add_argument("--discovery", default="all")
     p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--connect", action="store_true",
+                   help="after the login, connect with the token (claude-code: claude mcp "
+                        "list; codex: codex exec): the flow joins that session's observation")
     p.add_argument("--refresh", type=int, default=0, metavar="SECONDS",
                    help="tokens valid this long; after the login, connect again once expired "
                         "(claude-code: claude mcp list; codex: codex exec)")

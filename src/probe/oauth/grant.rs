@@ -52,7 +52,7 @@ struct Grant {
 pub(crate) enum Bearer {
     Missing,
     /// An `Authorization` that is not `Bearer …`.
-    NotBearer,
+    OtherScheme,
     Unknown,
     Expired,
     /// Valid; `true` the first time this token is used.
@@ -63,7 +63,7 @@ impl Bearer {
     pub fn id(self) -> &'static str {
         match self {
             Bearer::Missing => "missing",
-            Bearer::NotBearer => "not-bearer",
+            Bearer::OtherScheme => "other-scheme",
             Bearer::Unknown => "unknown",
             Bearer::Expired => "expired",
             Bearer::Valid(_) => "valid",
@@ -486,7 +486,7 @@ impl Grants {
             .strip_prefix("Bearer ")
             .or_else(|| value.strip_prefix("bearer "))
         else {
-            return Bearer::NotBearer;
+            return Bearer::OtherScheme;
         };
         match self.access.get_mut(token.trim()) {
             None => Bearer::Unknown,

@@ -76,7 +76,9 @@ pub(super) fn results(facts: &Facts) -> BTreeMap<&'static str, Finding> {
         ("authorization.resourceIndicators", resource(&flow)),
     ];
     for (id, found) in judged {
-        if let Some(found) = found {
+        if let Some(mut found) = found {
+            found.messages.sort_unstable();
+            found.messages.dedup();
             out.insert(id, found);
         }
     }
