@@ -6,13 +6,15 @@ browser` as its browser ($BROWSER and `xdg-open` on PATH), and record the observ
     oauth_driver.py CLIENT --fieldnotes BIN --prefix DIR --out DIR
                     [--registration both|dcr|cimd] [--discovery all] [--runs N]
 
-CLIENT is one of TRIGGERS: how its sign-in is started (each needs a terminal or its TUI):
+CLIENT is one of TRIGGERS: how its sign-in is started:
 - claude-code: `claude mcp add --transport http probe URL`, then `claude mcp login probe`
   under a pseudo-terminal (it refuses without one; `claude -p` never signs in).
 - codex: `~/.codex/config.toml` with `mcp_oauth_credentials_store = "file"` and the server's
   `url`, then `codex mcp login probe`.
 - gemini-cli: `~/.gemini/settings.json` `{"mcpServers": {"probe": {"httpUrl": URL}}}`, the
   folder trusted, then its TUI in tmux: `/mcp auth probe`, Enter on the consent prompt.
+- mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
+  itself on the 401.
 
 Each run has a scratch HOME and working folder, a fresh probe (the site's client names, the
 package version installed as `--package`), and ends by stopping the probe (SIGTERM: it
@@ -88,7 +90,13 @@ def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
     subprocess.run(["tmux", "kill-session", "-t", tmux], check=False)
 
 
-TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini}
+def mcp_remote(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    driver = Path(__file__).resolve().parent / "stdio_driver.py"
+    shown(subprocess.run(["timeout", "90", sys.executable, str(driver), bin_, url], cwd=work,
+                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+
+
+TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
 CONNECT = {
@@ -108,6 +116,8 @@ DESCRIBED = {
                   "folder trusted; gemini (TUI in tmux): `/mcp auth probe` typed after 20 s, "
                   "Enter after 2, 5 and 11 s more (submit, Yes on the consent prompt) "
                   "(BROWSER=fieldnotes probe browser)",
+    "mcp-remote": "stdio_driver.py mcp-remote URL (initialize, tools/list, tools/call; "
+                  "BROWSER=fieldnotes probe browser) (timeout 90 s)",
 }
 
 
