@@ -226,6 +226,10 @@ pub struct ProbeHttpArgs {
     /// sign-in command such as `claude mcp login` makes no MCP request).
     #[arg(long, value_name = "ID")]
     pub client: Option<String>,
+    /// With --auth oauth: a token without the scope `mcp:write` gets 403
+    /// `insufficient_scope` naming it, so a client's scope step-up shows.
+    #[arg(long, requires = "auth")]
+    pub step_up: bool,
     /// With --auth oauth: seconds an access token is valid (`expires_in`), so refresh shows.
     #[arg(
         long,

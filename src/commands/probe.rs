@@ -61,6 +61,7 @@ fn auth(args: &ProbeHttpArgs) -> Result<Option<AuthConfig>> {
         },
         discovery,
         lifetime: Duration::from_secs(args.token_lifetime),
+        step_up: args.step_up,
     }))
 }
 

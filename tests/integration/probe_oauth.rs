@@ -33,7 +33,12 @@ fn an_unauthorized_client_is_challenged_and_its_discovery_recorded() {
     let out = tempfile::tempdir().expect("temp");
     let (mut child, address) = serve_http(
         out.path(),
-        &["--auth", "oauth", "--discovery", "header,prm-path,oauth-path"],
+        &[
+            "--auth",
+            "oauth",
+            "--discovery",
+            "header,prm-path,oauth-path",
+        ],
     );
     let refused = ask(&address, "POST", "/mcp", INIT);
     assert!(refused.starts_with("HTTP/1.1 401"), "{refused}");
@@ -41,13 +46,28 @@ fn an_unauthorized_client_is_challenged_and_its_discovery_recorded() {
         "www-authenticate: Bearer resource_metadata=\"http://{address}/.well-known/oauth-protected-resource/mcp\""
     );
     assert!(refused.contains(&challenge), "{refused}");
-    let prm = ask(&address, "GET", "/.well-known/oauth-protected-resource/mcp", "");
+    let prm = ask(
+        &address,
+        "GET",
+        "/.well-known/oauth-protected-resource/mcp",
+        "",
+    );
     assert!(prm.starts_with("HTTP/1.1 200"), "{prm}");
-    assert!(prm.contains(&format!("\"authorization_servers\":[\"http://{address}/auth\"]")));
+    assert!(prm.contains(&format!(
+        "\"authorization_servers\":[\"http://{address}/auth\"]"
+    )));
     let oidc = ask(&address, "GET", "/.well-known/openid-configuration", "");
     assert!(oidc.starts_with("HTTP/1.1 404"), "{oidc}");
-    let server = ask(&address, "GET", "/.well-known/oauth-authorization-server/auth", "");
-    assert!(server.contains("\"code_challenge_methods_supported\":[\"S256\"]"), "{server}");
+    let server = ask(
+        &address,
+        "GET",
+        "/.well-known/oauth-authorization-server/auth",
+        "",
+    );
+    assert!(
+        server.contains("\"code_challenge_methods_supported\":[\"S256\"]"),
+        "{server}"
+    );
     assert!(server.contains("\"registration_endpoint\""), "{server}");
     let _ = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -83,6 +103,9 @@ fn the_scripted_browser_refuses_other_hosts() {
         .expect("run");
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("`example.com` is not this machine"), "{stderr}");
+    assert!(
+        stderr.contains("`example.com` is not this machine"),
+        "{stderr}"
+    );
     assert!(!stderr.contains("abc"), "{stderr}");
 }

@@ -151,11 +151,13 @@ def one_run(name: str, args, n: int) -> None:
     probe_cmd = [args.fieldnotes, "probe", "http", "--port", "0", "--auth", "oauth",
                  "--registration", args.registration, "--discovery", args.discovery,
                  "--token-lifetime", str(args.refresh or 3600),
+                 *(["--step-up"] if args.step_up else []),
                  "--out", str(Path(args.out).resolve()),
                  "--package", f"{client.registry}:{client.package}@{version}",
                  "--client", name,
                  "--command", f"{DESCRIBED[name]}{then}; probe: --auth oauth --registration "
-                              f"{args.registration} --discovery {args.discovery}{lifetime}"]
+                              f"{args.registration} --discovery {args.discovery}{lifetime}"
+                              f"{' --step-up' if args.step_up else ''}"]
     err = open(scratch.root / "probe.err", "w")
     probe = subprocess.Popen(probe_cmd, cwd=Path(args.site).resolve(), stdout=subprocess.PIPE, stderr=err, text=True)
     url = probe.stdout.readline().strip()
@@ -192,6 +194,8 @@ def main() -> None:
     p.add_argument("--registration", default="both", choices=["both", "dcr", "cimd"])
     p.add_argument("--discovery", default="all")
     p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--step-up", action="store_true",
+                   help="tokens without mcp:write get 403 insufficient_scope")
     p.add_argument("--connect", action="store_true",
                    help="after the login, connect with the token (claude-code: claude mcp "
                         "list; codex: codex exec): the flow joins that session's observation")

@@ -79,7 +79,8 @@ pub(crate) struct Grants {
     pub lifetime: Duration,
     clients: BTreeMap<String, Client>,
     codes: BTreeMap<String, Code>,
-    access: BTreeMap<String, (Instant, bool)>,
+    /// Access tokens: until when, whether used yet, the scope granted.
+    access: BTreeMap<String, (Instant, bool, String)>,
     refresh: BTreeMap<String, Grant>,
 }
 
@@ -451,14 +452,16 @@ impl Grants {
         };
         let access = crate::probe::http::new_id();
         let refresh = crate::probe::http::new_id();
-        keep(&mut self.access);
-        self.access
-            .insert(access.clone(), (Instant::now() + self.lifetime, false));
-        keep(&mut self.refresh);
         let scope = grant
             .scope
             .clone()
             .unwrap_or_else(|| super::metadata::SCOPE.into());
+        keep(&mut self.access);
+        self.access.insert(
+            access.clone(),
+            (Instant::now() + self.lifetime, false, scope.clone()),
+        );
+        keep(&mut self.refresh);
         self.refresh.insert(refresh.clone(), grant);
         record["status"] = json!(200);
         record["issued"] = json!("access_token and refresh_token");
@@ -490,9 +493,22 @@ impl Grants {
         };
         match self.access.get_mut(token.trim()) {
             None => Bearer::Unknown,
-            Some((until, _)) if *until <= Instant::now() => Bearer::Expired,
-            Some((_, used)) => Bearer::Valid(!std::mem::replace(used, true)),
+            Some((until, _, _)) if *until <= Instant::now() => Bearer::Expired,
+            Some((_, used, _)) => Bearer::Valid(!std::mem::replace(used, true)),
         }
+    }
+
+    /// Whether the bearer token of `authorization` was granted without `scope`.
+    pub fn lacks(&self, authorization: Option<&str>, scope: &str) -> bool {
+        let token = authorization
+            .and_then(|v| {
+                v.strip_prefix("Bearer ")
+                    .or_else(|| v.strip_prefix("bearer "))
+            })
+            .map(str::trim);
+        token
+            .and_then(|t| self.access.get(t))
+            .is_some_and(|(_, _, granted)| !granted.split_whitespace().any(|s| s == scope))
     }
 }
 

@@ -10,6 +10,9 @@ use serde_json::{json, Value};
 pub(crate) const ISSUER_PATH: &str = "/auth";
 /// The scope the protected resource asks for.
 pub(crate) const SCOPE: &str = "mcp";
+/// With `--step-up`: the scope a token must also hold, named only in a 403
+/// `insufficient_scope` challenge.
+pub(crate) const STEP_UP_SCOPE: &str = "mcp:write";
 
 /// Which discovery documents are served, and where; the rest answer 404.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,6 +221,15 @@ impl Urls {
         } else {
             format!("{}{PRM}", self.base)
         }
+    }
+
+    /// The `WWW-Authenticate` value of a 403 for a token without [`STEP_UP_SCOPE`].
+    pub fn insufficient(&self, discovery: &Discovery) -> String {
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"{SCOPE} {STEP_UP_SCOPE}\", \
+             resource_metadata=\"{}\", error_description=\"this request needs {STEP_UP_SCOPE}\"",
+            self.resource_metadata(discovery)
+        )
     }
 
     /// The `WWW-Authenticate` value of a 401.

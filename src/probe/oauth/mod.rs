@@ -51,16 +51,19 @@ pub struct AuthConfig {
     pub discovery: Discovery,
     /// How long an access token is valid (`expires_in`).
     pub lifetime: Duration,
+    /// A token without `mcp:write` gets 403 `insufficient_scope` (scope step-up).
+    pub step_up: bool,
 }
 
 impl AuthConfig {
     /// The observation's `probe.auth`: `oauth registration=… discovery=… lifetime=…s`.
     pub fn describe(&self) -> String {
         format!(
-            "oauth registration={} discovery={} lifetime={}s",
+            "oauth registration={} discovery={} lifetime={}s{}",
             self.registration.id(),
             self.discovery.id(),
-            self.lifetime.as_secs()
+            self.lifetime.as_secs(),
+            if self.step_up { " step-up" } else { "" }
         )
     }
 
@@ -187,9 +190,13 @@ pub(crate) async fn route(
         .map(str::to_string);
     if mcp {
         let mut state = hub.lock();
-        let server = state.oauth.as_mut().expect("checked above");
+        let Some(server) = state.oauth.as_mut() else {
+            return Err(request);
+        };
         let bearer = server.grants.bearer(authorization.as_deref());
-        if let Bearer::Valid(first) = bearer {
+        let narrow = server.config.step_up
+            && (server.grants).lacks(authorization.as_deref(), metadata::STEP_UP_SCOPE);
+        if let (Bearer::Valid(first), false) = (bearer, narrow) {
             if first {
                 let http = http_event(&request, StatusCode::OK, "none");
                 server.log(vec![Entry::Auth {
@@ -209,7 +216,12 @@ pub(crate) async fn route(
     };
     let body = read_body(request).await.unwrap_or_default();
     let mut state = hub.lock();
-    let server = state.oauth.as_mut().expect("checked above");
+    let Some(server) = state.oauth.as_mut() else {
+        return Ok(crate::probe::http::plain(
+            StatusCode::NOT_FOUND,
+            "not found",
+        ));
+    };
     let (step, content_type) = if mcp {
         (unauthorized(server, &head), "application/json")
     } else if let Some(known) = known {
@@ -229,7 +241,11 @@ pub(crate) async fn route(
     if mcp {
         learn_client(flow, &body);
     }
-    let challenge = server.urls.challenge(&server.config.discovery);
+    let challenge = if step.status == 403 {
+        server.urls.insufficient(&server.config.discovery)
+    } else {
+        server.urls.challenge(&server.config.discovery)
+    };
     Ok(answer(step, content_type, mcp.then_some(challenge)))
 }
 
@@ -258,9 +274,21 @@ fn answer(step: Step, content_type: &str, challenge: Option<String>) -> Response
     response
 }
 
-/// A 401 for an MCP request without a valid token.
+/// A 401 for an MCP request without a valid token; with `--step-up`, a 403
+/// `insufficient_scope` for a valid token without `mcp:write`.
 fn unauthorized(server: &mut Server, head: &Head) -> Step {
     let bearer = server.grants.bearer(head.authorization.as_deref());
+    if let Bearer::Valid(_) = bearer {
+        let required = format!("{} {}", metadata::SCOPE, metadata::STEP_UP_SCOPE);
+        return Step {
+            status: 403,
+            location: None,
+            body: json!({"error": "insufficient_scope", "error_description": format!("this request needs {}", metadata::STEP_UP_SCOPE)}),
+            record: json!({"step": "bearer", "token": "valid", "method": head.method,
+                "path": head.path, "passed": false, "status": 403,
+                "error": "insufficient_scope", "scope_required": required}),
+        };
+    }
     let header = server.config.discovery.header;
     Step {
         status: 401,

@@ -67,13 +67,14 @@ pub(super) fn results(facts: &Facts) -> BTreeMap<&'static str, Finding> {
             .collect(),
         registration,
     };
-    let judged: [(&'static str, Option<Finding>); 6] = [
+    let judged: [(&'static str, Option<Finding>); 7] = [
         ("authorization.oauth", oauth(&flow)),
         ("authorization.protectedResourceMetadata", metadata(&flow)),
         ("authorization.clientIdMetadata", cimd(&flow)),
         ("authorization.dynamicClientRegistration", dcr(&flow)),
         ("authorization.pkce", pkce(&flow)),
         ("authorization.resourceIndicators", resource(&flow)),
+        ("authorization.scopeStepUp", step_up(&flow)),
     ];
     for (id, found) in judged {
         if let Some(mut found) = found {
@@ -334,6 +335,61 @@ fn resource(flow: &Flow) -> Option<Finding> {
             Basis::Absent,
             "sent no resource parameter",
             lines,
+        ),
+    }
+}
+
+/// Scope step-up (`--step-up`): after a 403 `insufficient_scope`, an authorization request
+/// for the scopes it named, and the request retried with the new token.
+fn step_up(flow: &Flow) -> Option<Finding> {
+    let refused = flow
+        .of("bearer")
+        .find(|s| s.status() == 403 && s.text("error") == Some("insufficient_scope"))?;
+    let required: Vec<&str> = refused
+        .text("scope_required")
+        .map_or(Vec::new(), |r| r.split_whitespace().collect());
+    let again = flow.of("authorize").find(|s| {
+        s.line > refused.line
+            && s.text("scope").is_some_and(|asked| {
+                required
+                    .iter()
+                    .all(|r| asked.split_whitespace().any(|a| a == *r))
+            })
+    });
+    let Some(again) = again else {
+        return finding(
+            Status::No,
+            Basis::Absent,
+            format!(
+                "got 403 insufficient_scope naming scope \"{}\" and sent no authorization \
+                 request for it",
+                required.join(" ")
+            ),
+            vec![refused.line],
+        );
+    };
+    let asked = again.text("scope").unwrap_or("");
+    let retried = flow
+        .of("bearer")
+        .find(|s| s.line > again.line && s.auth.get("passed") == Some(&Value::Bool(true)));
+    match retried {
+        Some(passed) => finding(
+            Status::Yes,
+            Basis::Did,
+            format!(
+                "after 403 insufficient_scope, authorized again with scope \"{asked}\" and \
+                 retried with the new token"
+            ),
+            vec![refused.line, again.line, passed.line],
+        ),
+        None => finding(
+            Status::Partial,
+            Basis::Did,
+            format!(
+                "after 403 insufficient_scope, authorized again with scope \"{asked}\", but \
+                 sent no request with a new token"
+            ),
+            vec![refused.line, again.line],
         ),
     }
 }

@@ -117,3 +117,20 @@ fn gemini_cli_offered_only_client_id_metadata_documents_does_not_sign_in() {
     assert_eq!(cimd.basis, Basis::Absent);
     assert_ne!(status(&r, "authorization.oauth"), Some(Status::Yes));
 }
+
+const MCP_REMOTE_STEP_UP: &str =
+    include_str!("../../../tests/fixtures/oauth/mcp-remote-0.15.1-step-up.jsonl");
+
+#[test]
+fn mcp_remote_authorizes_again_after_insufficient_scope_but_never_retries() {
+    let r = judged(MCP_REMOTE_STEP_UP, false);
+    let step_up = &r["authorization.scopeStepUp"];
+    assert_eq!(step_up.status, Status::Partial, "{step_up:?}");
+    assert!(step_up.why.contains("mcp:write"), "{}", step_up.why);
+    let refused = line(MCP_REMOTE_STEP_UP, step_up.messages[0]);
+    assert_eq!(refused["auth"]["error"], "insufficient_scope");
+    let again = line(MCP_REMOTE_STEP_UP, step_up.messages[1]);
+    assert_eq!(again["auth"]["step"], "authorize");
+    // Without --step-up nothing is said of it.
+    assert!(!judged(GEMINI, true).contains_key("authorization.scopeStepUp"));
+}
