@@ -17,7 +17,7 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   itself on the 401.
 
 Each run has a scratch HOME and working folder, a fresh probe (the site's client names, the
-package version installed as `--package`), and ends by stopping the probe (SIGTERM: it
+package version installed as `--package`), and ends by stopping the probe (SIGINT: it
 writes the flow) and killing what the client left (by process id, found by its HOME).
 """
 
@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import shlex
-import signal
 import subprocess
 import sys
 import tempfile
@@ -172,11 +171,7 @@ def one_run(name: str, args, n: int) -> None:
                                  capture_output=True))
         time.sleep(4)
     finally:
-        probe.send_signal(signal.SIGTERM)
-        try:
-            probe.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            probe.kill()
+        observe.stop_probe(probe)  # SIGINT: the probe writes the flow
         err.close()
         observe.kill_leftovers(scratch.home)
     print((scratch.root / "probe.err").read_text(), flush=True)
