@@ -8,11 +8,11 @@
 //! allow: a settle time after the handshake, or during a client request in flight;
 //! [`transcript`] keeps every message, bounded; [`rules`] turn a transcript into results, one
 //! table; [`observation`] writes the files atomically, [`scrub`]bed of machine folders, with
-//! the [`package`] that ran. [`stdio`] and [`http`] are the transports.
+//! the [`package`] that ran. [`stdio`] and [`http`] are the transports (`http` with its
+//! OAuth side, `--auth oauth`); [`browser`] is the scripted browser of OAuth runs.
 
 mod browser;
 mod http;
-mod oauth;
 mod observation;
 mod package;
 mod protocol;
@@ -26,8 +26,8 @@ mod transcript;
 
 use crate::error::{Error, Result};
 pub use browser::browser;
+pub use http::oauth::{AuthConfig, Discovery, Registration};
 pub use http::{HttpMode, Listen};
-pub use oauth::{AuthConfig, Discovery, Registration};
 pub(crate) use observation::ClientNames;
 use observation::Writer;
 pub use package::Package;
@@ -69,7 +69,7 @@ pub fn stdio(options: &ProbeOptions) -> Result<()> {
 /// Serves clients over HTTP, recording each session, until the process is stopped.
 pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
     let mut writer = writer(options, listen.mode.id());
-    writer.auth = listen.auth;
+    writer.auth = listen.auth.map(|a| (a.describe(), a.tag()));
     let runtime = runtime()?;
     let served = runtime.block_on(http::serve(writer, options.settings, options.quiet, listen));
     runtime.shutdown_background();

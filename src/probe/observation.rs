@@ -88,8 +88,8 @@ pub(crate) struct Writer {
     pub clients: ClientNames,
     /// The package that ran, when `--package` named it.
     pub package: Option<Package>,
-    /// `--auth oauth`: what the probe offered.
-    pub auth: Option<super::oauth::AuthConfig>,
+    /// `--auth oauth`: what the probe offered (`probe.auth`), and the id's part for it.
+    pub auth: Option<(String, String)>,
     /// `--client`: the client id of a session that sent no clientInfo.
     pub client: Option<String>,
     /// Ids picked by this process.
@@ -219,7 +219,7 @@ impl Writer {
                 protocol: session.settings.protocol.id(),
                 settle_ms: session.settings.settle.as_millis(),
                 idle_ms: session.settings.idle.as_millis(),
-                auth: self.auth.map(|a| a.describe()),
+                auth: self.auth.as_ref().map(|(described, _)| described.clone()),
             },
             package: self.package.as_ref(),
             outcome: if session.handshake {
@@ -280,9 +280,9 @@ impl Writer {
         if session.settings.protocol == super::settings::Protocol::Next {
             mode.push_str("-2026-07-28");
         }
-        if let Some(auth) = self.auth {
+        if let Some((_, tag)) = &self.auth {
             mode.push('-');
-            mode.push_str(&auth.tag());
+            mode.push_str(tag);
         }
         if !session.handshake {
             mode.push_str("-no-session");

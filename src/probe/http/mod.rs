@@ -4,12 +4,14 @@
 //! pages and other hosts out. Many sessions (at most [`MAX_SESSIONS`], holding at most
 //! [`MAX_HELD_BYTES`] together), until the process is stopped; each written at its quiet
 //! time, on `DELETE`, when its event stream closes or at its idle limit. Requests without a
-//! session are kept per connection ([`attempts`]).
+//! session are kept per connection ([`attempts`]). With `--auth oauth`, [`oauth`] answers
+//! first: the 401s, discovery and the authorization server, and keeps the flow.
 
 mod attempts;
 mod body;
 mod guard;
 mod legacy;
+pub(crate) mod oauth;
 mod streamable;
 
 use super::observation::Writer;
@@ -61,7 +63,7 @@ pub struct Listen {
     pub port: u16,
     pub mode: HttpMode,
     /// `--auth oauth`: what the probe offers as protected resource and authorization server.
-    pub auth: Option<super::oauth::AuthConfig>,
+    pub auth: Option<oauth::AuthConfig>,
 }
 
 /// One live session and how to reach its client outside a request.
@@ -132,7 +134,7 @@ pub(crate) struct State {
     /// another connection of the same client process (by the key of each).
     pub joined: BTreeMap<String, String>,
     /// `--auth oauth`: the authorization server and its flow log.
-    pub oauth: Option<super::oauth::Server>,
+    pub oauth: Option<oauth::Server>,
 }
 
 impl State {
@@ -145,7 +147,7 @@ impl State {
             .map(|l| l.session.transcript.bytes())
             .sum::<usize>()
             + self.attempts.bytes()
-            + self.oauth.as_ref().map_or(0, super::oauth::Server::bytes);
+            + self.oauth.as_ref().map_or(0, oauth::Server::bytes);
         (held >= MAX_HELD_BYTES).then(|| format!("{held} transcript bytes are held"))
     }
 }
@@ -229,7 +231,7 @@ pub(crate) async fn serve(
     let state = State {
         oauth: listen
             .auth
-            .map(|c| super::oauth::Server::new(c, &format!("http://{address}"), path, settings)),
+            .map(|c| oauth::Server::new(c, &format!("http://{address}"), path, settings)),
         ..State::default()
     };
     let hub = Arc::new(Hub {
@@ -318,7 +320,7 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     }
     // The connection the request came on: attempts and sessions are kept per connection.
     let peer = crate::net::http1::peer(&request);
-    let request = match super::oauth::route(hub, request).await {
+    let request = match oauth::route(hub, request).await {
         Ok(answered) => return answered,
         Err(request) => request,
     };

@@ -1,7 +1,7 @@
 //! The authorization server's steps: what each answers and what the transcript keeps.
 
+use super::super::metadata::{Discovery, Urls};
 use super::*;
-use crate::probe::oauth::metadata::{Discovery, Urls};
 
 const BASE: &str = "http://127.0.0.1:7";
 const VERIFIER: &str = "a-verifier-of-forty-three-characters-long-xx";

@@ -215,8 +215,8 @@ impl Grants {
             .and_then(Value::as_str))
         .unwrap_or("client_secret_basic")
         .to_string();
-        let client_id = format!("dcr-{}", crate::probe::http::new_id());
-        let secret = (method != "none").then(crate::probe::http::new_id);
+        let client_id = format!("dcr-{}", super::super::new_id());
+        let secret = (method != "none").then(super::super::new_id);
         keep(&mut self.clients);
         self.clients.insert(
             client_id.clone(),
@@ -332,7 +332,7 @@ impl Grants {
         if q.get("code_challenge_method").map(String::as_str) != Some("S256") {
             return refuse("invalid_request", record);
         }
-        let code = crate::probe::http::new_id();
+        let code = super::super::new_id();
         keep(&mut self.codes);
         self.codes.insert(
             code.clone(),
@@ -450,8 +450,8 @@ impl Grants {
                 )
             }
         };
-        let access = crate::probe::http::new_id();
-        let refresh = crate::probe::http::new_id();
+        let access = super::super::new_id();
+        let refresh = super::super::new_id();
         let scope = grant
             .scope
             .clone()

@@ -10,10 +10,10 @@
 mod grant;
 mod metadata;
 
-use super::http::{http_event, learn_client, read_body, Body, Hub};
-use super::session::{Session, Transport};
-use super::settings::Settings;
-use super::transcript::{Entry, Record};
+use super::{http_event, learn_client, read_body, Body, Hub};
+use crate::probe::session::{Session, Transport};
+use crate::probe::settings::Settings;
+use crate::probe::transcript::{Entry, Record};
 use base64::Engine;
 use grant::{Bearer, Grants, Step};
 use hyper::body::Incoming;
@@ -108,7 +108,7 @@ impl Server {
             let mut session = Session::new(Transport::StreamableHttp, settings);
             let offers = self.config.describe();
             let offers = offers.strip_prefix("oauth ").unwrap_or(&offers);
-            session.note(format!("{}{offers}", super::rules::auth::OFFERS));
+            session.note(format!("{}{offers}", crate::probe::rules::auth::OFFERS));
             session
         });
         for entry in entries {
@@ -217,10 +217,7 @@ pub(crate) async fn route(
     let body = read_body(request).await.unwrap_or_default();
     let mut state = hub.lock();
     let Some(server) = state.oauth.as_mut() else {
-        return Ok(crate::probe::http::plain(
-            StatusCode::NOT_FOUND,
-            "not found",
-        ));
+        return Ok(super::plain(StatusCode::NOT_FOUND, "not found"));
     };
     let (step, content_type) = if mcp {
         (unauthorized(server, &head), "application/json")
