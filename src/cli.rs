@@ -189,6 +189,9 @@ pub enum ProbeCommand {
     /// real model, and logs what the client sent it beside the probe's observations. Prints
     /// the base URL; runs until stopped.
     Model(ProbeModelArgs),
+    /// A scripted browser for `--auth oauth` runs, to set as $BROWSER (or as xdg-open): GETs
+    /// the URL and follows its redirects, all on this machine, to the client's callback.
+    Browser(ProbeBrowserArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -207,6 +210,16 @@ pub struct ProbeModelArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct ProbeBrowserArgs {
+    /// The URL the client opens (its authorization request); only loopback hosts are
+    /// followed.
+    pub url: String,
+    /// The most redirects followed.
+    #[arg(long, default_value_t = 10)]
+    pub max_redirects: u32,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct ProbeHttpArgs {
     #[command(flatten)]
     pub common: ProbeArgs,
@@ -221,6 +234,49 @@ pub struct ProbeHttpArgs {
     /// legacy SSE stream, POST /mcp answers 404 / 405, so a client's fallback shows).
     #[arg(long, value_enum, default_value_t = ProbeMode::Streamable)]
     pub mode: ProbeMode,
+    /// `oauth`: the server is also a protected resource (401 until a bearer token comes) and
+    /// its own authorization server on loopback, recording the client's OAuth flow.
+    #[arg(long, value_enum)]
+    pub auth: Option<ProbeAuth>,
+    /// With --auth oauth: how clients may register: `dcr` (dynamic client registration),
+    /// `cimd` (Client ID Metadata Documents) or `both`.
+    #[arg(long, value_enum, default_value_t = ProbeRegistration::Both, requires = "auth")]
+    pub registration: ProbeRegistration,
+    /// With --auth oauth: which discovery documents are served (the rest answer 404), comma
+    /// separated: all, header (resource_metadata in the 401), prm, prm-path, prm-root, oauth,
+    /// oauth-path, oauth-root, oidc, oidc-path, oidc-suffix, oidc-root, issuer-root.
+    #[arg(long, default_value = "all", requires = "auth")]
+    pub discovery: String,
+    /// The site's client id a session is filed under when the client sent no clientInfo (a
+    /// sign-in command such as `claude mcp login` makes no MCP request).
+    #[arg(long, value_name = "ID")]
+    pub client: Option<String>,
+    /// With --auth oauth: a token without the scope `mcp:write` gets 403
+    /// `insufficient_scope` naming it, so a client's scope step-up shows.
+    #[arg(long, requires = "auth")]
+    pub step_up: bool,
+    /// With --auth oauth: seconds an access token is valid (`expires_in`), so refresh shows.
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = 3600,
+        requires = "auth"
+    )]
+    pub token_lifetime: u64,
+}
+
+/// `fieldnotes probe http --auth`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProbeAuth {
+    Oauth,
+}
+
+/// `fieldnotes probe http --registration`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProbeRegistration {
+    Dcr,
+    Cimd,
+    Both,
 }
 
 /// `fieldnotes probe http --mode`.

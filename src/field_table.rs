@@ -325,6 +325,12 @@ const PROBE: &[Field] = &[
         Text,
         "how long a silent client was kept before the session ended",
     ),
+    field(
+        "auth",
+        false,
+        Text,
+        "what `--auth oauth` offered: registration, discovery, token lifetime",
+    ),
 ];
 
 const PACKAGE: &[Field] = &[

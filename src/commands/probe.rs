@@ -1,9 +1,13 @@
 //! `fieldnotes probe stdio|http|model`: record an MCP client's session as an observation,
 //! and the scripted model that makes a client call the probe's tool.
 
-use crate::cli::{ProbeArgs, ProbeCommand, ProbeMode, ProbeProtocol};
+use crate::cli::ProbeRegistration;
+use crate::cli::{ProbeArgs, ProbeCommand, ProbeHttpArgs, ProbeMode, ProbeProtocol};
 use crate::error::{Error, Result};
-use crate::probe::{HttpMode, Listen, ModelOptions, Package, ProbeOptions, Protocol, Settings};
+use crate::probe::{
+    AuthConfig, Discovery, HttpMode, Listen, ModelOptions, Package, ProbeOptions, Protocol,
+    Registration, Settings,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -22,8 +26,12 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                     ProbeMode::LegacyOnly404 => HttpMode::LegacyOnly404,
                     ProbeMode::LegacyOnly405 => HttpMode::LegacyOnly405,
                 },
+                auth: auth(&args)?,
             };
-            crate::probe::http(&options(run, args.common)?, listen)?
+            let client = args.client.clone();
+            let mut options = options(run, args.common)?;
+            options.client = client;
+            crate::probe::http(&options, listen)?
         }
         ProbeCommand::Model(args) => {
             let out = match args.out {
@@ -36,8 +44,37 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                 bodies: args.bodies,
             })?
         }
+        ProbeCommand::Browser(args) => return crate::probe::browser(&args.url, args.max_redirects),
     }
     Ok(0)
+}
+
+/// `--auth oauth` with its `--registration`, `--discovery` and `--token-lifetime`.
+fn auth(args: &ProbeHttpArgs) -> Result<Option<AuthConfig>> {
+    if args.auth.is_none() {
+        return Ok(None);
+    }
+    let discovery = Discovery::parse(&args.discovery).map_err(|why| Error::Usage {
+        message: format!("--discovery {}: {why}", args.discovery),
+    })?;
+    if !(1..=86_400).contains(&args.token_lifetime) {
+        return Err(Error::Usage {
+            message: format!(
+                "--token-lifetime {} is not between 1 and 86400 seconds",
+                args.token_lifetime
+            ),
+        });
+    }
+    Ok(Some(AuthConfig {
+        registration: match args.registration {
+            ProbeRegistration::Dcr => Registration::Dcr,
+            ProbeRegistration::Cimd => Registration::Cimd,
+            ProbeRegistration::Both => Registration::Both,
+        },
+        discovery,
+        lifetime: Duration::from_secs(args.token_lifetime),
+        step_up: args.step_up,
+    }))
 }
 
 /// The flags resolved: observations go to `--out`, else the site's `content/observations/`,
@@ -102,6 +139,7 @@ fn options(run: &Invocation, args: ProbeArgs) -> Result<ProbeOptions> {
         clients: site,
         package,
         settings,
+        client: None,
     })
 }
 

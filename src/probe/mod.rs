@@ -8,9 +8,12 @@
 //! allow: a settle time after the handshake, or during a client request in flight;
 //! [`transcript`] keeps every message, bounded; [`rules`] turn a transcript into results, one
 //! table; [`observation`] writes the files atomically, [`scrub`]bed of machine folders, with
-//! the [`package`] that ran. [`stdio`] and [`http`] are the transports. [`model`] is the
-//! scripted model that makes a client call the probe's tool; its lines join the transcript.
+//! the [`package`] that ran. [`stdio`] and [`http`] are the transports (`http` with its
+//! OAuth side, `--auth oauth`); [`browser`] is the scripted browser of OAuth runs. [`model`]
+//! is the scripted model that makes a client call the probe's tool; its lines join the
+//! transcript.
 
+mod browser;
 mod http;
 mod model;
 mod observation;
@@ -25,6 +28,8 @@ mod stdio;
 mod transcript;
 
 use crate::error::{Error, Result};
+pub use browser::browser;
+pub use http::oauth::{AuthConfig, Discovery, Registration};
 pub use http::{HttpMode, Listen};
 pub use model::{serve as model, ModelOptions};
 pub(crate) use observation::ClientNames;
@@ -50,6 +55,8 @@ pub struct ProbeOptions {
     pub package: Option<Package>,
     /// The protocol era, the settle time and the idle limit.
     pub settings: Settings,
+    /// `probe http --client`: the client id of a session that sent no clientInfo.
+    pub client: Option<String>,
 }
 
 /// Serves one client on standard input and output, recording it, until it goes.
@@ -65,7 +72,8 @@ pub fn stdio(options: &ProbeOptions) -> Result<()> {
 
 /// Serves clients over HTTP, recording each session, until the process is stopped.
 pub fn http(options: &ProbeOptions, listen: Listen) -> Result<()> {
-    let writer = writer(options, listen.mode.id());
+    let mut writer = writer(options, listen.mode.id());
+    writer.auth = listen.auth.map(|a| (a.describe(), a.tag()));
     let runtime = runtime()?;
     let served = runtime.block_on(http::serve(writer, options.settings, options.quiet, listen));
     runtime.shutdown_background();
@@ -80,6 +88,7 @@ fn writer(options: &ProbeOptions, mode: &'static str) -> Writer {
         .unwrap_or_default();
     let mut writer = Writer::new(options.out.clone(), options.command.clone(), mode, clients);
     writer.package = options.package.clone();
+    writer.client = options.client.clone();
     writer
 }
 

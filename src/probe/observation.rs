@@ -88,6 +88,10 @@ pub(crate) struct Writer {
     pub clients: ClientNames,
     /// The package that ran, when `--package` named it.
     pub package: Option<Package>,
+    /// `--auth oauth`: what the probe offered (`probe.auth`), and the id's part for it.
+    pub auth: Option<(String, String)>,
+    /// `--client`: the client id of a session that sent no clientInfo.
+    pub client: Option<String>,
     /// Ids picked by this process.
     taken: Mutex<BTreeSet<String>>,
     /// Whether temporary files left by killed probes were looked for.
@@ -121,6 +125,8 @@ struct ProbeInfo {
     protocol: &'static str,
     settle_ms: u128,
     idle_ms: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    auth: Option<String>,
 }
 
 impl Writer {
@@ -131,6 +137,8 @@ impl Writer {
             mode,
             clients,
             package: None,
+            auth: None,
+            client: None,
             taken: Mutex::new(BTreeSet::new()),
             swept: std::sync::atomic::AtomicBool::new(false),
         }
@@ -183,7 +191,10 @@ impl Writer {
             .as_ref()
             .and_then(|i| i.get("name"))
             .and_then(Value::as_str);
-        let client = self.clients.client_id(name.unwrap_or(""));
+        let client = match (name, &self.client) {
+            (None, Some(given)) if !kebab(given).is_empty() => kebab(given),
+            _ => self.clients.client_id(name.unwrap_or("")),
+        };
         let id = match &session.observation_id {
             Some(id) => id.clone(),
             None => {
@@ -217,6 +228,7 @@ impl Writer {
                 protocol: session.settings.protocol.id(),
                 settle_ms: session.settings.settle.as_millis(),
                 idle_ms: session.settings.idle.as_millis(),
+                auth: self.auth.as_ref().map(|(described, _)| described.clone()),
             },
             package: self.package.as_ref(),
             outcome: if session.handshake {
@@ -276,6 +288,10 @@ impl Writer {
         };
         if session.settings.protocol == super::settings::Protocol::Next {
             mode.push_str("-2026-07-28");
+        }
+        if let Some((_, tag)) = &self.auth {
+            mode.push('-');
+            mode.push_str(tag);
         }
         if !session.handshake {
             mode.push_str("-no-session");

@@ -35,6 +35,9 @@ pub(crate) enum Entry {
     Note { note: String },
     /// What the client sent the scripted model (`fieldnotes probe model`), and its step.
     Model { model: Value },
+    /// A step of an OAuth flow (`probe http --auth oauth`): what the client sent, in shape
+    /// (PKCE method, lengths, `resource`, scopes), never a code, token or secret.
+    Auth { auth: Value },
 }
 
 /// One HTTP request: what came and what the probe answered.

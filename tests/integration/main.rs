@@ -24,6 +24,7 @@ mod probe;
 mod probe_http;
 mod probe_model;
 mod probe_modes;
+mod probe_oauth;
 mod provenance;
 mod render;
 mod revisions;

@@ -4,12 +4,14 @@
 //! pages and other hosts out. Many sessions (at most [`MAX_SESSIONS`], holding at most
 //! [`MAX_HELD_BYTES`] together), until the process is stopped; each written at its quiet
 //! time, on `DELETE`, when its event stream closes or at its idle limit. Requests without a
-//! session are kept per connection ([`attempts`]).
+//! session are kept per connection ([`attempts`]). With `--auth oauth`, [`oauth`] answers
+//! first: the 401s, discovery and the authorization server, and keeps the flow.
 
 mod attempts;
 mod body;
 mod guard;
 mod legacy;
+pub(crate) mod oauth;
 mod streamable;
 
 use super::observation::Writer;
@@ -19,7 +21,7 @@ use super::stdio::say;
 use super::transcript::{kept_headers, Entry, HttpEvent, MAX_MESSAGE_BYTES};
 use crate::error::{Error, Result};
 use attempts::Attempts;
-use body::Body;
+pub(crate) use body::Body;
 use body::EventSender;
 use http_body_util::BodyExt;
 use hyper::body::{Bytes, Incoming};
@@ -60,6 +62,8 @@ pub struct Listen {
     pub bind: IpAddr,
     pub port: u16,
     pub mode: HttpMode,
+    /// `--auth oauth`: what the probe offers as protected resource and authorization server.
+    pub auth: Option<oauth::AuthConfig>,
 }
 
 /// One live session and how to reach its client outside a request.
@@ -129,6 +133,8 @@ pub(crate) struct State {
     /// 2026-07-28 requests without a session: the connections that joined a session begun on
     /// another connection of the same client process (by the key of each).
     pub joined: BTreeMap<String, String>,
+    /// `--auth oauth`: the authorization server and its flow log.
+    pub oauth: Option<oauth::Server>,
 }
 
 impl State {
@@ -140,7 +146,8 @@ impl State {
         let held: usize = (self.live.values())
             .map(|l| l.session.transcript.bytes())
             .sum::<usize>()
-            + self.attempts.bytes();
+            + self.attempts.bytes()
+            + self.oauth.as_ref().map_or(0, oauth::Server::bytes);
         (held >= MAX_HELD_BYTES).then(|| format!("{held} transcript bytes are held"))
     }
 }
@@ -172,9 +179,13 @@ impl Hub {
             )));
         }
         let mut session = Session::new(transport, self.settings);
-        session
-            .transcript
-            .absorb(state.attempts.claim(self, peer, user_agent));
+        let mut earlier = state.attempts.claim(self, peer, user_agent);
+        if let Some(oauth) = state.oauth.as_mut() {
+            // The OAuth flow that led here, in time order with the refused requests.
+            earlier.extend(oauth.claim(self));
+            earlier.sort_by(|a, b| a.t.cmp(&b.t));
+        }
+        session.transcript.absorb(earlier);
         Ok(session)
     }
 
@@ -217,12 +228,18 @@ pub(crate) async fn serve(
         listen.mode.id(),
         writer.dir.display()
     );
+    let state = State {
+        oauth: listen
+            .auth
+            .map(|c| oauth::Server::new(c, &format!("http://{address}"), path, settings)),
+        ..State::default()
+    };
     let hub = Arc::new(Hub {
         writer,
         settings,
         quiet,
         listen,
-        state: Mutex::new(State::default()),
+        state: Mutex::new(state),
     });
     tokio::spawn(tick(hub.clone()));
     let hub_for_requests = hub.clone();
@@ -246,6 +263,9 @@ pub(crate) async fn serve(
         hub.write(&mut live.session);
     }
     state.attempts.write_all(&hub);
+    if let Some(oauth) = state.oauth.as_mut() {
+        oauth.write_all(&hub);
+    }
     Ok(())
 }
 
@@ -287,6 +307,9 @@ async fn tick(hub: Arc<Hub>) {
         }
         state.live.retain(|_, live| !live.ended);
         state.attempts.tick(&hub, now);
+        if let Some(oauth) = state.oauth.as_mut() {
+            oauth.tick(&hub, now);
+        }
     }
 }
 
@@ -297,6 +320,10 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     }
     // The connection the request came on: attempts and sessions are kept per connection.
     let peer = crate::net::http1::peer(&request);
+    let request = match oauth::route(hub, request).await {
+        Ok(answered) => return answered,
+        Err(request) => request,
+    };
     let path = request.uri().path().to_string();
     let method = request.method().as_str().to_string();
     let mode = hub.listen.mode;
@@ -364,7 +391,7 @@ pub(crate) fn user_agent<B>(request: &Request<B>) -> Option<String> {
 }
 
 /// The `clientInfo` of a refused `initialize` body, for naming a no-session observation.
-fn learn_client(attempt: &mut Session, bytes: &[u8]) {
+pub(crate) fn learn_client(attempt: &mut Session, bytes: &[u8]) {
     let Ok(message) = serde_json::from_slice::<serde_json::Value>(bytes) else {
         return;
     };

@@ -39,6 +39,8 @@ pub(crate) struct Facts<'a> {
     pub notes: Vec<(usize, &'a str)>,
     /// The scripted model's lines (what the client sent the model) with their lines.
     pub model: Vec<(usize, &'a Value)>,
+    /// The OAuth flow's records with their lines.
+    pub auth: Vec<(usize, &'a Value)>,
 }
 
 impl<'a> Facts<'a> {
@@ -49,6 +51,7 @@ impl<'a> Facts<'a> {
             http: Vec::new(),
             notes: Vec::new(),
             model: Vec::new(),
+            auth: Vec::new(),
         };
         for (index, record) in records.iter().enumerate() {
             let line = index + 1;
@@ -65,6 +68,10 @@ impl<'a> Facts<'a> {
                 }
                 Entry::Model { model } => {
                     facts.model.push((line, model));
+                    continue;
+                }
+                Entry::Auth { auth } => {
+                    facts.auth.push((line, auth));
                     continue;
                 }
             };

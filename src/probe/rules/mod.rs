@@ -5,6 +5,9 @@
 //! make ([`no_session`]).
 
 mod calls;
+pub(crate) mod auth;
+#[cfg(test)]
+mod auth_tests;
 mod facts;
 mod no_session;
 #[cfg(test)]
@@ -186,18 +189,22 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
 /// handshake, only what its refused requests show.
 pub(crate) fn results(seen: &Seen, records: &[Record]) -> BTreeMap<&'static str, Finding> {
     let facts = Facts::new(seen.transport, records);
-    if !seen.handshake {
-        return no_session(seen, &facts);
-    }
-    RULES
-        .iter()
-        .filter_map(|(id, rule)| {
-            let mut finding = judge(*rule, &facts)?;
-            finding.messages.sort_unstable();
-            finding.messages.dedup();
-            Some((*id, finding))
-        })
-        .collect()
+    let mut out = if seen.handshake {
+        RULES
+            .iter()
+            .filter_map(|(id, rule)| {
+                let mut finding = judge(*rule, &facts)?;
+                finding.messages.sort_unstable();
+                finding.messages.dedup();
+                Some((*id, finding))
+            })
+            .collect()
+    } else {
+        no_session(seen, &facts)
+    };
+    // An OAuth flow (`probe http --auth oauth`) is judged with or without a session after it.
+    out.extend(auth::results(&facts));
+    out
 }
 
 fn finding(

@@ -1,0 +1,136 @@
+//! The authorization rules on real clients' flows against `probe http --auth oauth`
+//! (`tests/fixtures/oauth/`: recorded transcripts, trimmed; no code, token or verifier is
+//! ever recorded).
+
+use super::*;
+use crate::probe::transcript::Transcript;
+
+fn judged(jsonl: &str, handshake: bool) -> BTreeMap<&'static str, Finding> {
+    let transcript = Transcript::from_jsonl(jsonl);
+    let seen = Seen {
+        transport: Transport::StreamableHttp,
+        mode: "streamable",
+        handshake,
+    };
+    results(&seen, transcript.records())
+}
+
+fn status(results: &BTreeMap<&'static str, Finding>, id: &str) -> Option<Status> {
+    results.get(id).map(|f| f.status)
+}
+
+/// The transcript line `n` (1-based) as JSON.
+fn line(jsonl: &str, n: usize) -> Value {
+    serde_json::from_str(jsonl.lines().nth(n - 1).expect("a line")).expect("JSON")
+}
+
+const CLAUDE: &str = include_str!("../../../tests/fixtures/oauth/claude-code-2.1.332.jsonl");
+const CODEX: &str = include_str!("../../../tests/fixtures/oauth/codex-0.171.0.jsonl");
+const GEMINI: &str = include_str!("../../../tests/fixtures/oauth/gemini-cli-0.61.0.jsonl");
+const GEMINI_CIMD: &str =
+    include_str!("../../../tests/fixtures/oauth/gemini-cli-0.61.0-cimd-only.jsonl");
+
+#[test]
+fn claude_code_signs_in_with_its_client_id_metadata_document() {
+    let r = judged(CLAUDE, false);
+    for id in [
+        "authorization.oauth",
+        "authorization.protectedResourceMetadata",
+        "authorization.clientIdMetadata",
+        "authorization.pkce",
+        "authorization.resourceIndicators",
+    ] {
+        assert_eq!(status(&r, id), Some(Status::Yes), "{id}: {:?}", r.get(id));
+    }
+    // Both were offered; it did not register.
+    assert!(!r.contains_key("authorization.dynamicClientRegistration"));
+    let cimd = &r["authorization.clientIdMetadata"];
+    assert!(cimd
+        .why
+        .contains("https://claude.ai/oauth/claude-code-client-metadata"));
+    let cited = line(CLAUDE, cimd.messages[0]);
+    assert_eq!(cited["auth"]["step"], "authorize");
+    assert_eq!(cited["auth"]["code_challenge_method"], "S256");
+    let prm = &r["authorization.protectedResourceMetadata"];
+    assert!(
+        prm.why.contains("prm path 200, oauth path 200"),
+        "{}",
+        prm.why
+    );
+}
+
+#[test]
+fn codex_signs_in_with_a_url_client_id_too() {
+    let r = judged(CODEX, false);
+    assert_eq!(status(&r, "authorization.oauth"), Some(Status::Yes));
+    assert_eq!(
+        status(&r, "authorization.clientIdMetadata"),
+        Some(Status::Yes)
+    );
+    assert!(r["authorization.clientIdMetadata"]
+        .why
+        .contains("https://chatgpt.com/oauth/codex/client.json"));
+    assert_eq!(status(&r, "authorization.pkce"), Some(Status::Yes));
+    assert_eq!(
+        status(&r, "authorization.resourceIndicators"),
+        Some(Status::Yes)
+    );
+    // It took the 401's challenge first.
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(line(CODEX, oauth.messages[0])["auth"]["status"], 401);
+}
+
+#[test]
+fn gemini_cli_registers_by_dcr_then_uses_the_token() {
+    let r = judged(GEMINI, true);
+    assert_eq!(
+        status(&r, "authorization.dynamicClientRegistration"),
+        Some(Status::Yes)
+    );
+    assert!(r["authorization.dynamicClientRegistration"]
+        .why
+        .contains("Gemini CLI MCP Client"));
+    assert!(!r.contains_key("authorization.clientIdMetadata"));
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(oauth.status, Status::Yes);
+    assert!(oauth
+        .why
+        .contains("sent the bearer token on its MCP requests"));
+    let used = line(GEMINI, *oauth.messages.last().expect("lines"));
+    assert_eq!(used["auth"]["passed"], true);
+    // PKCE with an 86-character verifier (its own shape), and the MCP session after it.
+    assert_eq!(status(&r, "authorization.pkce"), Some(Status::Yes));
+    assert_eq!(status(&r, "core.initialization"), Some(Status::Yes));
+    let prm = &r["authorization.protectedResourceMetadata"];
+    assert!(
+        prm.why.contains("oauth path 200, oauth root 200"),
+        "{}",
+        prm.why
+    );
+}
+
+#[test]
+fn gemini_cli_offered_only_client_id_metadata_documents_does_not_sign_in() {
+    let r = judged(GEMINI_CIMD, false);
+    let cimd = &r["authorization.clientIdMetadata"];
+    assert_eq!(cimd.status, Status::No, "{cimd:?}");
+    assert_eq!(cimd.basis, Basis::Absent);
+    assert_ne!(status(&r, "authorization.oauth"), Some(Status::Yes));
+}
+
+const MCP_REMOTE_STEP_UP: &str =
+    include_str!("../../../tests/fixtures/oauth/mcp-remote-0.15.1-step-up.jsonl");
+
+#[test]
+fn mcp_remote_authorizes_again_after_insufficient_scope_but_never_retries() {
+    let r = judged(MCP_REMOTE_STEP_UP, false);
+    let step_up = &r["authorization.scopeStepUp"];
+    assert_eq!(step_up.status, Status::Partial, "{step_up:?}");
+    assert!(step_up.why.contains("mcp:write"), "{}", step_up.why);
+    let refused = line(MCP_REMOTE_STEP_UP, step_up.messages[0]);
+    assert_eq!(refused["auth"]["error"], "insufficient_scope");
+    let again = line(MCP_REMOTE_STEP_UP, step_up.messages[1]);
+    assert_eq!(again["auth"]["step"], "authorize");
+    // Without --step-up nothing is said of it.
+    assert!(!judged(GEMINI, true).contains_key("authorization.scopeStepUp"));
+}

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""Take a shipped client through the whole OAuth flow against `fieldnotes probe http --auth
+oauth` (protected resource and authorization server on loopback), with `fieldnotes probe
+browser` as its browser ($BROWSER and `xdg-open` on PATH), and record the observation.
+
+    oauth_driver.py CLIENT --fieldnotes BIN --prefix DIR --out DIR
+                    [--registration both|dcr|cimd] [--discovery all] [--runs N]
+
+CLIENT is one of TRIGGERS: how its sign-in is started:
+- claude-code: `claude mcp add --transport http probe URL`, then `claude mcp login probe`
+  under a pseudo-terminal (it refuses without one; `claude -p` never signs in).
+- codex: `~/.codex/config.toml` with `mcp_oauth_credentials_store = "file"` and the server's
+  `url`, then `codex mcp login probe`.
+- gemini-cli: `~/.gemini/settings.json` `{"mcpServers": {"probe": {"httpUrl": URL}}}`, the
+  folder trusted, then its TUI in tmux: `/mcp auth probe`, Enter on the consent prompt.
+- mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
+  itself on the 401.
+
+Each run has a scratch HOME and working folder, a fresh probe (the site's client names, the
+package version installed as `--package`), and ends by stopping the probe (SIGINT: it
+writes the flow) and killing what the client left (by process id, found by its HOME).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import observe  # noqa: E402
+
+BROWSER = """#!/bin/sh
+exec {fieldnotes} probe browser "$1" >>{log} 2>&1
+"""
+
+
+def shown(done: subprocess.CompletedProcess) -> None:
+    """The end of what the client printed (exit status, last lines), for the operator."""
+    text = (done.stdout or b"").decode(errors="replace") + (done.stderr or b"").decode(
+        errors="replace")
+    print(f"  exit {done.returncode}:", text[-1500:], flush=True)
+
+
+def claude(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    subprocess.run([bin_, "mcp", "add", "--transport", "http", "probe", url], cwd=work,
+                   env=env, capture_output=True, timeout=60)
+    login = f"{shlex.quote(bin_)} mcp login probe"
+    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
+                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+
+
+def codex(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    conf = home / ".codex"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "config.toml").write_text(
+        'mcp_oauth_credentials_store = "file"\n\n[mcp_servers.probe]\n'
+        f'url = "{url}"\n')
+    shown(subprocess.run(["timeout", "90", bin_, "mcp", "login", "probe"], cwd=work, env=env,
+                         stdin=subprocess.DEVNULL, capture_output=True))
+
+
+def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    conf = home / ".gemini"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "settings.json").write_text(json.dumps({
+        "mcpServers": {"probe": {"httpUrl": url}},
+        "security": {"auth": {"selectedType": "gemini-api-key"}},
+    }))
+    (conf / "trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    envs = [f"{k}={v}" for k, v in env.items()]
+    subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "200", "-y", "50",
+                    "env", "-i", *envs, bin_], cwd=work, check=True)
+    # The first Enter may only take the completion; the next submits or answers the consent
+    # prompt (Yes is preselected); a spare Enter on an empty prompt does nothing.
+    keys = [(20, ["/mcp auth probe"]), (2, ["Enter"]), (3, ["Enter"]), (6, ["Enter"]),
+            (20, [])]
+    for wait, k in keys:
+        time.sleep(wait)
+        if k:
+            subprocess.run(["tmux", "send-keys", "-t", tmux, *k], check=False)
+    screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", tmux], capture_output=True)
+    shown(screen)
+    subprocess.run(["tmux", "kill-session", "-t", tmux], check=False)
+
+
+def mcp_remote(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    driver = Path(__file__).resolve().parent / "stdio_driver.py"
+    shown(subprocess.run(["timeout", "90", sys.executable, str(driver), bin_, url], cwd=work,
+                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+
+
+TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote}
+
+# With --refresh: what connects with the stored token once it expired (the real MCP client).
+CONNECT = {
+    "claude-code": (["mcp", "list"], {}),
+    "codex": (["exec", "--skip-git-repo-check", "hi"], {"OPENAI_API_KEY": observe.FAKE_KEY}),
+}
+
+# How each run is described in its observation's `command` (no machine path).
+DESCRIBED = {
+    "claude-code": "claude mcp add --transport http probe URL; claude mcp login probe "
+                   "(in a pseudo-terminal; BROWSER=fieldnotes probe browser) (timeout 90 s)",
+    "codex": '~/.codex/config.toml: mcp_oauth_credentials_store = "file", '
+             "[mcp_servers.probe] url = URL; codex mcp login probe "
+             "(BROWSER=fieldnotes probe browser) (timeout 90 s)",
+    "gemini-cli": '~/.gemini/settings.json: {"mcpServers":{"probe":{"httpUrl":URL}},'
+                  '"security":{"auth":{"selectedType":"gemini-api-key"}}}, GEMINI_API_KEY=x, '
+                  "folder trusted; gemini (TUI in tmux): `/mcp auth probe` typed after 20 s, "
+                  "Enter after 2, 5 and 11 s more (submit, Yes on the consent prompt) "
+                  "(BROWSER=fieldnotes probe browser)",
+    "mcp-remote": "stdio_driver.py mcp-remote URL (initialize, tools/list, tools/call; "
+                  "BROWSER=fieldnotes probe browser) (timeout 90 s)",
+}
+
+
+def one_run(name: str, args, n: int) -> None:
+    client = observe.BY_ID[name]
+    prefix = Path(args.prefix)
+    bin_ = str(observe.binary_path(prefix, client))
+    version = observe.installed_version(prefix, client)
+    if not version:
+        sys.exit(f"{name}: not installed under {prefix} (observe.py install {name})")
+    scratch = observe.Scratch(Path(tempfile.mkdtemp(prefix=f"oauth-{name}-"))).fresh()
+    bindir = scratch.root / "bin"
+    bindir.mkdir()
+    log = scratch.root / "browser.log"
+    for script in ("xdg-open", "browser"):
+        (bindir / script).write_text(BROWSER.format(fieldnotes=shlex.quote(args.fieldnotes),
+                                                    log=shlex.quote(str(log))))
+        (bindir / script).chmod(0o755)
+    env = observe.environment(scratch, bindir, {"BROWSER": str(bindir / "browser")})
+    if name == "gemini-cli":
+        env["GEMINI_API_KEY"] = observe.FAKE_KEY
+    trigger = TRIGGERS[name]
+    then, lifetime = "", ""
+    if args.refresh or args.connect:
+        argv, extra = CONNECT[name]
+        wait = f"after {args.refresh + 2} s (the token expired)" if args.refresh else "then"
+        then = (f"; {wait}: "
+                + " ".join(f"{k}={v}" for k, v in extra.items()) + (" " if extra else "")
+                + shlex.join([client.binary, *argv]) + " (timeout 30 s)")
+        lifetime = f" --token-lifetime {args.refresh}" if args.refresh else ""
+    probe_cmd = [args.fieldnotes, "probe", "http", "--port", "0", "--auth", "oauth",
+                 "--registration", args.registration, "--discovery", args.discovery,
+                 "--token-lifetime", str(args.refresh or 3600),
+                 *(["--step-up"] if args.step_up else []),
+                 "--out", str(Path(args.out).resolve()),
+                 "--package", f"{client.registry}:{client.package}@{version}",
+                 "--client", name,
+                 "--command", f"{DESCRIBED[name]}{then}; probe: --auth oauth --registration "
+                              f"{args.registration} --discovery {args.discovery}{lifetime}"
+                              f"{' --step-up' if args.step_up else ''}"]
+    err = open(scratch.root / "probe.err", "w")
+    probe = subprocess.Popen(probe_cmd, cwd=Path(args.site).resolve(), stdout=subprocess.PIPE, stderr=err, text=True)
+    url = probe.stdout.readline().strip()
+    print(f"run {n}: {name} {version} at {url}", flush=True)
+    try:
+        trigger(bin_, url, scratch.home, scratch.work, env, f"oauth-{name}-{n}")
+        if args.refresh or args.connect:
+            time.sleep(args.refresh + 2 if args.refresh else 0)
+            argv, extra = CONNECT[name]
+            shown(subprocess.run(["timeout", "30", bin_, *argv], cwd=scratch.work,
+                                 env={**env, **extra}, stdin=subprocess.DEVNULL,
+                                 capture_output=True))
+        time.sleep(4)
+    finally:
+        observe.stop_probe(probe)  # SIGINT: the probe writes the flow
+        err.close()
+        observe.kill_leftovers(scratch.home)
+    print((scratch.root / "probe.err").read_text(), flush=True)
+    if log.exists():
+        print(log.read_text(), flush=True)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("client", choices=sorted(TRIGGERS))
+    p.add_argument("--fieldnotes", required=True)
+    p.add_argument("--prefix", required=True, help="where clients are installed (observe.py)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--site", default=".", help="the site whose client names the probe uses")
+    p.add_argument("--registration", default="both", choices=["both", "dcr", "cimd"])
+    p.add_argument("--discovery", default="all")
+    p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--step-up", action="store_true",
+                   help="tokens without mcp:write get 403 insufficient_scope")
+    p.add_argument("--connect", action="store_true",
+                   help="after the login, connect with the token (claude-code: claude mcp "
+                        "list; codex: codex exec): the flow joins that session's observation")
+    p.add_argument("--refresh", type=int, default=0, metavar="SECONDS",
+                   help="tokens valid this long; after the login, connect again once expired "
+                        "(claude-code: claude mcp list; codex: codex exec)")
+    args = p.parse_args()
+    for n in range(1, args.runs + 1):
+        one_run(args.client, args, n)
+
+
+if __name__ == "__main__":
+    main()
