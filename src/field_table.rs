@@ -136,6 +136,12 @@ const CLIENT: &[Field] = &[
     ),
     field("platforms", false, TextList, "where it runs"),
     field(
+        "releaseTags",
+        false,
+        Text,
+        "its repository's release tags, `*` for the version (v*)",
+    ),
+    field(
         "support",
         false,
         SupportMap,
@@ -163,7 +169,7 @@ const SUPPORT_CELL: &[Field] = &[
         "version",
         false,
         Text,
-        "the client version that first shipped it",
+        "the client release its evidence shows (the release a pinned commit is first in)",
     ),
     field(
         "observations",

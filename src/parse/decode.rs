@@ -34,6 +34,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
     let repository = r.text("repository");
     let client_info_names = r.list("clientInfoNames");
     let platforms = r.list("platforms");
+    let release_tags = r.text("releaseTags");
     let mut support = Vec::new();
     for (capability, map) in r.entries("support") {
         let prefix = format!("support.{}.", capability.value);
@@ -59,6 +60,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
         repository,
         client_info_names,
         platforms,
+        release_tags,
         support,
     }
 }
