@@ -434,6 +434,8 @@ pub enum SourcesCommand {
     Queue(QueueArgs),
     /// Re-pin sources whose lines are unchanged or only moved to the default branch's head.
     Bump(BumpArgs),
+    /// Name in each support cell's `version` the client release its pinned code is first in.
+    Release(ReleaseArgs),
 }
 
 /// Where the sources' repositories come from.
@@ -487,6 +489,10 @@ pub struct DriftArgs {
     /// Exit with status 1 when a source is in one of these states.
     #[arg(long, value_enum, value_delimiter = ',', value_name = "STATES")]
     pub fail_on: Vec<DriftState>,
+    /// Compare the sources in each client's own repository with the client's newest release
+    /// (its `releaseTags`) instead of the default branch.
+    #[arg(long)]
+    pub release: bool,
     #[command(flatten)]
     pub repos: RepoArgs,
 }
@@ -544,6 +550,19 @@ pub struct QueueArgs {
 #[derive(Debug, clap::Args)]
 pub struct BumpArgs {
     /// Print what would change, as a diff, and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Re-pin the sources in each client's own repository to the client's newest release
+    /// (its `releaseTags`) instead of the default branch's head.
+    #[arg(long)]
+    pub release: bool,
+    #[command(flatten)]
+    pub repos: RepoArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReleaseArgs {
+    /// Print each cell's release and write nothing.
     #[arg(long)]
     pub dry_run: bool,
     #[command(flatten)]

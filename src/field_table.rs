@@ -148,6 +148,12 @@ const CLIENT: &[Field] = &[
     ),
     field("platforms", false, TextList, "where it runs"),
     field(
+        "releaseTags",
+        false,
+        Text,
+        "its repository's release tags, `*` for the version (v*)",
+    ),
+    field(
         "support",
         false,
         SupportMap,
@@ -181,7 +187,7 @@ const SUPPORT_CELL: &[Field] = &[
         "version",
         false,
         Text,
-        "the client version that first shipped it",
+        "the client release its evidence shows (the release a pinned commit is first in)",
     ),
     field(
         "observations",

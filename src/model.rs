@@ -419,6 +419,9 @@ pub struct Client {
     pub repository: Option<Spanned<String>>,
     pub client_info_names: Vec<Spanned<String>>,
     pub platforms: Vec<Spanned<String>>,
+    /// `releaseTags`: which tags of `repository` are its releases, a pattern whose one `*`
+    /// stands for the version (`v*`, `v*-vscode`); see [`crate::provenance::release`].
+    pub release_tags: Option<Spanned<String>>,
     pub support: Vec<SupportCell>,
     /// Why its unknown cells are unknown when a cell gives no `reason` (an id of `site.yaml`'s
     /// `unknownReasons`; `closed-no-docs` on a closed-source client, say).

@@ -1,11 +1,11 @@
-//! `fieldnotes sources verify|drift|queue|bump`: pinned sources against their git
+//! `fieldnotes sources verify|drift|queue|bump|release`: pinned sources against their git
 //! repositories.
 
 use super::report::{print_findings, render_findings, Printing};
 use super::Invocation;
 use crate::cli::{
-    BumpArgs, DriftArgs, DriftFormat, DriftState, QueueArgs, RepoArgs, ReportFormat, SourcesArgs,
-    SourcesCommand, VerifyArgs,
+    BumpArgs, DriftArgs, DriftFormat, DriftState, QueueArgs, ReleaseArgs, RepoArgs, ReportFormat,
+    SourcesArgs, SourcesCommand, VerifyArgs,
 };
 use crate::dates;
 use crate::error::{Error, Result};
@@ -17,7 +17,7 @@ use crate::provenance::verdict::State;
 use crate::provenance::verify::Problem;
 use crate::provenance::worktree;
 use crate::provenance::Pinned;
-use crate::provenance::{bump, drift, report, verify};
+use crate::provenance::{bump, drift, report, to_release, verify, version};
 use crate::terminal;
 use std::io::Write;
 use std::path::Path;
@@ -30,6 +30,7 @@ pub fn sources(run: &Invocation, args: SourcesArgs) -> Result<u8> {
         SourcesCommand::Drift(args) => drift(run, root, args),
         SourcesCommand::Queue(args) => queue(root, args),
         SourcesCommand::Bump(args) => bump(run, root, args),
+        SourcesCommand::Release(args) => release(run, root, args),
     }
 }
 
@@ -130,7 +131,14 @@ fn drift(run: &Invocation, root: &Path, args: DriftArgs) -> Result<u8> {
     let index = crate::open(root)?;
     let keep = changed_since(root, &index, args.changed_since.as_deref())?;
     let mut cache = Cache::new(cache_config(&args.repos, root)?);
-    let drift = drift::drift_where(&index, &mut cache, &keep);
+    let drift = match args.release {
+        true => {
+            let mut all = to_release::drift_to_release(&index, &mut cache);
+            all.sources.retain(|d| keep(&d.pinned));
+            all
+        }
+        false => drift::drift_where(&index, &mut cache, &keep),
+    };
     match args.format {
         DriftFormat::Table => print(&report::drift_table(&index, &drift)),
         DriftFormat::Findings(Format::Json) => {
@@ -187,7 +195,10 @@ fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
         return Err(Error::Usage { message });
     }
     let mut cache = Cache::new(cache_config(&args.repos, root)?);
-    let drift = drift::drift(&index, &mut cache);
+    let drift = match args.release {
+        true => to_release::drift_to_release(&index, &mut cache),
+        false => drift::drift(&index, &mut cache),
+    };
     let plan = bump::plan(&index, &drift);
     let moved: usize = plan.files.iter().map(|f| f.sources).sum();
     if args.dry_run {
@@ -231,6 +242,26 @@ fn bump(run: &Invocation, root: &Path, args: BumpArgs) -> Result<u8> {
         eprintln!("note: {}", terminal::escape(notice));
     }
     Ok(u8::from(plan.left.iter().any(|l| l.refused)))
+}
+
+/// Writes in each code cell's `version` the first client release its pinned commits are in;
+/// `--dry-run` only prints the table. Exit status 0: a cell no release contains yet is
+/// listed, not an error.
+fn release(run: &Invocation, root: &Path, args: ReleaseArgs) -> Result<u8> {
+    let index = crate::open(root)?;
+    if let Some(message) = bump::refusal(&index) {
+        return Err(Error::Usage { message });
+    }
+    let mut cache = Cache::new(cache_config(&args.repos, root)?);
+    let plan = version::plan(&index, &mut cache);
+    print(&version::table(&plan));
+    let files = plan.bump.files.len();
+    if !args.dry_run {
+        version::write(root, &plan)?;
+    }
+    let verb = if args.dry_run { "would write" } else { "wrote" };
+    run.say(&format!("{verb} versions in {files} file{}", plural(files)));
+    Ok(0)
 }
 
 fn plural(n: usize) -> &'static str {

@@ -35,6 +35,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
     let client_info_names = r.list("clientInfoNames");
     let platforms = r.list("platforms");
     let unknown_reason = r.text("unknownReason");
+    let release_tags = r.text("releaseTags");
     let mut support = Vec::new();
     for (capability, map) in r.entries("support") {
         let prefix = format!("support.{}.", capability.value);
@@ -61,6 +62,7 @@ pub fn client(doc: Document, r: &mut Reader<'_>) -> Client {
         repository,
         client_info_names,
         platforms,
+        release_tags,
         support,
         unknown_reason,
     }

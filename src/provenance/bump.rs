@@ -260,7 +260,7 @@ fn edit(file: &TextFile, span: Span, value: &str) -> Result<Edit, Why> {
 }
 
 /// How many bytes of `written` the scalar takes: up to its closing quote when quoted.
-fn scalar_len(written: &str) -> usize {
+pub(crate) fn scalar_len(written: &str) -> usize {
     let bytes = written.as_bytes();
     let mut i = 1;
     match bytes.first() {

@@ -18,6 +18,12 @@
 //!   source compared by [`compare`]. Its findings are FN956–FN958.
 //! - [`bump`]: sources whose lines hold, unchanged or moved, re-pinned to the head of the
 //!   default branch, in place in the front matter (`fieldnotes sources bump`).
+//! - [`release`]: a client's releases (`releaseTags`), the release a pinned commit is first
+//!   in (a cell's `version`, written by `fieldnotes sources release`), the newest release a
+//!   pin moves to (`sources bump --release`), and commits reachable only from a pull request.
+//! - [`to_release`]: each pin in a client's repository compared with the client's newest
+//!   release instead of the default branch (`sources drift --release`, `bump --release`).
+//! - [`version`]: each code cell's `version` written (`fieldnotes sources release`).
 //! - [`excerpt`]: the pinned lines themselves, for note pages (`build --excerpts`).
 //! - [`status`]: whether each source holds, moved, changed, is gone, is broken or could not
 //!   be checked, for note pages (`build --sources REPORT.json`, or `--excerpts`).
@@ -37,12 +43,15 @@ pub(crate) mod git;
 pub(crate) mod history;
 pub(crate) mod locate;
 pub mod pin;
+pub mod release;
 pub mod report;
 pub mod status;
 pub(crate) mod texts;
+pub mod to_release;
 pub(crate) mod trace;
 pub mod verdict;
 pub mod verify;
+pub mod version;
 pub(crate) mod worktree;
 
 use crate::index::SiteIndex;

@@ -10,8 +10,11 @@ use super::cache::{Cache, Repo};
 use super::git::{too_large, Object};
 use super::locate::Text;
 use super::pin::LineRange;
+use super::release::{self, Reach, Tags};
 use super::{pinned, short, Pinned};
 use crate::index::SiteIndex;
+use crate::model::text;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Why a pinned source does not hold, or could not be checked.
@@ -31,6 +34,15 @@ pub enum Problem {
         lines: usize,
         commit: String,
     },
+    /// The commit is on no branch or tag: only the head of a pull request (the ref named)
+    /// leads to it, or no ref of the clone does.
+    OnNoBranch {
+        commit: String,
+        pull: Option<String>,
+    },
+    /// The support cell's `version` does not name a release of the client (its
+    /// `releaseTags`) that contains the commit; the text says which release does.
+    VersionNotRelease(String),
 }
 
 impl Problem {
@@ -49,6 +61,11 @@ impl Problem {
             Problem::LinesOutOfRange { range, lines, .. } => {
                 format!("lines {range} are past the end of the file ({lines} lines)")
             }
+            Problem::OnNoBranch { commit, pull } => match pull {
+                Some(pull) => format!("commit {} is only at the head of {pull}", short(commit)),
+                None => format!("commit {} is on no branch or tag", short(commit)),
+            },
+            Problem::VersionNotRelease(why) => why.clone(),
         }
     }
 }
@@ -113,10 +130,21 @@ pub fn verify_where<'a>(
     keep: &dyn Fn(&Pinned<'a>) -> bool,
 ) -> Verification<'a> {
     let pins: Vec<Pinned<'a>> = pinned(index).into_iter().filter(|p| keep(p)).collect();
+    let mut tags: HashMap<String, Tags> = HashMap::new();
     let mut found: Vec<(Vec<Problem>, Option<String>)> = vec![Default::default(); pins.len()];
     for i in super::by_file(&pins) {
         found[i] = match resolve(&pins[i], cache) {
-            Ok(resolved) => (out_of_range(&pins[i], &resolved), Some(resolved.commit)),
+            Ok(resolved) => {
+                let mut problems = out_of_range(&pins[i], &resolved);
+                problems.extend(where_from(
+                    index,
+                    &pins[i],
+                    &resolved.commit,
+                    cache,
+                    &mut tags,
+                ));
+                (problems, Some(resolved.commit))
+            }
             Err(problem) => (vec![problem], None),
         };
     }
@@ -128,6 +156,46 @@ pub fn verify_where<'a>(
         })
         .collect();
     Verification { sources }
+}
+
+/// What the refs of the repository say of a resolved commit: on no branch or tag
+/// ([`Problem::OnNoBranch`]); not in the release its cell's `version` names
+/// ([`Problem::VersionNotRelease`]). A repository whose refs cannot be read says nothing.
+fn where_from(
+    index: &SiteIndex,
+    pinned: &Pinned<'_>,
+    commit: &str,
+    cache: &mut Cache,
+    tags: &mut HashMap<String, Tags>,
+) -> Vec<Problem> {
+    let Some(url) = pinned.repository.as_deref() else {
+        return Vec::new();
+    };
+    let Ok(repo) = cache.repo(url) else {
+        return Vec::new();
+    };
+    let tags = tags.entry(url.to_string()).or_default();
+    let mut problems = Vec::new();
+    match tags.reach(repo, commit) {
+        Ok(Reach::PullRequest(pull)) => problems.push(Problem::OnNoBranch {
+            commit: commit.to_string(),
+            pull: Some(pull),
+        }),
+        Ok(Reach::Nowhere) => problems.push(Problem::OnNoBranch {
+            commit: commit.to_string(),
+            pull: None,
+        }),
+        Ok(Reach::Branch) | Err(_) => {}
+    }
+    if let Some((_, cell, pattern)) = release::client_pin(index, pinned) {
+        let version = text(&cell.version);
+        if !version.is_empty() {
+            if let Ok(Some(why)) = release::version_problem(tags, repo, pattern, version, commit) {
+                problems.push(Problem::VersionNotRelease(why));
+            }
+        }
+    }
+    problems
 }
 
 /// The ranges of `pinned` that run past the end of the file.

@@ -27,6 +27,7 @@ mod hostile;
 mod pages;
 mod partial;
 mod paths;
+mod release;
 pub(crate) mod widget;
 
 /// The codes `sources verify` reports for the fixture's `widget-broken-pins` note, in order.

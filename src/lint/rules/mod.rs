@@ -3,7 +3,7 @@
 //! Codes group rules by what they read: FN0xx files and front matter, FN1xx ids, FN2xx values
 //! from a vocabulary, FN3xx dates, FN4xx sources, FN5xx `related`, FN6xx body links and HTML,
 //! FN7xx page metadata, FN8xx support cells, FN9xx capabilities; FN95x are what
-//! `fieldnotes sources verify` (FN951–FN955) and `sources drift` (FN956–FN958) found in the
+//! `fieldnotes sources verify` (FN950–FN955, FN959) and `sources drift` (FN956–FN958) found in the
 //! sources' repositories ([`Check::Sources`] rules, which plain `lint` does not run).
 //!
 //! Each rule's `META` holds every fact about it (what it reads included); the manual's rule
@@ -61,6 +61,7 @@ mod source_gone;
 mod source_lines_out_of_range;
 mod source_moved;
 mod source_not_checked;
+mod source_on_no_branch;
 mod source_path_missing;
 mod source_url_disagrees;
 mod source_url_scheme;
@@ -74,6 +75,7 @@ mod support_observation_newer;
 mod support_unknown_capability;
 mod support_unknown_observation;
 mod support_unknown_research;
+mod support_version_not_release;
 mod support_without_evidence;
 mod too_many_files;
 mod unknown_capability;
@@ -190,6 +192,7 @@ pub const ALL: &[Rule] = &[
     rule!(unknown_revision),
     rule!(revisions_out_of_order),
     rule!(revision_after_removal),
+    sources_rule!(support_version_not_release),
     sources_rule!(source_commit_unknown),
     sources_rule!(source_commit_ambiguous),
     sources_rule!(source_path_missing),
@@ -198,6 +201,7 @@ pub const ALL: &[Rule] = &[
     sources_rule!(source_moved),
     sources_rule!(source_changed),
     sources_rule!(source_gone),
+    sources_rule!(source_on_no_branch),
 ];
 
 /// The rule with this code (`FN101`, any case) or name (`id-not-kebab-case`).

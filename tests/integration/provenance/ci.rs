@@ -124,7 +124,7 @@ fn verify_and_drift_look_only_at_the_files_changed() {
 }
 
 #[test]
-fn a_short_hash_of_a_pull_requests_commit_is_found() {
+fn a_pull_requests_commit_is_found_and_flagged_as_on_no_branch() {
     let (site, widget) = fixture();
     // A commit only `refs/pull/9/head` holds: a clone of the branches does not have it.
     widget
@@ -168,7 +168,19 @@ fn a_short_hash_of_a_pull_requests_commit_is_found() {
         .iter()
         .filter(|d| d["file"] == note)
         .collect();
-    assert!(in_note.is_empty(), "{in_note:?}");
+    // Found (no FN951), and flagged: only the pull request's head leads to it (FN959).
+    let codes: Vec<&str> = in_note.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["FN959"], "{in_note:?}");
+    let message = in_note[0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("refs/pull/9/head"), "{message}");
+    // The same commit on a branch is no finding.
+    widget.repo.git(&["branch", "merged", &pr]);
+    let out = run_with(site.root(), &args, &env);
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let in_note = (value["diagnostics"].as_array().expect("list").iter())
+        .filter(|d| d["file"] == note)
+        .count();
+    assert_eq!(in_note, 0);
 }
 
 #[test]
