@@ -37,6 +37,7 @@ mod note;
 mod observation;
 pub mod output;
 mod outside;
+mod page_evidence;
 mod search;
 mod sitemap;
 mod state;

@@ -14,7 +14,7 @@ use serde::Serialize;
 use std::borrow::Cow;
 
 /// A link to another page.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct LinkView<'a> {
     pub title: Cow<'a, str>,
     pub url: String,
