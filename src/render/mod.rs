@@ -38,6 +38,7 @@ mod observation;
 pub mod output;
 mod outside;
 mod page_evidence;
+mod revision;
 mod search;
 mod sitemap;
 mod state;
