@@ -4,7 +4,6 @@
 
 use super::citations::SourceView;
 use super::evidence::{observation_item, ObservationItem};
-use super::support::SupportRow;
 use super::views::{Ctx, NoteCard};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -56,12 +55,21 @@ fn source_key(s: &SourceView<'_>) -> Key {
     Key::Source(format!("{at} {} {}", s.file.unwrap_or(""), lines.join(" ")))
 }
 
-/// Numbers the evidence of `rows` (in order; `citer` names a row and its anchor), fills each
-/// row's `refs`, and returns the page's list.
+/// What a support row cites, and where its references go.
+pub struct Citing<'a, 'r> {
+    pub refs: &'r mut Vec<EvidenceRef>,
+    pub observations: &'r [usize],
+    pub notes: &'r [usize],
+    pub sources: &'r [SourceView<'a>],
+    /// The row's title and anchor on the page.
+    pub citer: Citer<'a>,
+}
+
+/// Numbers the evidence of `rows`, in order, fills each row's `refs`, and returns the page's
+/// list.
 pub fn number<'a, 'r>(
     ctx: &Ctx<'a>,
-    rows: impl Iterator<Item = &'r mut SupportRow<'a>>,
-    citer: impl Fn(&SupportRow<'a>) -> Citer<'a>,
+    rows: impl Iterator<Item = Citing<'a, 'r>>,
 ) -> Vec<EvidenceItem<'a>>
 where
     'a: 'r,
@@ -80,7 +88,10 @@ where
             });
             let item = &mut items[at];
             if !refs.iter().any(|r: &EvidenceRef| r.number == item.number) {
-                item.cited_by.push(citer(row));
+                item.cited_by.push(Citer {
+                    title: row.citer.title.clone(),
+                    anchor: row.citer.anchor.clone(),
+                });
                 refs.push(EvidenceRef {
                     number: item.number,
                     anchor: item.anchor.clone(),
@@ -88,28 +99,28 @@ where
                 });
             }
         };
-        for &o in &row.cited_observations {
+        for &o in row.observations {
             cite(Key::Observation(o), &mut || EvidenceItem {
                 kind: "observed",
                 observation: Some(observation_item(ctx, o)),
                 ..blank()
             });
         }
-        for &n in &row.cited_notes {
+        for &n in row.notes {
             cite(Key::Note(n), &mut || EvidenceItem {
                 kind: "note",
                 note: Some(ctx.note_card(n)),
                 ..blank()
             });
         }
-        for s in &row.sources {
+        for s in row.sources {
             cite(source_key(s), &mut || EvidenceItem {
                 kind: if s.commit.is_some() { "source" } else { "docs" },
                 source: Some(s.clone()),
                 ..blank()
             });
         }
-        row.refs = refs;
+        *row.refs = refs;
     }
     items
 }

@@ -3,7 +3,7 @@
 use super::body::BodyView;
 use super::citations::{source_view_with, SourceView};
 use super::evidence::{client_observations, evidence_view, EvidenceView, ObservationItem};
-use super::page_evidence::{self, Citer, EvidenceItem, EvidenceRef};
+use super::page_evidence::{self, Citer, Citing, EvidenceItem, EvidenceRef};
 use super::state::{current, state_at, State};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
@@ -46,6 +46,19 @@ pub struct SupportRow<'a> {
     pub cited_observations: Vec<usize>,
     #[serde(skip)]
     pub cited_notes: Vec<usize>,
+}
+
+impl<'a> SupportRow<'a> {
+    /// What the row cites, for its page's evidence list.
+    fn citing<'r>(&'r mut self, citer: Citer<'a>) -> Citing<'a, 'r> {
+        Citing {
+            refs: &mut self.refs,
+            observations: &self.cited_observations,
+            notes: &self.cited_notes,
+            sources: &self.sources,
+            citer,
+        }
+    }
 }
 
 /// A capability group's band of rows.
@@ -309,11 +322,13 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
     let (observations, versions_seen) = client_observations(ctx, i);
     let evidence = page_evidence::number(
         ctx,
-        researched.iter_mut().flat_map(|g| g.rows.iter_mut()),
-        |row| Citer {
-            title: row.capability.title.clone(),
-            anchor: row.anchor.clone(),
-        },
+        (researched.iter_mut().flat_map(|g| g.rows.iter_mut())).map(|row| {
+            let citer = Citer {
+                title: row.capability.title.clone(),
+                anchor: row.anchor.clone(),
+            };
+            row.citing(citer)
+        }),
     );
     ClientView {
         evidence,
@@ -355,10 +370,16 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
         counts.add(row.status.value);
     }
     let (mut researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
-    let evidence = page_evidence::number(ctx, researched.iter_mut(), |row| Citer {
-        title: row.client.title.clone(),
-        anchor: format!("client-{}", row.client_id),
-    });
+    let evidence = page_evidence::number(
+        ctx,
+        researched.iter_mut().map(|row| {
+            let citer = Citer {
+                title: row.client.title.clone(),
+                anchor: format!("client-{}", row.client_id),
+            };
+            row.citing(citer)
+        }),
+    );
     CapabilityView {
         evidence,
         id: doc_id(&cap.id, &cap.doc),

@@ -163,4 +163,13 @@ describe("what needs a script", () => {
     await page.locator("#search-page-results li").first().waitFor();
     await close();
   });
+
+  test("search titles are plain text: a code span's backticks are not shown", async () => {
+    const { page, close } = await open("/research");
+    await page.locator("#search-input").fill("gemini bare url");
+    const hit = page.locator("#search-list .search-title", { hasText: "Gemini CLI tries Streamable HTTP" });
+    await hit.first().waitFor();
+    assert.doesNotMatch(await hit.first().textContent(), /`/);
+    await close();
+  });
 });
