@@ -168,6 +168,13 @@ pub struct SpecVersion {
     pub title: Option<String>,
     #[serde(default)]
     pub url: Option<String>,
+    /// What changed in this revision, in a few sentences of the site's own (its page opens
+    /// with them). Not in the data API.
+    #[serde(default, skip_serializing)]
+    pub summary: Option<String>,
+    /// Where the summary comes from: the revision's changelog, pinned at a commit.
+    #[serde(default, skip_serializing)]
+    pub changelog: Option<String>,
 }
 
 /// A group of capabilities: one band of rows in the matrix.

@@ -10,7 +10,7 @@ use crate::provenance::status::StatusState;
 use serde::Serialize;
 
 /// A source as templates see it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct SourceView<'a> {
     /// The source's title, or its URL when it has none.
     pub title: &'a str,
@@ -41,7 +41,7 @@ pub struct SourceView<'a> {
 }
 
 /// A source's status as templates see it.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct StatusView {
     /// `verified`, `unchanged`, `moved`, `changed`, `gone`, `broken` or `unchecked`.
     pub state: StatusState,
@@ -52,7 +52,7 @@ pub struct StatusView {
 }
 
 /// The pinned lines of a source, highlighted, one block per line range.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ExcerptView {
     /// The highlighter's token for the language (the file's extension), cut to the letters,
     /// digits and `+-_.#` such tokens are made of: it follows a code fence in the `.md`.
@@ -63,7 +63,7 @@ pub struct ExcerptView {
     pub blocks: Vec<ExcerptBlockView>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct ExcerptBlockView {
     pub start: usize,
     /// The line numbers, one a line, for the gutter.
@@ -160,7 +160,7 @@ pub fn source_view_with<'a>(
 }
 
 /// A link to one line range of a pinned file.
-#[derive(Debug, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
 pub struct RangeLink {
     /// `L3-L5` or `L12`.
     pub label: String,

@@ -58,6 +58,14 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+    /// What changed, in the site's words, and the changelog it comes from (a URL a page may
+    /// link to).
+    pub summary: Option<&'a str>,
+    pub changelog: Option<&'a str>,
+    /// Who speaks it: seen offering it, or supporting what it introduced.
+    pub speakers: Vec<super::revision::Speaker<'a>>,
+    /// How many capabilities it introduced (the speakers table counts against it).
+    pub introduced_count: usize,
 }
 
 /// A capability a spec revision introduced, deprecated or removed.
@@ -304,7 +312,14 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
             .collect::<Vec<_>>()
     };
     let version_link = |j: usize| ctx.link_as(Page::Spec(j), &versions[j].id);
+    let introduced: Vec<usize> = (0..ctx.count(Section::Capabilities))
+        .filter(|&c| text(&ctx.capability(c).introduced) == v.id)
+        .collect();
     SpecView {
+        summary: v.summary.as_deref(),
+        changelog: v.changelog.as_deref().and_then(safe_href),
+        speakers: super::revision::speakers(ctx, &v.id, &introduced),
+        introduced_count: introduced.len(),
         id: &v.id,
         title: v.title.as_deref(),
         date: v.date.as_deref(),

@@ -37,6 +37,8 @@ mod note;
 mod observation;
 pub mod output;
 mod outside;
+mod page_evidence;
+mod revision;
 mod search;
 mod sitemap;
 mod state;

@@ -51,6 +51,9 @@ pub struct ObservationView<'a> {
     pub transcript: Option<&'a str>,
     pub transcript_lines: Option<usize>,
     pub results: Vec<ResultView<'a>>,
+    /// The transcript lines the results cite, each once, in transcript order: the page
+    /// prints them once, and each result links to its lines (`#line-12`).
+    pub cited_lines: Vec<MessageView<'a>>,
     /// The support cells that cite this observation.
     pub cited_by: Vec<CitingCell<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
@@ -130,7 +133,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
     client_info.sort_by_key(|f| rank(&f.name).unwrap_or(2));
     let protocol_version = some(&o.protocol_version);
     let mut seen = Seen::default();
-    let results = o
+    let results: Vec<ResultView<'a>> = o
         .results
         .iter()
         .map(|r| {
@@ -153,6 +156,11 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
             }
         })
         .collect();
+    let mut cited_lines: Vec<MessageView<'a>> = (results.iter())
+        .flat_map(|r: &ResultView<'a>| r.messages.iter().cloned())
+        .collect();
+    cited_lines.sort_by_key(|m| m.line);
+    cited_lines.dedup_by_key(|m| m.line);
     let cited_by = index.cited_by.get(i).map_or(&[][..], Vec::as_slice);
     let cited_by = cited_by
         .iter()
@@ -211,6 +219,7 @@ pub fn observation_view<'a>(ctx: &Ctx<'a>, i: usize) -> ObservationView<'a> {
         transcript: some(&o.transcript),
         transcript_lines: transcript.map(|t| t.lines()),
         results,
+        cited_lines,
         cited_by,
         backlinks: ctx.backlinks(page),
         body: ctx.body(page),

@@ -290,7 +290,8 @@ fn records(ctx: &Ctx<'_>) -> Vec<Record> {
         |page: Page, kind: &'static str, summary: &str, fields: &[&str], body: bool| Record {
             page,
             url: ctx.href(page),
-            title: ctx.title(page).into_owned(),
+            // Shown as the result's title: plain text, a code span's backticks gone.
+            title: markdown::plain_text(&ctx.title(page)),
             kind,
             // Shown as the result's excerpt: plain text, no Markdown markers.
             summary: markdown::plain_text(summary),

@@ -3,6 +3,7 @@
 use super::body::BodyView;
 use super::citations::{source_view_with, SourceView};
 use super::evidence::{client_observations, evidence_view, EvidenceView, ObservationItem};
+use super::page_evidence::{self, Citer, Citing, EvidenceItem, EvidenceRef};
 use super::state::{current, state_at, State};
 use super::views::{
     safe_href, status, tally, Ctx, DateView, LinkView, NoteCard, StatusView, TallyView,
@@ -38,6 +39,28 @@ pub struct SupportRow<'a> {
     pub observations: Vec<LinkView<'a>>,
     /// Why an unknown cell is unknown.
     pub reason: Option<ReasonView<'a>>,
+    /// The client's id (the row's anchor on a capability page is `client-<id>`).
+    pub client_id: &'a str,
+    /// The row's references into its page's evidence list ([`page_evidence::number`]).
+    pub refs: Vec<EvidenceRef>,
+    /// The observations and notes the cell cites, by index, for the page's evidence list.
+    #[serde(skip)]
+    pub cited_observations: Vec<usize>,
+    #[serde(skip)]
+    pub cited_notes: Vec<usize>,
+}
+
+impl<'a> SupportRow<'a> {
+    /// What the row cites, for its page's evidence list.
+    fn citing<'r>(&'r mut self, citer: Citer<'a>) -> Citing<'a, 'r> {
+        Citing {
+            refs: &mut self.refs,
+            observations: &self.cited_observations,
+            notes: &self.cited_notes,
+            sources: &self.sources,
+            citer,
+        }
+    }
 }
 
 /// Why a cell is unknown: an id of `site.yaml`'s `unknownReasons` and how pages say it.
@@ -117,6 +140,8 @@ pub struct ClientView<'a> {
     pub unresearched: Vec<Unresearched<'a>>,
     /// The same, one line per reason they are unknown for.
     pub unknown_by_reason: Vec<UnknownGroup<'a>>,
+    /// Every piece of evidence the support rows cite, once, numbered.
+    pub evidence: Vec<EvidenceItem<'a>>,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
     pub body: BodyView<'a>,
@@ -206,6 +231,8 @@ pub struct CapabilityView<'a> {
     pub unresearched: Vec<Unresearched<'a>>,
     /// The same, one line per reason they are unknown for.
     pub unknown_by_reason: Vec<UnknownGroup<'a>>,
+    /// Every piece of evidence the support rows cite, once, numbered.
+    pub evidence: Vec<EvidenceItem<'a>>,
     pub tally: TallyView,
     pub notes: Vec<NoteCard<'a>>,
     pub backlinks: Vec<LinkView<'a>>,
@@ -274,7 +301,21 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
     let anchor = row_anchor(cap_id);
     let notes = cell.map_or("", |c| text(&c.notes));
     let (evidence, observations) = evidence_view(ctx, client, capability);
+    let cited_observations = cell.map_or_else(Vec::new, |c| {
+        (c.observations.iter())
+            .filter_map(|o| ctx.find_observation(&o.value))
+            .collect()
+    });
+    let cited_notes: Vec<usize> = cell.map_or_else(Vec::new, |c| {
+        (c.research.iter())
+            .filter_map(|r| ctx.find_note(&r.value))
+            .collect()
+    });
+    let client_doc = ctx.client(client);
     SupportRow {
+        client_id: doc_id(&client_doc.id, &client_doc.doc),
+        refs: Vec::new(),
+        cited_observations,
         evidence,
         observations,
         reason: ctx.reason(client, capability).map(|r| reason_view(ctx, r)),
@@ -286,13 +327,10 @@ pub fn support_row<'a>(ctx: &Ctx<'a>, client: usize, capability: usize) -> Suppo
         status: status(ctx.status(client, capability)),
         notes,
         notes_html: ctx.inline(notes, Section::Clients, Page::Client(client)),
-        research: cell.map_or_else(Vec::new, |c| {
-            c.research
-                .iter()
-                .filter_map(|r| ctx.find_note(&r.value))
-                .map(|n| ctx.link(Page::Note(n)))
-                .collect()
-        }),
+        research: (cited_notes.iter())
+            .map(|&n| ctx.link(Page::Note(n)))
+            .collect(),
+        cited_notes,
         sources: cell.map_or_else(Vec::new, |c| {
             c.sources
                 .iter()
@@ -339,7 +377,18 @@ pub fn client_view<'a>(ctx: &Ctx<'a>, i: usize) -> ClientView<'a> {
         });
     }
     let (observations, versions_seen) = client_observations(ctx, i);
+    let evidence = page_evidence::number(
+        ctx,
+        (researched.iter_mut().flat_map(|g| g.rows.iter_mut())).map(|row| {
+            let citer = Citer {
+                title: row.capability.title.clone(),
+                anchor: row.anchor.clone(),
+            };
+            row.citing(citer)
+        }),
+    );
     ClientView {
+        evidence,
         observations,
         versions_seen,
         profile: client_profile(ctx, i).linkable(),
@@ -378,8 +427,19 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
     for row in &rows {
         counts.add(row.status.value);
     }
-    let (researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
+    let (mut researched, unresearched) = partition(rows.into_iter(), |_| None, |row| row.client);
+    let evidence = page_evidence::number(
+        ctx,
+        researched.iter_mut().map(|row| {
+            let citer = Citer {
+                title: row.client.title.clone(),
+                anchor: format!("client-{}", row.client_id),
+            };
+            row.citing(citer)
+        }),
+    );
     CapabilityView {
+        evidence,
         id: doc_id(&cap.id, &cap.doc),
         title: cap.display_title(),
         group: ctx

@@ -105,6 +105,9 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     }
     read_all(&index.root, &assets.templates, &mut templates)?;
     read_all(&index.root, &assets.static_files, &mut static_files)?;
+    if builtin {
+        fold_stylesheets(&mut static_files);
+    }
     let mut sources = Vec::with_capacity(templates.len());
     for (name, bytes) in templates {
         let text = String::from_utf8(bytes).map_err(|_| Error::Template {
@@ -122,6 +125,26 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| template_error("", &e))?;
     Ok(Theme { tera, static_files })
+}
+
+/// The default theme's stylesheets that are folded into `style.css`, in this order, so that
+/// every page loads one stylesheet (and it is cached once for the whole site).
+const FOLDED_STYLESHEETS: &[&str] = &["matrix.css", "ask.css"];
+
+/// Appends each of [`FOLDED_STYLESHEETS`] (the theme's, or the site's own `static/` one that
+/// replaced it) to `style.css`, and publishes it no more on its own.
+fn fold_stylesheets(files: &mut BTreeMap<String, Vec<u8>>) {
+    for name in FOLDED_STYLESHEETS {
+        let Some(part) = files.remove(*name) else {
+            continue;
+        };
+        let style = files.entry("style.css".to_string()).or_default();
+        if !style.is_empty() && !style.ends_with(b"\n") {
+            style.push(b'\n');
+        }
+        style.extend_from_slice(format!("\n/* ---- {name} ---- */\n\n").as_bytes());
+        style.extend(part);
+    }
 }
 
 /// Reads each of `assets` (paths under `root`) into `files` by name, in order: a later file

@@ -299,6 +299,9 @@ for (const name of ["bundled", "generated"]) {
           `[![${title} ${capTitle}: ${cellStatus}](${base}/badges/${client}/${capability}.svg)](${base}/clients/${client}#support-${capability})`
         );
         assert.equal(await panel.locator('[data-slot="client-badge"]').getAttribute("href"), `${base}/badges/${client}.svg`);
+        // The badge tooling is behind one summary, folded.
+        assert.equal(await panel.getByRole("button", { name: "Copy" }).isVisible(), false);
+        await panel.locator(".shield-snippet > summary").click();
         await panel.getByRole("button", { name: "Copy" }).click();
         await panel.locator(".copy-status").filter({ hasText: "Copied." }).waitFor();
         assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);

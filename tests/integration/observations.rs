@@ -133,7 +133,7 @@ fn the_data_api_says_how_each_cell_was_checked() {
     assert!(home.contains(r#"data-evidence="observed""#), "the cell");
     // The cell's evidence is on its client's page (the home page's panel loads it from there).
     let client = site.output("clients/client-a.html");
-    assert!(client.contains("Checked: <strong>observed</strong> with version <code>1.3.0</code>"));
+    assert!(client.contains("Checked: observed with version 1.3.0"));
 }
 
 #[test]
@@ -144,8 +144,10 @@ fn the_observation_page_shows_each_result_with_its_transcript_lines() {
     for part in [
         "<h1>alpha-client 1.3.0 over stdio, 2026-10-01</h1>",
         "<code>alpha mcp add probe -- fieldnotes probe stdio &amp;&amp; alpha mcp call probe echo</code>",
-        "Transcript line 4",
-        "Transcript line 5",
+        // Each cited line once, the results pointing at it.
+        "id=\"line-4\"",
+        "id=\"line-5\"",
+        "href=\"#line-4\"",
         // The line's JSON, highlighted and escaped.
         "class=\"language-json",
         "&lt;hi&gt; &amp;",

@@ -265,9 +265,11 @@ fn matrix_has_a_cell_per_capability_and_client() {
         .expect("row")..];
     let row = &row[..row.find("</tr>").expect("row end")];
     assert!(row.contains(r#"data-label="Verified""#), "{row}");
+    // The row references its sources, listed once on the page.
+    assert!(row.contains(r##"href="#evidence-"##), "{row}");
     assert!(
-        row.contains("https://github.com/example/client-a/blob/"),
-        "{row}"
+        alpha.contains("https://github.com/example/client-a/blob/"),
+        "{alpha}"
     );
     assert!(!home.contains("https://github.com/example/client-a/blob/"));
 }

@@ -151,7 +151,7 @@ fn capability_and_client_pages_say_what_the_newest_revision_did() {
     assert!(sse.contains(r#"<p class="notice notice-deprecated"><strong>Deprecated</strong> since <a href="/spec/2025-03-26">2025-03-26</a>"#), "{sse}");
     let client = site.output("clients/client-a.html");
     assert!(
-        client.contains(r#"<code>transports.sse</code> <span class="tag">deprecated</span>"#),
+        client.contains(r#"</a> <span class="tag">deprecated</span>"#),
         "{client}"
     );
     assert!(!site.output("index.html").contains("data-removed-band"));

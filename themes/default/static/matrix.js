@@ -312,28 +312,50 @@
       return pages.get(url);
     }
 
-    /* The panel's body from the cell's row on its client's page: status, notes, evidence,
-       last verified. */
-    function fromRow(row) {
+    /* The panel's body from the cell's row on its client's page (`doc`): the status and how
+       it was checked, the why, each piece of evidence the row cites (from the page's evidence
+       list, with its own kind and date), and the day the cell was last verified, so labelled. */
+    function fromRow(row, doc) {
       const body = document.createDocumentFragment();
-      const part = (label, className) => {
-        const td = $(`td[data-label="${label}"]`, row);
-        if (!td || !td.textContent.trim()) return;
-        const div = document.createElement("div");
-        div.className = className;
-        div.append(...Array.from(td.childNodes, (n) => document.importNode(n, true)));
-        body.append(div);
+      const copy = (from, className, tag = "div") => {
+        const el = document.createElement(tag);
+        el.className = className;
+        el.append(...Array.from(from.childNodes, (n) => document.importNode(n, true)));
+        body.append(el);
+        return el;
       };
-      part("Status", "panel-status");
-      part("Notes", "panel-notes");
-      part("Evidence", "panel-evidence");
+      const status = $('td[data-label="Status"]', row);
+      if (status) copy(status, "panel-status", "p");
+      const how = $('td[data-label="How"] .checked-text', row);
+      if (how) {
+        const p = document.createElement("p");
+        p.className = `checked checked-${$('td[data-label="How"]', row).dataset.method}`;
+        p.textContent = how.textContent;
+        body.append(p);
+      }
+      const why = $('td[data-label="Notes"] .why > summary', row);
+      if (why) copy(why, "panel-notes", "p");
+      const refs = $$('td[data-label="Evidence"] a.ref', row);
+      if (refs.length) {
+        const list = document.createElement("ul");
+        list.className = "panel-evidence";
+        for (const ref of refs) {
+          const item = doc.getElementById(ref.getAttribute("href").slice(1));
+          if (!item) continue;
+          const li = document.importNode(item, true);
+          li.removeAttribute("id");
+          $(".cited-by", li)?.remove();
+          list.append(li);
+        }
+        body.append(list);
+      }
       const verified = $('td[data-label="Verified"] time', row);
       if (verified) {
         const p = document.createElement("p");
         p.className = "meta";
         const time = document.importNode(verified, true);
         time.dataset.freshness = "always";
-        p.append("Last verified ", time);
+        p.append("Last verified (the cell as a whole) ", time);
         body.append(p);
       }
       return body;
@@ -368,6 +390,11 @@
       slot("copy-status").textContent = "";
       const unknown = status === "unknown";
       slot("unknown").hidden = !unknown;
+      /* An unknown cell says why, when the data does (`data-reason` on the cell). */
+      const reason = cell.dataset.reason || "";
+      slot("reason").textContent = reason;
+      slot("reason").hidden = !reason;
+      slot("no-reason").hidden = !!reason;
       const body = slot("body");
       body.replaceChildren();
       if (unknown) return Promise.resolve(true);
@@ -381,7 +408,7 @@
         (doc) => {
           if (ticket !== opened) return true;
           const found = doc.getElementById(`support-${capabilityId}`);
-          body.replaceChildren(found ? fromRow(found) : "");
+          body.replaceChildren(found ? fromRow(found, doc) : "");
           document.dispatchEvent(new CustomEvent("fieldnotes:added"));
           return true;
         },

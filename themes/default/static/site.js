@@ -6,6 +6,7 @@
 "use strict";
 
 (function () {
+  /* base.html marks the page `js` before its first paint; a theme's own base may not. */
   document.documentElement.classList.add("js");
   const $ = (selector, root) => (root || document).querySelector(selector);
   const $$ = (selector, root) => Array.from((root || document).querySelectorAll(selector));
@@ -206,6 +207,8 @@
       if (input.value.trim()) results.hidden = false;
     });
     input.addEventListener("input", () => schedule(input.value));
+    /* The arrows move through the results, Escape closes them; Enter in the box submits the
+       form, to the search page with every result of the query. */
     box.addEventListener("keydown", (event) => {
       const links = $$("a", list);
       const at = links.indexOf(document.activeElement);
@@ -219,9 +222,6 @@
       } else if (event.key === "Escape") {
         close();
         input.focus();
-      } else if (event.key === "Enter" && document.activeElement === input && links.length) {
-        event.preventDefault();
-        links[0].click();
       }
     });
     document.addEventListener("click", (event) => {
@@ -310,6 +310,22 @@
     }
   }
 
+  /* ---------- Folded detail ---------- */
+
+  /* A link to something inside a folded `<details>` (a table's reference to its evidence,
+     a result's to its transcript line) opens the fold, so the target is shown. */
+  function openTarget() {
+    let target = null;
+    try {
+      target = location.hash.length > 1 && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    } catch {}
+    let opened = false;
+    for (let fold = target && target.closest("details"); fold; fold = fold.parentElement.closest("details")) {
+      if (!fold.open) fold.open = opened = true;
+    }
+    if (opened) target.scrollIntoView();
+  }
+
   /* ---------- Ages and staleness ---------- */
 
   /* Days from a `YYYY-MM-DD` date to the reader's today (negative: in the future). */
@@ -386,6 +402,8 @@
   /* Content a script adds later (a matrix cell's evidence, loaded on demand) gets its ages too. */
   document.addEventListener("fieldnotes:added", setUpAges);
   setUpHeadingLinks();
+  openTarget();
+  window.addEventListener("hashchange", openTarget);
   setUpSearch();
   setUpSearchPage();
 })();
