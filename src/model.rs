@@ -423,6 +423,9 @@ pub struct Capability {
     pub title: Option<Spanned<String>>,
     pub group: Option<Spanned<String>>,
     pub spec_url: Option<Spanned<String>>,
+    /// The identifier of the official extension it is (`io.modelcontextprotocol/ui`), when it
+    /// is one: an extension stands beside the spec revisions, not in one.
+    pub extension: Option<Spanned<String>>,
     pub introduced: Option<Spanned<String>>,
     pub deprecated: Option<Spanned<String>>,
     pub removed: Option<Spanned<String>>,
