@@ -442,9 +442,11 @@ pub struct Guide {
 }
 
 mod observation;
+mod report;
 pub use observation::{
     proxy_name, ClientInfo, Observation, ObservedResult, PackageInfo, ProbeInfo, Transcript,
 };
+pub use report::{ListProblem, Report, ReportList};
 
 /// Every content file of a site, typed, in path order within each section.
 #[derive(Debug, Clone, Default)]
@@ -456,6 +458,10 @@ pub struct Content {
     pub observations: Vec<Observation>,
     /// The `.jsonl` transcripts beside the observations, in path order.
     pub transcripts: Vec<Transcript>,
+    /// The shared lists of self-reports (`content/lists/<id>.yaml`), in path order.
+    pub lists: Vec<ReportList>,
+    /// Every claim of those lists, list by list, in the order each list writes them.
+    pub reports: Vec<Report>,
 }
 
 impl Content {
