@@ -76,6 +76,10 @@ fn now_text(drift: &Drift<'_>) -> String {
     }
     if drift.state == State::Gone {
         return match &drift.gone_in {
+            // Read at its last version on purpose (a list a project took down, say).
+            Some(commit) if drift.pinned.source.fixed() => {
+                format!("(removed upstream at {}) @ {head}", short(commit))
+            }
             Some(commit) => format!("(gone in {}) @ {head}", short(commit)),
             None => format!("(never on the default branch) @ {head}"),
         };

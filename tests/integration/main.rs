@@ -24,6 +24,7 @@ mod probe_http;
 mod probe_modes;
 mod provenance;
 mod render;
+mod reported;
 mod revisions;
 mod self_contained;
 mod serve;
