@@ -214,6 +214,12 @@ const CAPABILITY: &[Field] = &[
     field("group", true, Text, "one of site.yaml's capabilityGroups"),
     field("specUrl", false, Url, "where the specification defines it"),
     field(
+        "extension",
+        false,
+        Text,
+        "the official extension's identifier, when it is one",
+    ),
+    field(
         "introduced",
         false,
         Text,

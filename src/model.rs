@@ -436,6 +436,9 @@ pub struct Capability {
     pub title: Option<Spanned<String>>,
     pub group: Option<Spanned<String>>,
     pub spec_url: Option<Spanned<String>>,
+    /// The identifier of the official extension it is (`io.modelcontextprotocol/ui`), when it
+    /// is one: an extension stands beside the spec revisions, not in one.
+    pub extension: Option<Spanned<String>>,
     pub introduced: Option<Spanned<String>>,
     pub deprecated: Option<Spanned<String>>,
     pub removed: Option<Spanned<String>>,
@@ -452,9 +455,11 @@ pub struct Guide {
 }
 
 mod observation;
+mod report;
 pub use observation::{
     proxy_name, ClientInfo, Observation, ObservedResult, PackageInfo, ProbeInfo, Transcript,
 };
+pub use report::{ListProblem, Report, ReportList};
 
 /// Every content file of a site, typed, in path order within each section.
 #[derive(Debug, Clone, Default)]
@@ -466,6 +471,10 @@ pub struct Content {
     pub observations: Vec<Observation>,
     /// The `.jsonl` transcripts beside the observations, in path order.
     pub transcripts: Vec<Transcript>,
+    /// The shared lists of self-reports (`content/lists/<id>.yaml`), in path order.
+    pub lists: Vec<ReportList>,
+    /// Every claim of those lists, list by list, in the order each list writes them.
+    pub reports: Vec<Report>,
 }
 
 impl Content {

@@ -263,6 +263,7 @@ fn method(evidence: &CellEvidence) -> String {
         },
         Method::Observed => format!("observed{version}"),
         Method::Docs => format!("docs{version}"),
+        Method::Reported => "reported".to_string(),
         Method::None => "none".to_string(),
     }
 }

@@ -27,6 +27,7 @@ fn pins(index: &SiteIndex) -> BTreeMap<Key, Vec<(String, String)>> {
                 Some(doc_id(&content.notes[n].id, &content.notes[n].doc)),
                 None,
             ),
+            Holder::Report(_) => continue,
             Holder::Cell { client, cell } => {
                 let holder = &content.clients[client];
                 let written = &holder.support[cell].capability.value;

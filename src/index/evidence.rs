@@ -1,6 +1,7 @@
 //! How each support cell's claim was checked, derived once from what it cites: `observed`
 //! (an observation of the client, with its version and day), `source` (a source pinned to a
-//! commit, its own or a cited note's), `docs` (a URL without a commit), else `none`.
+//! commit, its own or a cited note's), `docs` (a URL without a commit), `reported` (only a
+//! vendor's self-report in a shared list, at a pinned commit), else `none`.
 
 use super::observations::newest_first;
 use super::Ids;
@@ -14,11 +15,18 @@ pub enum Method {
     Observed,
     Source,
     Docs,
+    Reported,
     None,
 }
 
 /// Every method, in the order a filter lists them.
-pub const METHODS: [Method; 4] = [Method::Observed, Method::Source, Method::Docs, Method::None];
+pub const METHODS: [Method; 5] = [
+    Method::Observed,
+    Method::Source,
+    Method::Docs,
+    Method::Reported,
+    Method::None,
+];
 
 impl Method {
     pub fn as_str(self) -> &'static str {
@@ -26,6 +34,7 @@ impl Method {
             Method::Observed => "observed",
             Method::Source => "source",
             Method::Docs => "docs",
+            Method::Reported => "reported",
             Method::None => "none",
         }
     }
@@ -36,6 +45,7 @@ impl Method {
             Method::Observed => "observed",
             Method::Source => "read in source",
             Method::Docs => "from the docs",
+            Method::Reported => "self-reported by the vendor",
             Method::None => "no evidence",
         }
     }
@@ -55,9 +65,13 @@ pub struct Evidence {
     /// `observed`: that observation's id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observation: Option<String>,
-    /// `source`: the commit the first pinned source is read at.
+    /// `source` and `reported`: the commit the first pinned source is read at.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<String>,
+    /// The shared lists that report the cell (their ids): the cell's own evidence when the
+    /// method is `reported`, else named beside the stronger evidence shown.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reported: Vec<String>,
 }
 
 impl Evidence {
@@ -69,6 +83,7 @@ impl Evidence {
             observed: None,
             observation: None,
             commit: None,
+            reported: Vec::new(),
         }
     }
 }
@@ -85,6 +100,7 @@ pub fn of_cell(content: &Content, ids: &Ids, cell: &SupportCell) -> Evidence {
             observed: Some(text(&observation.observed).to_string()).filter(|d| !d.is_empty()),
             observation: Some(crate::model::doc_id(&observation.id, &observation.doc).into()),
             commit: None,
+            reported: Vec::new(),
         };
     }
     let notes = (cell.research.iter())
@@ -97,6 +113,7 @@ pub fn of_cell(content: &Content, ids: &Ids, cell: &SupportCell) -> Evidence {
         observed: None,
         observation: None,
         commit,
+        reported: Vec::new(),
     };
     if let Some(commit) = sources.iter().find_map(|s| pinned_commit(s)) {
         return method(Method::Source, Some(commit));
@@ -113,4 +130,29 @@ fn pinned_commit(source: &SourceRef) -> Option<String> {
     commit
         .filter(|c| (7..=40).contains(&c.len()) && c.chars().all(|c| c.is_ascii_hexdigit()))
         .or_else(|| source.url_pin.as_ref().map(|p| p.commit.value.clone()))
+}
+
+/// The evidence of the cell of `client` for `capability` in `matrix`: the cell's own, or
+/// `reported` when only a self-report names it; the lists that report it named either way.
+pub fn of_position(
+    content: &Content,
+    ids: &Ids,
+    matrix: &super::Matrix,
+    client: usize,
+    capability: usize,
+) -> Evidence {
+    let Some(cell) = matrix.cell(content, client, capability) else {
+        return Evidence::none();
+    };
+    let mut evidence = of_cell(content, ids, cell);
+    if matrix.shows_report(client, capability) {
+        evidence.method = Method::Reported;
+    }
+    for &r in matrix.reports(client, capability) {
+        let list = &content.lists[content.reports[r].list].id;
+        if !evidence.reported.contains(list) {
+            evidence.reported.push(list.clone());
+        }
+    }
+    evidence
 }

@@ -1,5 +1,7 @@
 //! The support matrix: capability groups × clients, each cell a client's support cell for a
-//! capability, or unknown when its support map does not name it.
+//! capability, else what a shared list reports of it (method `reported`), else unknown. A
+//! client's own cell that is not `unknown` is shown before any self-report; the reports of a
+//! cell are kept beside it either way.
 
 use super::Ids;
 use crate::config::SiteConfig;
@@ -14,13 +16,26 @@ pub struct MatrixGroup {
     pub capabilities: Vec<usize>,
 }
 
+/// Which cell a matrix position shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shown {
+    /// The client's own cell, by its position in the support map.
+    Own(usize),
+    /// A self-report, by its position in `content.reports`.
+    Report(usize),
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct Matrix {
     pub groups: Vec<MatrixGroup>,
     /// Clients in column order (by title).
     pub clients: Vec<usize>,
-    /// (client, capability) → index of the cell in the client's support map.
-    cells: HashMap<(usize, usize), usize>,
+    /// (client, capability) → the cell shown: the client's own, or a self-report.
+    cells: HashMap<(usize, usize), Shown>,
+    /// (client, capability) → the self-reports of it (positions in `content.reports`).
+    reports: HashMap<(usize, usize), Vec<usize>>,
+    /// Every (client, capability) some list reports, by client then capability position.
+    pub reported: Vec<(usize, usize)>,
     /// Per client (by content index), how many capabilities have each status.
     pub tallies: Vec<Tally>,
 }
@@ -55,14 +70,38 @@ impl Matrix {
         for (client, c) in content.clients.iter().enumerate() {
             for (cell, s) in c.support.iter().enumerate() {
                 if let Some((cap, _)) = ids.capability(&s.capability.value) {
-                    cells.entry((client, cap)).or_insert(cell);
+                    cells.entry((client, cap)).or_insert(Shown::Own(cell));
                 }
             }
         }
+        let mut reports: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for (r, report) in content.reports.iter().enumerate() {
+            let client = ids.client(&report.client.value);
+            let cap = ids.capability(&report.cell.capability.value);
+            if let (Some(client), Some((cap, _))) = (client, cap) {
+                reports.entry((client, cap)).or_default().push(r);
+            }
+        }
+        for (&key, list) in &reports {
+            let own_known = match cells.get(&key) {
+                Some(&Shown::Own(i)) => {
+                    let status = text(&content.clients[key.0].support[i].status);
+                    SUPPORT_STATUSES[..3].contains(&status)
+                }
+                _ => false,
+            };
+            if !own_known {
+                cells.insert(key, Shown::Report(list[0]));
+            }
+        }
+        let mut reported: Vec<(usize, usize)> = reports.keys().copied().collect();
+        reported.sort_unstable();
         let mut matrix = Matrix {
             groups,
             clients,
             cells,
+            reports,
+            reported,
             tallies: Vec::new(),
         };
         matrix.tallies = (0..content.clients.len())
@@ -71,7 +110,8 @@ impl Matrix {
         matrix
     }
 
-    /// The support cell of `client` for `capability`, if its map names one.
+    /// The support cell shown for `client` and `capability`: the client's own, else a
+    /// self-report's, if either names it.
     pub fn cell<'a>(
         &self,
         content: &'a Content,
@@ -80,7 +120,25 @@ impl Matrix {
     ) -> Option<&'a SupportCell> {
         self.cells
             .get(&(client, capability))
-            .map(|&i| &content.clients[client].support[i])
+            .map(|&shown| match shown {
+                Shown::Own(i) => &content.clients[client].support[i],
+                Shown::Report(r) => &content.reports[r].cell,
+            })
+    }
+
+    /// Whether the cell shown is a self-report.
+    pub fn shows_report(&self, client: usize, capability: usize) -> bool {
+        matches!(
+            self.cells.get(&(client, capability)),
+            Some(Shown::Report(_))
+        )
+    }
+
+    /// The self-reports of `client` for `capability` (positions in `content.reports`).
+    pub fn reports(&self, client: usize, capability: usize) -> &[usize] {
+        self.reports
+            .get(&(client, capability))
+            .map_or(&[], Vec::as_slice)
     }
 
     /// The status shown for a cell: its status when it is a known one, else `unknown`.

@@ -390,10 +390,7 @@ impl SiteIndex {
 
     /// How the cell of `client` for `capability` was checked (`none` when the map has none).
     pub fn evidence(&self, client: usize, capability: usize) -> evidence::Evidence {
-        match self.matrix.cell(&self.content, client, capability) {
-            Some(cell) => evidence::of_cell(&self.content, &self.ids, cell),
-            None => evidence::Evidence::none(),
-        }
+        evidence::of_position(&self.content, &self.ids, &self.matrix, client, capability)
     }
 
     /// The resolved body links on `page`, in body order.

@@ -148,6 +148,8 @@ impl EditedSite {
             guides: content.guides.clone(),
             observations: content.observations.clone(),
             transcripts: content.transcripts.clone(),
+            lists: Vec::new(),
+            reports: Vec::new(),
         };
         let parsed = ParsedSite {
             root: site.root.clone(),

@@ -10,6 +10,7 @@
 
 pub(crate) mod assets;
 pub(crate) mod fence;
+pub(crate) mod lists;
 
 use crate::config::{Limits, SiteConfig};
 use crate::error::{Error, Result};
@@ -42,6 +43,8 @@ pub struct LoadedSite {
     pub assets: Assets,
     /// The `.jsonl` transcripts in `content/observations/`, in path order.
     pub transcripts: Vec<Transcript>,
+    /// The lists of self-reports in `content/lists/` (`<id>.yaml`), as positions in `files`.
+    pub lists: Vec<FileId>,
 }
 
 /// A content entry that could not be read, and why.
@@ -158,6 +161,10 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
     for ((file, problem), entry) in read.into_iter().zip(found) {
         site.add(file, entry.section, problem);
     }
+    for path in lists::find(root) {
+        let (file, problem) = read_file(root, &path, &limits);
+        site.add_list(file, problem);
+    }
     Ok(site)
 }
 
@@ -172,6 +179,8 @@ pub fn assets(root: &Path, theme: &str) -> Result<Assets> {
 /// (`content/research/x.md`) and their bytes. The same caps and checks as [`load`] apply, but
 /// for those of the file system; paths outside a section's folder are left out.
 pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>)>) -> LoadedSite {
+    let (lists, files): (Vec<_>, Vec<_>) =
+        (files.into_iter()).partition(|(path, _)| lists::is_list(path));
     let (transcripts, files): (Vec<_>, Vec<_>) = files.into_iter().partition(|(path, _)| {
         path.parent() == Some(&Path::new(CONTENT_DIR).join(Section::Observations.dir()))
             && is_transcript(path)
@@ -214,6 +223,12 @@ pub fn from_memory(root: &Path, config: SiteConfig, files: Vec<(PathBuf, Vec<u8>
         };
         site.add(file, section, problem);
     }
+    let mut lists = lists;
+    lists.sort();
+    for (path, bytes) in lists {
+        let (file, problem) = decode(path, bytes);
+        site.add_list(file, problem);
+    }
     site
 }
 
@@ -234,6 +249,19 @@ impl LoadedSite {
             unreadable: Vec::new(),
             assets: Assets::default(),
             transcripts: Vec::new(),
+            lists: Vec::new(),
+        }
+    }
+
+    /// Adds a list of self-reports; it is parsed unless it could not be read at all.
+    fn add_list(&mut self, file: TextFile, problem: Option<Problem>) {
+        let id = self.files.len();
+        self.files.push(file);
+        if matches!(problem, None | Some(Problem::NotUtf8 { .. })) {
+            self.lists.push(id);
+        }
+        if let Some(problem) = problem {
+            self.unreadable.push(Unreadable { file: id, problem });
         }
     }
 

@@ -75,6 +75,7 @@ pub fn capability(doc: Document, r: &mut Reader<'_>) -> Capability {
         title: r.text("title"),
         group: r.text("group"),
         spec_url: r.text("specUrl"),
+        extension: r.text("extension"),
         introduced: r.text("introduced"),
         deprecated: r.text("deprecated"),
         removed: r.text("removed"),

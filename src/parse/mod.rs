@@ -6,6 +6,7 @@
 mod decode;
 pub(crate) mod fields;
 pub mod frontmatter;
+pub(crate) mod lists;
 pub(crate) mod markdown;
 pub(crate) mod restated;
 pub(crate) mod source_path;
@@ -77,6 +78,10 @@ pub fn parse(site: LoadedSite) -> ParsedSite {
         }
     }
     content.transcripts = site.transcripts;
+    for (position, &file) in site.lists.iter().enumerate() {
+        let list = lists::read(&site.files[file], file, position, &mut content.reports);
+        content.lists.push(list);
+    }
     ParsedSite {
         root: site.root,
         config: site.config,

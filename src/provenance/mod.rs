@@ -66,6 +66,8 @@ pub enum Holder {
     Note(usize),
     /// A support cell: the client's position in `content.clients`, the cell's in its map.
     Cell { client: usize, cell: usize },
+    /// A self-report of a shared list, by its position in `content.reports`.
+    Report(usize),
 }
 
 impl Holder {
@@ -82,6 +84,13 @@ impl Holder {
                     holder.support[cell].capability.value
                 )
             }
+            Holder::Report(r) => {
+                let report = &c.reports[r];
+                format!(
+                    "list {}, client {}, feature {}",
+                    c.lists[report.list].id, report.client.value, report.feature.value
+                )
+            }
         }
     }
 
@@ -91,6 +100,7 @@ impl Holder {
         match self {
             Holder::Note(n) => c.notes[n].last_verified.as_ref(),
             Holder::Cell { client, cell } => c.clients[client].support[cell].last_verified.as_ref(),
+            Holder::Report(_) => None,
         }
     }
 
@@ -100,16 +110,18 @@ impl Holder {
         match self {
             Holder::Note(n) => &c.notes[n].sources,
             Holder::Cell { client, cell } => &c.clients[client].support[cell].sources,
+            Holder::Report(r) => &c.reports[r].cell.sources,
         }
     }
 
-    /// Every note, then every support cell, in content order.
+    /// Every note, then every support cell, then every self-report, in content order.
     pub fn all(index: &SiteIndex) -> impl Iterator<Item = Holder> + '_ {
         let notes = (0..index.content.notes.len()).map(Holder::Note);
         let cells = index.content.clients.iter().enumerate().flat_map(|(i, c)| {
             (0..c.support.len()).map(move |cell| Holder::Cell { client: i, cell })
         });
-        notes.chain(cells)
+        let reports = (0..index.content.reports.len()).map(Holder::Report);
+        notes.chain(cells).chain(reports)
     }
 }
 

@@ -76,6 +76,10 @@ fn now_text(drift: &Drift<'_>) -> String {
     }
     if drift.state == State::Gone {
         return match &drift.gone_in {
+            // Read at its last version on purpose (a list a project took down, say).
+            Some(commit) if drift.pinned.source.fixed() => {
+                format!("(removed upstream at {}) @ {head}", short(commit))
+            }
             Some(commit) => format!("(gone in {}) @ {head}", short(commit)),
             None => format!("(never on the default branch) @ {head}"),
         };
@@ -311,6 +315,8 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
                 !matches!(text(&content.notes[*n].status), "superseded" | "retracted")
             }
             Holder::Cell { .. } => true,
+            // A vendor's claim, not this site's: drift shows it, nobody here re-verifies it.
+            Holder::Report(_) => false,
         })
         .map(|holder| {
             let states = states.get(&holder).map(Vec::as_slice).unwrap_or_default();
@@ -334,6 +340,16 @@ pub fn queue(index: &SiteIndex, report: &DriftReport<'_>, today: NaiveDate) -> V
                     let cell = &c.support[cell];
                     let capability = Some(cell.capability.value.clone());
                     ("cell", doc_id(&c.id, &c.doc), capability, cell.span)
+                }
+                Holder::Report(r) => {
+                    let report = &content.reports[r];
+                    let capability = Some(report.cell.capability.value.clone());
+                    (
+                        "report",
+                        report.client.value.as_str(),
+                        capability,
+                        report.cell.span,
+                    )
                 }
             };
             let span = verified.map_or(span, |v| v.span);

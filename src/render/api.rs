@@ -150,6 +150,8 @@ pub struct ApiCapability<'a> {
     pub group: &'a str,
     pub url: String,
     pub spec_url: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub extension: Option<&'a str>,
     pub introduced: Option<&'a str>,
     pub deprecated: Option<&'a str>,
     pub removed: Option<&'a str>,
@@ -366,6 +368,7 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
                 group: text(&c.group),
                 url: ctx.canonical_url(Page::Capability(i)),
                 spec_url: some(&c.spec_url),
+                extension: some(&c.extension),
                 introduced: some(&c.introduced),
                 deprecated: some(&c.deprecated),
                 removed: some(&c.removed),

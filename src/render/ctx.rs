@@ -426,6 +426,20 @@ impl<'a> Ctx<'a> {
         (self.matrix()).reason(&index.content, self.config(), client, capability)
     }
 
+    /// The self-reports of `client` for `capability`, in list order.
+    pub fn reports(&self, client: usize, capability: usize) -> Vec<&'a crate::model::Report> {
+        let index = self.site.index;
+        (self.matrix().reports(client, capability).iter())
+            .map(|&r| &index.content.reports[r])
+            .collect()
+    }
+
+    /// The shared list at position `list` of `content.lists`.
+    pub fn list(&self, list: usize) -> &'a crate::model::ReportList {
+        self.read(Input::Matrix);
+        &self.site.index.content.lists[list]
+    }
+
     /// The status a cell shows (`unknown` when the client's map does not name it).
     pub fn status(&self, client: usize, capability: usize) -> &'static str {
         let index = self.site.index;

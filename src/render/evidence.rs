@@ -1,5 +1,6 @@
 //! What support cells and client pages show of how a claim was checked: each cell's evidence
-//! method (observed, read in source, from the docs, none) with the observations it cites, and
+//! method (observed, read in source, from the docs, self-reported, none) with the observations
+//! it cites and the self-reports beside it (and whether they disagree with it), and
 //! a client's observations with the versions seen. A version and a transport are what a client
 //! sent: outside text, made inert by [`visible_controls`].
 
@@ -23,6 +24,60 @@ pub struct EvidenceView<'a> {
     /// The newest observation cited, when observed.
     pub observation: Option<LinkView<'a>>,
     pub commit: Option<String>,
+    /// What shared lists report of the cell: its only evidence when `method` is `reported`,
+    /// else named beside the stronger evidence.
+    pub reported: Vec<ReportedView<'a>>,
+    /// A list reports support where stronger evidence (observed, source, docs) says `no`.
+    pub disagrees: bool,
+}
+
+/// One vendor's self-report of a cell, as a cell names it.
+#[derive(Debug, Serialize)]
+pub struct ReportedView<'a> {
+    /// The list's title (its id when it has none).
+    pub list: &'a str,
+    /// The client's name as the list writes it.
+    pub name: Option<Cow<'a, str>>,
+    /// The feature as the list names it.
+    pub feature: Cow<'a, str>,
+    /// `yes`, or `partial` when the list says so.
+    pub status: &'a str,
+    /// The list's line at its pinned commit, when a page may link to it.
+    pub href: Option<String>,
+    pub short_commit: Option<&'a str>,
+}
+
+/// Whether a cell of `method` and `status`, reported as supported by a list, disagrees
+/// with it: stronger evidence says `no`.
+pub fn disagrees(method: Method, status: &str) -> bool {
+    matches!(method, Method::Observed | Method::Source | Method::Docs) && status == "no"
+}
+
+/// The self-reports of `client` for `capability`.
+pub fn reported_views<'a>(
+    ctx: &Ctx<'a>,
+    client: usize,
+    capability: usize,
+) -> Vec<ReportedView<'a>> {
+    (ctx.reports(client, capability).into_iter())
+        .map(|report| {
+            let list = ctx.list(report.list);
+            let source = super::citations::source_view(report.source());
+            ReportedView {
+                list: match text(&list.title) {
+                    "" => list.id.as_str(),
+                    title => title,
+                },
+                name: some(&report.name).map(visible_controls),
+                feature: visible_controls(&report.feature.value),
+                status: text(&report.cell.status),
+                href: (source.ranges.into_iter().next())
+                    .map(|r| r.href)
+                    .or(source.href),
+                short_commit: source.short_commit,
+            }
+        })
+        .collect()
 }
 
 /// An observation in a client page's list.
@@ -84,7 +139,9 @@ pub fn evidence_view<'a>(
         observed,
         observation,
         commit,
+        reported: _,
     } = ctx.evidence(client, capability);
+    let reported = reported_views(ctx, client, capability);
     let cited = ctx.cell(client, capability).map_or_else(Vec::new, |cell| {
         (cell.observations.iter())
             .filter_map(|o| ctx.find_observation(&o.value))
@@ -102,6 +159,8 @@ pub fn evidence_view<'a>(
         commit: commit
             .filter(|_| method == Method::Source)
             .map(|c| c.chars().take(12).collect()),
+        disagrees: !reported.is_empty() && disagrees(method, ctx.status(client, capability)),
+        reported,
     };
     (view, cited)
 }

@@ -32,6 +32,10 @@ pub(super) fn makers<'m>(
         (FileKey::NotFound, Box::new(|ctx| not_found(pages, ctx))),
         (FileKey::Search, Box::new(|ctx| search_page(pages, ctx))),
         (
+            FileKey::Disagreements,
+            Box::new(|ctx| disagreements_page(pages, ctx)),
+        ),
+        (
             FileKey::Llms,
             Box::new(|ctx| {
                 let mut context = tera::Context::new();
@@ -136,6 +140,28 @@ fn search_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
     context.insert("page", &meta);
     let file = crate::index::routes::html_file(route, urls);
     one(&file, pages.template(ctx, "search.html", &context)?)
+}
+
+/// `/disagreements`: the self-reports stronger evidence contradicts, each with both.
+fn disagreements_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
+    let route = super::disagreements::ROUTE;
+    let urls = ctx.config().urls;
+    let assets = super::views::relative_root(route, urls);
+    let mut meta = utility_page(ctx, "Self-reports against the evidence", route, assets);
+    meta.url = ctx.href_page_route(route);
+    meta.canonical = Some(format!(
+        "{}{route}",
+        ctx.config().base_url.trim_end_matches('/')
+    ));
+    let mut context = tera::Context::new();
+    context.insert_value("site", pages.site_value(ctx));
+    context.insert("page", &meta);
+    context.insert(
+        "disagreements",
+        &super::disagreements::disagreements_view(ctx),
+    );
+    let file = crate::index::routes::html_file(route, urls);
+    one(&file, pages.template(ctx, "disagreements.html", &context)?)
 }
 
 /// The page view of a page that is no content's: no canonical URL, no Markdown rendition.

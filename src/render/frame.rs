@@ -31,6 +31,8 @@ pub struct SiteView<'a> {
     pub feed: String,
     /// `/api/matrix.json`, the whole matrix as data.
     pub api: String,
+    /// `/disagreements`: self-reports that stronger evidence contradicts.
+    pub disagreements: String,
     pub llms_txt: String,
     /// The site's repository, when it is a URL a page may link to (see [`safe_href`]).
     pub repository: Option<&'a str>,
@@ -115,6 +117,7 @@ impl<'a> Ctx<'a> {
             search_page: self.href_page_route(SEARCH_PAGE),
             feed: self.href_route("/feed.xml"),
             api: self.href_route("/api/matrix.json"),
+            disagreements: self.href_page_route(super::disagreements::ROUTE),
             llms_txt: self.href_route("/llms.txt"),
             repository: config.repository.as_deref().and_then(safe_href),
             nav,

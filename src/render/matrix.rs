@@ -38,6 +38,11 @@ pub struct ClientColumn<'a> {
     pub tally: TallyView,
     /// How much of this matrix's rows is researched, for the coverage bar under the name.
     pub coverage: Coverage,
+    /// Known cells that rest on more than a self-report (observed, source, docs).
+    pub researched: usize,
+    /// The strongest evidence any of its cells has: `researched` (some cell rests on more
+    /// than a self-report), `reported` (only self-reports) or `none`; a filter's value.
+    pub strength: &'static str,
 }
 
 /// A client's coverage bar: the share of its cells that say yes, partial and no (the rest
@@ -157,12 +162,18 @@ pub fn matrix_view<'a>(
         .enumerate()
         .map(|(column, &c)| {
             let mut tally = TallyView::default();
+            let (mut researched, mut reported) = (0, 0);
             for cell in groups
                 .iter()
                 .flat_map(|g| &g.rows)
                 .map(|r| &r.cells[column])
             {
                 tally.add(cell.status.value);
+                match cell.evidence {
+                    "reported" => reported += 1,
+                    _ if cell.status.value != "unknown" => researched += 1,
+                    _ => {}
+                }
             }
             let client = ctx.client(c);
             ClientColumn {
@@ -170,6 +181,12 @@ pub fn matrix_view<'a>(
                 link: ctx.link(Page::Client(c)),
                 coverage: Coverage::new(&tally, capability_count),
                 tally,
+                researched,
+                strength: match (researched, reported) {
+                    (0, 0) => "none",
+                    (0, _) => "reported",
+                    _ => "researched",
+                },
             }
         })
         .collect();
@@ -237,7 +254,12 @@ fn lead_with_the_known<'a>(
     Vec<MatrixRow<'a>>,
 ) {
     let mut order: Vec<usize> = (0..clients.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(clients[i].coverage.known));
+    // Research before self-reports: a client with one observed cell leads one with ten
+    // cells its vendor reported.
+    order.sort_by_key(|&i| {
+        let c = &clients[i];
+        std::cmp::Reverse((c.researched, c.coverage.known))
+    });
     let mut slots: Vec<Option<ClientColumn<'a>>> = clients.into_iter().map(Some).collect();
     let clients = order.iter().filter_map(|&i| slots[i].take()).collect();
     let reorder = |row: &mut MatrixRow<'a>| {

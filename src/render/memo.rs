@@ -15,6 +15,8 @@ pub(super) enum FileKey {
     NotFound,
     /// The search page (`/search`).
     Search,
+    /// The page of self-reports that disagree with the evidence (`/disagreements`).
+    Disagreements,
     Llms,
     /// The feed of the home page (the whole site), a client or a capability.
     Feed(Page),

@@ -20,6 +20,7 @@ mod badges;
 mod body;
 mod citations;
 mod ctx;
+mod disagreements;
 pub(crate) mod escape;
 mod evidence;
 mod feeds;

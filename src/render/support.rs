@@ -218,6 +218,8 @@ pub struct CapabilityView<'a> {
     pub group: Option<&'a str>,
     /// `None` when absent or not a URL a page may link to (see [`safe_href`]).
     pub spec_url: Option<&'a str>,
+    /// The extension's identifier, when the capability is an official extension.
+    pub extension: Option<&'a str>,
     pub introduced: Option<RevisionView<'a>>,
     pub deprecated: Option<RevisionView<'a>>,
     pub removed: Option<RevisionView<'a>>,
@@ -448,6 +450,7 @@ pub fn capability_view<'a>(ctx: &Ctx<'a>, i: usize) -> CapabilityView<'a> {
             .map(|g| g.title.as_str())
             .or(some(&cap.group)),
         spec_url: some(&cap.spec_url).and_then(safe_href),
+        extension: some(&cap.extension),
         introduced: revision(ctx, &cap.introduced),
         deprecated: revision(ctx, &cap.deprecated),
         removed: revision(ctx, &cap.removed),

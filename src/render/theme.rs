@@ -31,6 +31,7 @@ const BUILTIN_TEMPLATES: &[(&str, &[u8])] = builtin!(
     "client.html",
     "client.md",
     "components.html",
+    "disagreements.html",
     "feed.xml",
     "guide.html",
     "guide.md",

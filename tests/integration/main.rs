@@ -27,6 +27,7 @@ mod probe_modes;
 mod probe_oauth;
 mod provenance;
 mod render;
+mod reported;
 mod revisions;
 mod self_contained;
 mod serve;

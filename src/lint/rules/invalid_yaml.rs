@@ -1,4 +1,5 @@
-//! FN004 invalid-yaml: front matter that is not valid YAML.
+//! FN004 invalid-yaml: front matter (or a list of self-reports) that is not valid YAML, or
+//! not in the list's shape.
 
 use crate::diagnostic::Severity;
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
@@ -30,7 +31,11 @@ title: [unclosed
 ---
 ```
 
-Close the bracket, or quote the value."#,
+Close the bracket, or quote the value.
+
+A list of self-reports, `content/lists/<id>.yaml`, is checked the same way, and also for its
+shape: `url`, `commit` and `path` present, each report a mapping with a `line`, each
+reported feature named in the list's `features`."#,
 };
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -46,6 +51,12 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                         .to_string(),
                 ),
             );
+        }
+    }
+    for list in &cx.index.content.lists {
+        for problem in &list.problems {
+            let message = format!("list {}: {}", list.id, problem.message);
+            sink.report(&META, problem.span, message, Some(problem.help.clone()));
         }
     }
 }

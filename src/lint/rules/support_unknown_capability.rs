@@ -1,4 +1,5 @@
-//! FN801 support-unknown-capability: a client's support map names an unknown capability.
+//! FN801 support-unknown-capability: a client's support map, or a list's `features` map,
+//! names an unknown capability.
 
 use crate::diagnostic::Severity;
 use crate::lint::vocab::{self, Vocab};
@@ -28,7 +29,9 @@ support:
     status: yes
 ```
 
-Write `transports.streamableHttp`, or add the capability to `content/capabilities/`."#,
+Write `transports.streamableHttp`, or add the capability to `content/capabilities/`. The
+capability each feature of a list of self-reports stands for (`features:` in
+`content/lists/<id>.yaml`) is checked the same way."#,
 };
 
 pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
@@ -40,4 +43,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         .flat_map(|c| c.support.iter().map(|cell| &cell.capability));
     let vocab = (Vocab::Capabilities, "support capability");
     vocab::check(cx.index, sink, &META, vocab, keys);
+    let features = (cx.index.content.lists.iter()).flat_map(|l| l.features.iter().map(|f| &f.1));
+    let vocab = (Vocab::Capabilities, "list feature's capability");
+    vocab::check(cx.index, sink, &META, vocab, features);
 }
