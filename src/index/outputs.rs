@@ -13,9 +13,10 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// The files beside the pages, at the top of the output.
-pub const FILES: [&str; 6] = [
+pub const FILES: [&str; 7] = [
     "404.html",
     "search.html",
+    "disagreements.html",
     "llms.txt",
     "feed.xml",
     "sitemap.xml",

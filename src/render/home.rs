@@ -19,6 +19,11 @@ pub struct HomeView<'a> {
     pub revisions: Vec<Revision<'a>>,
     /// How a claim can have been checked, for the evidence filter.
     pub evidence_methods: Vec<EvidenceMethod>,
+    /// The clients left out of the matrix because only their vendors' self-reports (or
+    /// nothing) speak for them: they are on the clients page.
+    pub self_reported_only: usize,
+    /// The clients page, where every client is.
+    pub clients_url: String,
 }
 
 /// One way a claim can have been checked, in the evidence filter.
@@ -37,8 +42,12 @@ pub struct Revision<'a> {
 }
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
+    let mut matrix = matrix_view(ctx, current(ctx.config()), |_| true);
+    let self_reported_only = matrix.keep_researched();
     HomeView {
-        matrix: matrix_view(ctx, current(ctx.config()), |_| true),
+        matrix,
+        self_reported_only,
+        clients_url: ctx.href(crate::index::routes::Page::Index(Section::Clients)),
         note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
         evidence_methods: (crate::index::evidence::METHODS.iter())

@@ -203,6 +203,35 @@ pub fn matrix_view<'a>(
     }
 }
 
+impl MatrixView<'_> {
+    /// Keeps only the clients some of whose cells rest on more than a vendor's self-report,
+    /// with their cells; returns how many it left out. The home matrix answers from research
+    /// first, and stays small however many clients a shared list names.
+    pub fn keep_researched(&mut self) -> usize {
+        let keep: Vec<bool> = (self.clients.iter())
+            .map(|c| c.strength == "researched")
+            .collect();
+        let before = self.clients.len();
+        let mut column = 0;
+        self.clients.retain(|_| {
+            column += 1;
+            keep[column - 1]
+        });
+        let rows = (self.groups.iter_mut())
+            .flat_map(|g| g.rows.iter_mut())
+            .chain(self.removed.iter_mut());
+        for row in rows {
+            let mut column = 0;
+            row.cells.retain(|_| {
+                column += 1;
+                keep[column - 1]
+            });
+        }
+        self.columns = self.clients.len() + 1;
+        before - self.clients.len()
+    }
+}
+
 fn row<'a>(ctx: &Ctx<'a>, cap: usize, group: &'a str, at: Option<usize>) -> MatrixRow<'a> {
     let capability = ctx.capability(cap);
     let id = doc_id(&capability.id, &capability.doc);

@@ -108,8 +108,13 @@ for (const name of ["bundled", "generated"]) {
       const bytes = statSync(path.join(site.dir, "index.html")).size;
       const clients = site.api.clients.length;
       if (name === "bundled") {
-        assert.ok(clients >= 13, `${clients} clients`);
-        assert.ok(bytes <= 400 * 1024, `home page is ${bytes} bytes at ${clients} clients`);
+        // The home matrix shows the clients with research behind them (the ones known only
+        // from vendors' self-reports are on the clients page): the budget of the generated
+        // site, 1 MB at 40 clients, per column shown.
+        const html = readFileSync(path.join(site.dir, "index.html"), "utf8");
+        const shown = new Set([...html.matchAll(/data-client="([^"]+)"/g)].map((m) => m[1])).size;
+        assert.ok(clients >= 13 && shown >= 13 && shown < clients, `${shown} of ${clients} clients`);
+        assert.ok(bytes <= shown * 25 * 1024, `home page is ${bytes} bytes at ${shown} clients`);
       } else {
         assert.equal(clients, 40);
         assert.ok(bytes < 1024 * 1024, `home page is ${bytes} bytes at 40 clients`);

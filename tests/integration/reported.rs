@@ -91,7 +91,7 @@ fn the_disagreement_page_lists_a_report_that_stronger_evidence_contradicts_with_
     assert!(row.contains("clients.mdx#L5"), "the report's line");
     assert!(site
         .output("clients/client-b.html")
-        .contains("Disagrees with the evidence above"));
+        .contains("Disagrees with the evidence here"));
 }
 
 #[test]

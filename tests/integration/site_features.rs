@@ -161,7 +161,7 @@ fn sitemap_lists_every_page_with_its_lastmod() {
                 .to_string_lossy()
                 .replace('\\', "/");
             let route = path.strip_suffix(".html")?;
-            (!["404", "search"].contains(&route)).then(|| match route {
+            (!["404", "search", "disagreements"].contains(&route)).then(|| match route {
                 "index" => "https://example.org/".to_string(),
                 r => format!("https://example.org/{r}"),
             })
