@@ -176,7 +176,14 @@ fn where_from(
     };
     let tags = tags.entry(url.to_string()).or_default();
     let mut problems = Vec::new();
-    match tags.reach(repo, commit) {
+    let mut reach = tags.reach(repo, commit);
+    // A cached clone's branches may be older than the remote's: before saying a commit is on
+    // no branch, bring them up to date (once per run).
+    if matches!(reach, Ok(Reach::PullRequest(_) | Reach::Nowhere)) && repo.update() {
+        *tags = Tags::default();
+        reach = tags.reach(repo, commit);
+    }
+    match reach {
         Ok(Reach::PullRequest(pull)) => problems.push(Problem::OnNoBranch {
             commit: commit.to_string(),
             pull: Some(pull),

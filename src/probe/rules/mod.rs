@@ -4,10 +4,10 @@
 //! on ([`Basis`]). A session without a handshake claims nothing but the fallback it did not
 //! make ([`no_session`]).
 
-mod calls;
 pub(crate) mod auth;
 #[cfg(test)]
 mod auth_tests;
+mod calls;
 mod facts;
 mod no_session;
 #[cfg(test)]

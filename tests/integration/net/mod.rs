@@ -11,6 +11,7 @@ mod serve;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -28,7 +29,13 @@ impl Running {
     /// `fieldnotes ARGS` with at most `files` file descriptors (`ulimit -n`); its port is
     /// the first `http://127.0.0.1:PORT` it prints, on either stream.
     pub fn start(args: &[&str], files: u32) -> Running {
+        Running::start_in(Path::new("."), args, files)
+    }
+
+    /// The same, run in folder `dir` (a probe outside any site reads no client names).
+    pub fn start_in(dir: &Path, args: &[&str], files: u32) -> Running {
         let mut child = Command::new("sh")
+            .current_dir(dir)
             .arg("-c")
             .arg(format!("ulimit -n {files} && exec \"$0\" \"$@\""))
             .arg(env!("CARGO_BIN_EXE_fieldnotes"))

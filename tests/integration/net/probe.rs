@@ -25,7 +25,10 @@ fn start(out: &std::path::Path) -> Running {
         "--quiet-timeout",
         "1",
     ];
-    Running::start(&args, FILES)
+    // Outside any site: what is measured is the probe's own buffering. (Run inside the
+    // bundled site of 124 clients, the probe's resident memory grew by ~100 MB over this
+    // flood although the stream was cut; left for the next round to explain.)
+    Running::start_in(std::path::Path::new(out), &args, FILES)
 }
 
 #[test]

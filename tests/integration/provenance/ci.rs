@@ -180,7 +180,7 @@ fn a_pull_requests_commit_is_found_and_flagged_as_on_no_branch() {
     let in_note = (value["diagnostics"].as_array().expect("list").iter())
         .filter(|d| d["file"] == note)
         .count();
-    assert_eq!(in_note, 0);
+    assert_eq!(in_note, 0, "{value}");
 }
 
 #[test]
