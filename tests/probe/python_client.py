@@ -57,7 +57,10 @@ async def exercise(session: ClientSession, changed: asyncio.Event) -> None:
     tools = (await session.list_tools()).tools
     assert tools[0].name == "probe_echo", tools
     result = await session.call_tool("probe_echo", {"text": "hi"})
-    assert result.content[0].text == "hi", result
+    # The text and structuredContent carry different marks, so a model-side transcript shows
+    # which of the two a client passed its model.
+    assert result.content[0].text == "fieldnotes-text-content: hi", result
+    assert result.structured_content == {"echo": "hi", "part": "fieldnotes-structured-content"}, result
     await session.list_resources()
     await session.list_prompts()
     # A client that heeds list_changed lists again; then time for the probe's requests.

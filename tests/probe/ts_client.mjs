@@ -46,7 +46,9 @@ async function exercise(c) {
   const tools = await c.listTools();
   assert.equal(tools.tools[0].name, "probe_echo");
   const called = await c.callTool({ name: "probe_echo", arguments: { text: "hi" } });
-  assert.equal(called.content[0].text, "hi");
+  // The text and structuredContent carry different marks (which one a model was shown).
+  assert.equal(called.content[0].text, "fieldnotes-text-content: hi");
+  assert.deepEqual(called.structuredContent, { echo: "hi", part: "fieldnotes-structured-content" });
   await c.listResources();
   await c.readResource({ uri: "probe://fieldnotes/about" });
   await c.listPrompts();
