@@ -19,8 +19,8 @@ pub struct HomeView<'a> {
     pub revisions: Vec<Revision<'a>>,
     /// How a claim can have been checked, for the evidence filter.
     pub evidence_methods: Vec<EvidenceMethod>,
-    /// The clients left out of the matrix because only their vendors' self-reports (or
-    /// nothing) speak for them: they are on the clients page.
+    /// The clients left out of the matrix because only their vendors' self-reports speak
+    /// for them: they are on the clients page.
     pub self_reported_only: usize,
     /// The clients page, where every client is.
     pub clients_url: String,
@@ -43,7 +43,7 @@ pub struct Revision<'a> {
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
     let mut matrix = matrix_view(ctx, current(ctx.config()), |_| true);
-    let self_reported_only = matrix.keep_researched();
+    let self_reported_only = matrix.leave_out_self_reported();
     HomeView {
         matrix,
         self_reported_only,

@@ -204,12 +204,12 @@ pub fn matrix_view<'a>(
 }
 
 impl MatrixView<'_> {
-    /// Keeps only the clients some of whose cells rest on more than a vendor's self-report,
-    /// with their cells; returns how many it left out. The home matrix answers from research
+    /// Leaves out the clients whose only evidence is their vendors' self-reports, with their
+    /// cells; returns how many it left out. The home matrix answers from research
     /// first, and stays small however many clients a shared list names.
-    pub fn keep_researched(&mut self) -> usize {
+    pub fn leave_out_self_reported(&mut self) -> usize {
         let keep: Vec<bool> = (self.clients.iter())
-            .map(|c| c.strength == "researched")
+            .map(|c| c.strength != "reported")
             .collect();
         let before = self.clients.len();
         let mut column = 0;
@@ -228,6 +228,14 @@ impl MatrixView<'_> {
             });
         }
         self.columns = self.clients.len() + 1;
+        // The groups with the most researched cells still lead, over the columns kept.
+        let known = |band: &MatrixBand<'_>| {
+            (band.rows.iter().flat_map(|r| &r.cells))
+                .filter(|c| c.status.value != "unknown")
+                .count()
+        };
+        self.groups
+            .sort_by_key(|band| std::cmp::Reverse(known(band)));
         before - self.clients.len()
     }
 }
