@@ -118,8 +118,11 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
         .iter()
         .position(|l| l["dir"] == "model")
         .expect("a model line");
+    // Time order: the probe and the model are two processes stamping to the millisecond, so
+    // lines of the same millisecond may sit either way round; the stamps must not go back.
+    let stamp = |i: usize| lines[i]["t"].as_str().unwrap_or_default().to_string();
     assert!(
-        first_model < call_line,
+        stamp(first_model) <= stamp(call_line),
         "the model asked before the client called"
     );
 }

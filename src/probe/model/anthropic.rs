@@ -40,14 +40,7 @@ pub(super) fn read(body: &Value) -> Turn {
             }
         }
     }
-    Turn {
-        model: text(body, "model"),
-        stream: body.get("stream") == Some(&Value::Bool(true)),
-        tools,
-        results,
-        calls,
-        text: String::new(),
-    }
+    Turn::of_body(body, tools, results, calls)
 }
 
 pub(super) fn list<'a>(value: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {

@@ -39,14 +39,7 @@ pub(super) fn read(body: &Value) -> Turn {
             });
         }
     }
-    Turn {
-        model: text(body, "model"),
-        stream: body.get("stream") == Some(&Value::Bool(true)),
-        tools,
-        results,
-        calls,
-        text: String::new(),
-    }
+    Turn::of_body(body, tools, results, calls)
 }
 
 pub(super) fn respond(turn: &Turn, step: &Step) -> Reply {

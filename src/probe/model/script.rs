@@ -39,6 +39,30 @@ pub(crate) struct Turn {
     pub text: String,
 }
 
+impl Turn {
+    /// A turn of a request body that names its `model` and whether to `stream` (Anthropic,
+    /// Chat Completions, Responses; Gemini puts both in the URL); `text` is filled in later.
+    pub(super) fn of_body(
+        body: &Value,
+        tools: Vec<Offered>,
+        results: Vec<Ran>,
+        calls: usize,
+    ) -> Turn {
+        Turn {
+            model: body
+                .get("model")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            stream: body.get("stream") == Some(&Value::Bool(true)),
+            tools,
+            results,
+            calls,
+            text: String::new(),
+        }
+    }
+}
+
 /// What the model does.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Step {
