@@ -207,6 +207,15 @@ pub struct ProbeModelArgs {
     /// client sends its model).
     #[arg(long)]
     pub bodies: bool,
+    /// The tool the model calls, by the name its MCP server lists it under (a client's
+    /// prefix such as `mcp__server__` is matched too) [default: the probe's probe_echo].
+    /// For driving a client against another server, e.g. `fieldnotes mcp`'s `support`.
+    #[arg(long, value_name = "NAME")]
+    pub tool: Option<String>,
+    /// The arguments the model passes the tool, as a JSON object [default: {"text":
+    /// "fieldnotes"} for probe_echo, {} for another tool].
+    #[arg(long, value_name = "JSON")]
+    pub arguments: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -38,10 +38,16 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                 Some(out) => out,
                 None => observations_folder(run),
             };
+            let arguments = match &args.arguments {
+                None => None,
+                Some(text) => Some(model_arguments(text)?),
+            };
             crate::probe::model(&ModelOptions {
                 out,
                 port: args.port,
                 bodies: args.bodies,
+                tool: args.tool,
+                arguments,
             })?
         }
         ProbeCommand::Browser(args) => return crate::probe::browser(&args.url, args.max_redirects),
@@ -148,5 +154,23 @@ fn observations_folder(run: &Invocation) -> PathBuf {
     match run.root() {
         Ok(root) => PathBuf::from(root).join("content/observations"),
         Err(_) => PathBuf::from("observations"),
+    }
+}
+
+/// `--arguments`: a JSON object, or a usage error saying where the JSON went wrong.
+fn model_arguments(text: &str) -> Result<serde_json::Value> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) if value.is_object() => Ok(value),
+        Ok(_) => Err(Error::Usage {
+            message: "--arguments must be a JSON object, e.g. '{\"client\": \"cline\"}'".into(),
+        }),
+        Err(e) => Err(Error::Usage {
+            message: format!(
+                "--arguments is not JSON: {e} (line {}, column {}); give an object such as \
+                 '{{\"client\": \"cline\"}}'",
+                e.line(),
+                e.column()
+            ),
+        }),
     }
 }

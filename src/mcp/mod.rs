@@ -55,6 +55,11 @@ pub fn serve(options: &McpOptions) -> Result<()> {
         .build()
         .map_err(|e| Error::io(&options.root, "start the MCP server", e))?;
     let listeners = Listeners::default();
+    if options.http_port.is_some() {
+        // Over HTTP the server is started before any client, so it is rendered before it
+        // listens; over stdio the client is waiting for its handshake (see `Knowledge`).
+        knowledge.now();
+    }
     watch(&knowledge, &listeners, runtime.handle().clone());
     runtime.block_on(async {
         match options.http_port {

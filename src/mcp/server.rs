@@ -48,9 +48,18 @@ impl Server {
         }
     }
 
-    /// The snapshot this request is answered from.
-    pub(super) fn site(&self) -> Arc<Snapshot> {
-        self.knowledge.now()
+    /// The snapshot this request is answered from. While the first render runs, it is
+    /// waited for off the server's thread, so requests that need no snapshot (`ping`,
+    /// `tools/list`, `server/discover`) are answered meanwhile.
+    pub(super) async fn site(&self) -> Arc<Snapshot> {
+        if let Some(snapshot) = self.knowledge.latest() {
+            return snapshot;
+        }
+        let knowledge = self.knowledge.clone();
+        match tokio::task::spawn_blocking(move || knowledge.now()).await {
+            Ok(snapshot) => snapshot,
+            Err(_) => self.knowledge.now(),
+        }
     }
 }
 
@@ -107,7 +116,7 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let mut list = ListResourcesResult::with_all_items(resources::list(&self.site()));
+        let mut list = ListResourcesResult::with_all_items(resources::list(&*self.site().await));
         (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
         Ok(list)
     }
@@ -118,7 +127,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let mut list =
-            ListResourceTemplatesResult::with_all_items(resources::templates(&self.site()));
+            ListResourceTemplatesResult::with_all_items(resources::templates(&*self.site().await));
         (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
         Ok(list)
     }
@@ -128,7 +137,7 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let contents = resources::read(&self.site(), &request.uri)
+        let contents = resources::read(&*self.site().await, &request.uri)
             .map_err(|message| not_found(message, &request.uri))?;
         let mut read = ReadResourceResult::new(vec![contents]);
         (read.ttl_ms, read.cache_scope) = cache::hints(&context, cache::Life::Files);
@@ -163,7 +172,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         // The page's own URI (its `.md` one), as changes name it.
-        let uri = match resources::read(&self.site(), &request.uri)
+        let uri = match resources::read(&*self.site().await, &request.uri)
             .map_err(|message| not_found(message, &request.uri))?
         {
             ResourceContents::TextResourceContents { uri, .. } => uri,
@@ -198,7 +207,7 @@ impl ServerHandler for Server {
             .into_iter()
             .filter_map(|(k, v)| Some((k, v.as_str()?.to_string())))
             .collect();
-        prompts::get(&self.site(), &request.name, &arguments)
+        prompts::get(&*self.site().await, &request.name, &arguments)
             .map(Into::into)
             .map_err(|message| ErrorData::invalid_params(message, None))
     }

@@ -13,7 +13,8 @@ use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
+use std::thread::JoinHandle;
 
 /// One build of the site, held in memory.
 pub struct Snapshot {
@@ -33,7 +34,11 @@ pub struct Snapshot {
 impl Snapshot {
     /// Opens, indexes and renders the site in `root` in memory.
     pub fn load(root: &Path, today: NaiveDate) -> Result<Snapshot> {
-        let index = crate::open(root)?;
+        Snapshot::render(crate::open(root)?, today)
+    }
+
+    /// Renders an opened site in memory.
+    pub fn render(index: SiteIndex, today: NaiveDate) -> Result<Snapshot> {
         let mut out = MemoryOutput::default();
         crate::render::render(&index, None, &mut out)?;
         let files = out.files;
@@ -215,41 +220,79 @@ fn missing(path: &str) -> Error {
     )
 }
 
+/// The first render, running beside the handshake.
+type FirstRender = Arc<Mutex<Option<JoinHandle<Result<Snapshot>>>>>;
+
 /// The site being served: the latest good snapshot, replaced when files change.
+///
+/// The site is opened (read, parsed, indexed) before serving, so a site that cannot be read
+/// fails at once; its first render runs on a thread of its own while the client's handshake
+/// (`initialize`, `server/discover`, `tools/list`) is answered, which needs no snapshot.
+/// Clients give a server a few seconds to answer (Claude Code 2.1.332 sends `server/discover`
+/// and falls back after about 2.5 s); rendering a large site takes longer than that.
 #[derive(Clone)]
 pub struct Knowledge {
     pub root: PathBuf,
     pub today: NaiveDate,
-    current: Arc<RwLock<Arc<Snapshot>>>,
+    current: Arc<RwLock<Option<Arc<Snapshot>>>>,
+    first: FirstRender,
 }
 
 impl Knowledge {
-    /// Loads the site in `root`; fails when it cannot be opened or rendered at all.
+    /// Opens the site in `root` and starts its first render; fails when it cannot be opened.
+    /// A first render that fails ends the process with the error, as a site that cannot be
+    /// served at all.
     pub fn open(root: &Path, today: NaiveDate) -> Result<Knowledge> {
-        let snapshot = Snapshot::load(root, today)?;
+        let index = crate::open(root)?;
+        let render = std::thread::spawn(move || Snapshot::render(index, today));
         Ok(Knowledge {
             root: root.to_path_buf(),
             today,
-            current: Arc::new(RwLock::new(Arc::new(snapshot))),
+            current: Arc::new(RwLock::new(None)),
+            first: Arc::new(Mutex::new(Some(render))),
         })
     }
 
-    /// The snapshot answers are taken from now.
+    /// The snapshot answers are taken from now (waiting for the first render if it runs).
     pub fn now(&self) -> Arc<Snapshot> {
-        match self.current.read() {
-            Ok(guard) => guard.clone(),
-            Err(poisoned) => poisoned.into_inner().clone(),
+        if let Some(snapshot) = self.latest() {
+            return snapshot;
         }
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(render) = first.take() {
+            let snapshot = match render.join() {
+                Ok(Ok(snapshot)) => Arc::new(snapshot),
+                Ok(Err(e)) => give_up(&e.to_string()),
+                Err(_) => give_up("the site's first render stopped unexpectedly"),
+            };
+            let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+            current.get_or_insert(snapshot);
+        }
+        drop(first);
+        self.latest()
+            .unwrap_or_else(|| give_up("the site's first render stopped unexpectedly"))
+    }
+
+    /// The snapshot, once the first render is in.
+    pub fn latest(&self) -> Option<Arc<Snapshot>> {
+        let current = self.current.read().unwrap_or_else(|e| e.into_inner());
+        current.clone()
     }
 
     /// Loads the site again and returns the snapshots before and after; on failure the
     /// last good snapshot stays and the error is returned.
     pub fn reload(&self) -> Result<(Arc<Snapshot>, Arc<Snapshot>)> {
+        let old = self.now();
         let snapshot = Arc::new(Snapshot::load(&self.root, self.today)?);
-        let old = match self.current.write() {
-            Ok(mut guard) => std::mem::replace(&mut *guard, snapshot.clone()),
-            Err(poisoned) => std::mem::replace(&mut *poisoned.into_inner(), snapshot.clone()),
-        };
+        let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
+        *current = Some(snapshot.clone());
         Ok((old, snapshot))
     }
+}
+
+/// A site whose first render failed cannot be served: the error, then exit status 1 (as
+/// when `fieldnotes mcp` cannot open the site).
+fn give_up(why: &str) -> ! {
+    eprintln!("error: {why}");
+    std::process::exit(1)
 }

@@ -109,7 +109,7 @@ impl Server {
         &self,
         Parameters(args): Parameters<SupportArgs>,
     ) -> Result<Json<SupportAnswer>, String> {
-        let site = self.site();
+        let site = self.site().await;
         let named = |value: &Option<String>| {
             value
                 .as_deref()
@@ -155,7 +155,7 @@ impl Server {
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<Json<SearchAnswer>, String> {
         let limit = args.limit.unwrap_or(10).clamp(1, MAX_RESULTS);
-        let site = self.site();
+        let site = self.site().await;
         work::off_executor("search", move || {
             search::search(&site, &args.query, limit).map(Json)
         })
@@ -171,7 +171,7 @@ impl Server {
         &self,
         Parameters(args): Parameters<NoteArgs>,
     ) -> Result<Json<NoteAnswer>, String> {
-        let site = self.site();
+        let site = self.site().await;
         let index = site.note(&args.id)?;
         let note = &site.index.content.notes[index];
         let file = &site.index.files[note.doc.file];
@@ -203,7 +203,7 @@ impl Server {
                        platforms, its page, and how many capabilities have each status."
     )]
     async fn clients(&self) -> Result<Json<ClientsAnswer>, String> {
-        Ok(Json(evidence::clients(&self.site())))
+        Ok(Json(evidence::clients(&*self.site().await)))
     }
 
     #[tool(
@@ -215,7 +215,7 @@ impl Server {
         &self,
         Parameters(args): Parameters<CapabilitiesArgs>,
     ) -> Result<Json<CapabilitiesAnswer>, String> {
-        evidence::capabilities(&self.site(), args.group.as_deref()).map(Json)
+        evidence::capabilities(&*self.site().await, args.group.as_deref()).map(Json)
     }
 
     #[tool(
@@ -227,7 +227,7 @@ impl Server {
         &self,
         Parameters(args): Parameters<CompareArgs>,
     ) -> Result<Json<CompareAnswer>, String> {
-        let site = self.site();
+        let site = self.site().await;
         let a = site.client(&args.a)?;
         let b = site.client(&args.b)?;
         Ok(Json(evidence::compare(&site, a, b, args.only_differences)))
@@ -244,7 +244,7 @@ impl Server {
         &self,
         Parameters(args): Parameters<LintArgs>,
     ) -> Result<Json<LintAnswer>, String> {
-        let site = self.site();
+        let site = self.site().await;
         work::off_executor("lint", move || {
             draft::lint(&site, &args.text, args.path.as_deref()).map(Json)
         })

@@ -10,6 +10,11 @@
 # scratch folder (PREFIX/../call-CLIENT-RUN: its own HOME and working folder). CANCEL=1 gives
 # the client a 2 s tool timeout (pass the probe `--tool-delay 10000` so a cancellation shows).
 # Every process left running with the scratch HOME is ended by its process id.
+#
+# KB=ROOT drives the client against `fieldnotes mcp --root ROOT` instead of the probe, through
+# mcp_wire.py, which logs the raw wire to the scratch folder's wire.jsonl (FALLBACK=1: the
+# proxy refuses server/discover, so a dual-era client must fall back). TOOL names the tool the
+# client is asked for (default probe_echo); start `probe model --tool TOOL --arguments JSON`.
 set -u
 C=$1; R=$2; shift 2
 FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
@@ -30,19 +35,28 @@ case $C in
 esac
 V=$(ver $PKG)
 T2=${CANCEL:+2}
+TOOL=${TOOL:-probe_echo}
 PROBE=("$FN" probe stdio --out "$OUT" --package "npm:$PKG@$V" --quiet-timeout 3 --idle-limit 600 "$@")
-PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+# serving CMD: the server the client is given (the probe, told the client's command line,
+# or fieldnotes mcp behind the wire log), as SERVER, and its arguments as JSON in PJ.
+serving() {
+  if [ -n "${KB:-}" ]; then
+    SERVER=(python3 "$(cd "$(dirname "$0")" && pwd)/mcp_wire.py" "$S/wire.jsonl" ${FALLBACK:+--refuse-discover} -- "$FN" mcp --root "$KB")
+  else
+    SERVER=("${PROBE[@]}" --command "$1")
+  fi
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${SERVER[@]:1}")
+}
 case $C in
  claude-code)
-  CMD="claude -p 'Call the probe_echo tool.' --output-format stream-json --verbose --allowedTools mcp__probe__probe_echo (ANTHROPIC_BASE_URL=scripted model)"
-  PROBE+=(--command "$CMD")
-  $BIN/claude mcp add probe -- "${PROBE[@]}" >/dev/null
+  CMD="claude -p 'Call the $TOOL tool.' --output-format stream-json --verbose --allowedTools mcp__probe__$TOOL (ANTHROPIC_BASE_URL=scripted model)"
+  serving "$CMD"
+  $BIN/claude mcp add probe -- "${SERVER[@]}" >/dev/null
   [ -n "$T2" ] && export MCP_TOOL_TIMEOUT=2000
-  ANTHROPIC_BASE_URL=$URL ANTHROPIC_API_KEY=x timeout 120 $BIN/claude -p 'Call the probe_echo tool.' --output-format stream-json --verbose --allowedTools mcp__probe__probe_echo > $S/client.out 2> $S/client.err ;;
+  ANTHROPIC_BASE_URL=$URL ANTHROPIC_API_KEY=x timeout 120 $BIN/claude -p "Call the $TOOL tool." --output-format stream-json --verbose --allowedTools mcp__probe__$TOOL > $S/client.out 2> $S/client.err ;;
  codex)
-  CMD="codex exec --json --skip-git-repo-check 'Call the probe_echo tool.' (model_provider at the scripted model, wire_api responses)"
-  PROBE+=(--command "$CMD")
-  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  CMD="codex exec --json --skip-git-repo-check 'Call the $TOOL tool.' (model_provider at the scripted model, wire_api responses)"
+  serving "$CMD"
   mkdir -p $HOME/.codex
   cat > $HOME/.codex/config.toml <<T
 model = "gpt-5"
@@ -53,31 +67,29 @@ base_url = "$URL/v1"
 wire_api = "responses"
 env_key = "OPENAI_API_KEY"
 [mcp_servers.probe]
-command = "$FN"
+command = "${SERVER[0]}"
 args = $PJ
 T
   [ -n "$T2" ] && echo "tool_timeout_sec = 2" >> $HOME/.codex/config.toml
-  OPENAI_API_KEY=x timeout 120 $BIN/codex exec --json --skip-git-repo-check 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+  OPENAI_API_KEY=x timeout 120 $BIN/codex exec --json --skip-git-repo-check "Call the $TOOL tool." > $S/client.out 2> $S/client.err ;;
  gemini-cli)
-  CMD="gemini -p 'Call the probe_echo tool.' --output-format stream-json (GOOGLE_GEMINI_BASE_URL=scripted model, trust: true)"
-  PROBE+=(--command "$CMD")
-  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  CMD="gemini -p 'Call the $TOOL tool.' --output-format stream-json (GOOGLE_GEMINI_BASE_URL=scripted model, trust: true)"
+  serving "$CMD"
   mkdir -p $HOME/.gemini
-  echo "{\"mcpServers\": {\"probe\": {\"command\": \"$FN\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}" > $HOME/.gemini/settings.json
+  echo "{\"mcpServers\": {\"probe\": {\"command\": \"${SERVER[0]}\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}" > $HOME/.gemini/settings.json
   echo "{\"$S/work\": \"TRUST_FOLDER\"}" > $HOME/.gemini/trustedFolders.json
-  GOOGLE_GEMINI_BASE_URL=$URL GEMINI_API_KEY=x timeout 120 $BIN/gemini -p 'Call the probe_echo tool.' --output-format stream-json > $S/client.out 2> $S/client.err ;;
+  GOOGLE_GEMINI_BASE_URL=$URL GEMINI_API_KEY=x timeout 120 $BIN/gemini -p "Call the $TOOL tool." --output-format stream-json > $S/client.out 2> $S/client.err ;;
  qwen-code)
-  CMD="qwen -p 'Call the probe_echo tool.' (OPENAI_BASE_URL=scripted model /v1, trust: true)"
-  PROBE+=(--command "$CMD")
-  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]:1}")
+  CMD="qwen -p 'Call the $TOOL tool.' (OPENAI_BASE_URL=scripted model /v1, trust: true)"
+  serving "$CMD"
   mkdir -p $HOME/.qwen
-  echo "{\"mcpServers\": {\"probe\": {\"command\": \"$FN\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"openai\"}}}" > $HOME/.qwen/settings.json
+  echo "{\"mcpServers\": {\"probe\": {\"command\": \"${SERVER[0]}\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"openai\"}}}" > $HOME/.qwen/settings.json
   echo "{\"$S/work\": \"TRUST_FOLDER\"}" > $HOME/.qwen/trustedFolders.json
-  OPENAI_BASE_URL=$URL/v1 OPENAI_MODEL=scripted OPENAI_API_KEY=x timeout 120 $BIN/qwen -p 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+  OPENAI_BASE_URL=$URL/v1 OPENAI_MODEL=scripted OPENAI_API_KEY=x timeout 120 $BIN/qwen -p "Call the $TOOL tool." > $S/client.out 2> $S/client.err ;;
  opencode)
-  CMD="opencode run --format json 'Call the probe_echo tool.' (provider @ai-sdk/openai-compatible at the scripted model)"
-  PROBE+=(--command "$CMD")
-  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${PROBE[@]}")
+  CMD="opencode run --format json 'Call the $TOOL tool.' (provider @ai-sdk/openai-compatible at the scripted model)"
+  serving "$CMD"
+  PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${SERVER[@]}")
   cat > opencode.json <<T
 {"\$schema": "https://opencode.ai/config.json",
  "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "scripted",
@@ -86,7 +98,7 @@ T
  "permission": {"*": "allow"},
  "mcp": {"probe": {"type": "local", "command": $PJ${T2:+, "timeout": 2000}}}}
 T
-  timeout 120 $BIN/opencode run --format json 'Call the probe_echo tool.' > $S/client.out 2> $S/client.err ;;
+  timeout 120 $BIN/opencode run --format json "Call the $TOOL tool." > $S/client.out 2> $S/client.err ;;
 esac
 echo "exit $?"
 for p in $(grep -l -a "HOME=$S/home" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do [ "$p" != "$$" ] && kill $p 2>/dev/null; done; true

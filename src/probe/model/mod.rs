@@ -25,7 +25,7 @@ use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
-use script::{decide, is_probe_tool, shown, Step, Turn};
+use script::{decide, shown, Step, Target, Turn};
 use serde_json::{json, Value};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -46,6 +46,30 @@ pub struct ModelOptions {
     pub port: u16,
     /// Keep each request body whole in the log (large: for finding out what a client sends).
     pub bodies: bool,
+    /// The tool the model calls, by the name its server lists it under: the probe's
+    /// `probe_echo` unless told.
+    pub tool: Option<String>,
+    /// What the model passes that tool: `{"text": "fieldnotes"}` for the probe's, `{}` for
+    /// another unless told.
+    pub arguments: Option<Value>,
+}
+
+impl ModelOptions {
+    fn target(&self) -> Target {
+        match &self.tool {
+            None => Target {
+                arguments: self
+                    .arguments
+                    .clone()
+                    .unwrap_or(Target::default().arguments),
+                ..Target::default()
+            },
+            Some(tool) => Target {
+                tool: tool.clone(),
+                arguments: self.arguments.clone().unwrap_or_else(|| json!({})),
+            },
+        }
+    }
 }
 
 /// One HTTP answer.
@@ -98,6 +122,7 @@ pub(crate) fn sse<'a>(events: impl IntoIterator<Item = (Option<&'a str>, &'a Val
 pub(crate) struct Model {
     log: PathBuf,
     bodies: bool,
+    target: Target,
     lock: Mutex<()>,
 }
 
@@ -125,6 +150,7 @@ async fn run(options: &ModelOptions) -> Result<()> {
     let model = Arc::new(Model {
         log: options.out.join(LOG),
         bodies: options.bodies,
+        target: options.target(),
         lock: Mutex::new(()),
     });
     eprintln!(
@@ -150,6 +176,7 @@ impl Model {
         Model {
             log,
             bodies: false,
+            target: Target::default(),
             lock: Mutex::new(()),
         }
     }
@@ -236,11 +263,11 @@ impl Model {
             None => return Reply::error(StatusCode::NOT_FOUND, format!("no POST {path} here")),
         };
         strings(&parsed, &mut turn.text);
-        let (mut step, kind) = decide(&turn);
+        let (mut step, kind) = decide(&turn, &self.target);
         if let ("gemini", "side", Some(text)) = (api, kind, gemini::side_json(&parsed)) {
             step = Step::Say(text);
         }
-        describe(line, api, &turn, &step, kind);
+        describe(line, api, &turn, &step, kind, &self.target);
         match api {
             "gemini" => gemini::respond(&turn, &step, query.split('&').any(|p| p == "alt=sse")),
             "anthropic-messages" => anthropic::respond(&turn, &step),
@@ -280,15 +307,15 @@ fn strings(value: &Value, into: &mut String) {
 }
 
 /// The line's account of a request: the API, the model name, the tools offered, the step,
-/// and what the client passed back of each probe tool result.
-fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str) {
+/// and what the client passed back of each result of the target tool.
+fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str, target: &Target) {
     line["api"] = json!(api);
     line["modelName"] = json!(turn.model);
     line["stream"] = json!(turn.stream);
     line["toolsOffered"] = json!(turn.tools.len());
     let probe: Vec<&str> = (turn.tools.iter())
         .filter(|t| {
-            is_probe_tool(&t.name)
+            target.is(&t.name)
                 || matches!(t.name.as_str(), "ToolSearch" | "tool_search" | "tool_call")
         })
         .map(|t| t.name.as_str())
@@ -305,9 +332,7 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str) {
         }
     }
     let results: Vec<Value> = (turn.results.iter())
-        .filter(|r| {
-            is_probe_tool(&r.name) || r.name == "tool_call" || shown(&r.output) != "neither"
-        })
+        .filter(|r| target.is(&r.name) || r.name == "tool_call" || shown(&r.output) != "neither")
         .map(|r| {
             let mut output = r.output.to_string();
             if output.len() > QUOTED_RESULT_BYTES {

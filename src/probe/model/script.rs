@@ -1,8 +1,9 @@
-//! What the scripted model answers, whatever API it is spoken to in: always the probe's tool
-//! (by way of a client's tool search and `tool_call` bridge when the client defers its MCP
-//! tools), then, once the tool's result is back, a closing text. A request offering no tools
-//! (a title, a routing question) gets plain text. Each API module turns a request into a
-//! [`Turn`] and a [`Step`] into its own response shape.
+//! What the scripted model answers, whatever API it is spoken to in: always the [`Target`]
+//! tool — the probe's `probe_echo`, or another server's tool named with `--tool` — by way of a
+//! client's tool search and `tool_call` bridge when the client defers its MCP tools; then,
+//! once the tool's result is back, a closing text. A request offering no tools (a title, a
+//! routing question) gets plain text. Each API module turns a request into a [`Turn`] and a
+//! [`Step`] into its own response shape.
 
 use crate::probe::protocol::{STRUCTURED_MARK, TEXT_MARK, TOOL};
 use serde_json::{json, Value};
@@ -82,24 +83,64 @@ pub(crate) type Kind = &'static str;
 /// The argument the model passes the probe's tool.
 pub(crate) const ARGUMENT: &str = "fieldnotes";
 
+/// The tool the model calls, and with what.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Target {
+    /// The tool's name as its server lists it; a client may prefix it (`mcp__server__NAME`,
+    /// `server_NAME`).
+    pub tool: String,
+    pub arguments: Value,
+}
+
+impl Default for Target {
+    /// The probe's own tool, whose result carries marks that tell what a client showed.
+    fn default() -> Target {
+        Target {
+            tool: TOOL.to_string(),
+            arguments: json!({"text": ARGUMENT}),
+        }
+    }
+}
+
+impl Target {
+    /// Whether a tool name is this tool as a client names it (`mcp__probe__probe_echo`,
+    /// `probe_probe_echo`, `probe_echo`).
+    pub(crate) fn is(&self, name: &str) -> bool {
+        name == self.tool || name.ends_with(&format!("_{}", self.tool))
+    }
+
+    /// Whether a result in the conversation is this tool's answer: for the probe's tool, one
+    /// that carries a mark (a denial or an error does not); for any other tool, any result of
+    /// it or of the client's `tool_call` bridge.
+    fn answered(&self, ran: &Ran) -> bool {
+        if self.tool == TOOL {
+            return shown(&ran.output) != "neither";
+        }
+        self.is(&ran.name) || ran.name == "tool_call"
+    }
+}
+
 /// How many tool results a conversation may hold before the model gives up.
 const MAX_RESULTS: usize = 4;
 
-/// The step for `turn`.
-pub(crate) fn decide(turn: &Turn) -> (Step, Kind) {
+/// The step for `turn`, calling `target`.
+pub(crate) fn decide(turn: &Turn, target: &Target) -> (Step, Kind) {
     let say = |text: &str| Step::Say(text.to_string());
-    if turn.results.iter().any(|r| shown(&r.output) != "neither") {
-        return (say("The fieldnotes probe's tool answered."), "final");
+    if turn.results.iter().any(|r| target.answered(r)) {
+        return (say(&format!("The tool {} answered.", target.tool)), "final");
     }
     if turn.results.len().max(turn.calls) >= MAX_RESULTS {
-        return (say("The fieldnotes probe's tool did not answer."), "final");
+        return (
+            say(&format!("The tool {} did not answer.", target.tool)),
+            "final",
+        );
     }
     if turn.tools.is_empty() {
         return (say("fieldnotes probe model"), "side");
     }
-    let arguments = json!({"text": ARGUMENT});
+    let arguments = target.arguments.clone();
     let searched = turn.results.iter().any(|r| is_search(&r.name));
-    let probe = turn.tools.iter().find(|t| is_probe_tool(&t.name));
+    let probe = turn.tools.iter().find(|t| target.is(&t.name));
     if let Some(tool) = probe.filter(|t| !t.deferred || searched) {
         let step = Step::Call {
             name: tool.name.clone(),
@@ -110,7 +151,7 @@ pub(crate) fn decide(turn: &Turn) -> (Step, Kind) {
     }
     let wanted = probe
         .map(|t| t.name.clone())
-        .or_else(|| deferred_name(&turn.text));
+        .or_else(|| deferred_name(&turn.text, &target.tool));
     if let (Some(bridge), Some(wanted), true) = (find(turn, "tool_call"), &wanted, searched) {
         let step = Step::Call {
             name: bridge.name.clone(),
@@ -129,17 +170,14 @@ pub(crate) fn decide(turn: &Turn) -> (Step, Kind) {
         };
         return (step, "search");
     }
-    (say("The fieldnotes probe's tool was not offered."), "final")
+    (
+        say(&format!("The tool {} was not offered.", target.tool)),
+        "final",
+    )
 }
 
 fn find<'a>(turn: &'a Turn, name: &str) -> Option<&'a Offered> {
     turn.tools.iter().find(|t| t.name == name)
-}
-
-/// Whether a tool name is the probe's as a client names it (`mcp__probe__probe_echo`,
-/// `probe_probe_echo`, `probe_echo`).
-pub(crate) fn is_probe_tool(name: &str) -> bool {
-    name == TOOL || name.ends_with(&format!("_{TOOL}"))
 }
 
 fn is_search(name: &str) -> bool {
@@ -162,13 +200,13 @@ fn query_field(schema: &Value) -> String {
         .to_string()
 }
 
-/// The full name a client gives the probe's deferred tool, from the text of its request
-/// (a reminder listing deferred tools): the longest word ending in `probe_echo`.
-fn deferred_name(text: &str) -> Option<String> {
+/// The full name a client gives a deferred `tool`, from the text of its request (a reminder
+/// listing deferred tools): the longest word ending in the tool's name.
+fn deferred_name(text: &str, tool: &str) -> Option<String> {
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    text.match_indices(TOOL)
+    text.match_indices(tool)
         .filter_map(|(at, _)| {
-            let end = at + TOOL.len();
+            let end = at + tool.len();
             if text[end..].chars().next().is_some_and(is_word) {
                 return None;
             }
@@ -225,14 +263,14 @@ mod tests {
             tools: vec![offered("Read"), offered("mcp__probe__probe_echo")],
             ..Turn::default()
         };
-        let (step, kind) = decide(&turn);
+        let (step, kind) = decide(&turn, &Target::default());
         assert_eq!(kind, "call");
         assert!(matches!(step, Step::Call { name, .. } if name == "mcp__probe__probe_echo"));
         turn.results.push(Ran {
             name: "mcp__probe__probe_echo".into(),
             output: json!([{"type": "text", "text": format!("{TEXT_MARK}: fieldnotes")}]),
         });
-        assert_eq!(decide(&turn).1, "final");
+        assert_eq!(decide(&turn, &Target::default()).1, "final");
         assert_eq!(shown(&turn.results[0].output), "text");
     }
 
@@ -243,7 +281,7 @@ mod tests {
             text: "deferred tools: mcp__probe__probe_echo, other".into(),
             ..Turn::default()
         };
-        let (step, kind) = decide(&turn);
+        let (step, kind) = decide(&turn, &Target::default());
         assert_eq!(kind, "search");
         assert_eq!(
             step,
@@ -257,7 +295,7 @@ mod tests {
             name: "tool_search".into(),
             output: json!("found"),
         });
-        let (step, kind) = decide(&turn);
+        let (step, kind) = decide(&turn, &Target::default());
         assert_eq!(kind, "bridge");
         assert!(matches!(step, Step::Call { arguments, .. }
             if arguments["name"] == "mcp__probe__probe_echo"));
@@ -265,7 +303,7 @@ mod tests {
 
     #[test]
     fn no_tools_is_a_side_request_and_results_without_marks_end_the_turn() {
-        assert_eq!(decide(&Turn::default()).1, "side");
+        assert_eq!(decide(&Turn::default(), &Target::default()).1, "side");
         let turn = Turn {
             tools: vec![offered("probe_echo")],
             results: (0..MAX_RESULTS)
@@ -276,10 +314,44 @@ mod tests {
                 .collect(),
             ..Turn::default()
         };
-        assert_eq!(decide(&turn).1, "final");
+        assert_eq!(decide(&turn, &Target::default()).1, "final");
         assert_eq!(
             shown(&json!({"a": TEXT_MARK, "b": STRUCTURED_MARK})),
             "both"
         );
+    }
+
+    #[test]
+    fn another_servers_tool_is_called_with_the_given_arguments_then_the_turn_ends() {
+        let target = Target {
+            tool: "support".into(),
+            arguments: json!({"client": "cline"}),
+        };
+        let mut turn = Turn {
+            tools: vec![
+                offered("mcp__probe__probe_echo"),
+                offered("mcp__kb__support"),
+            ],
+            ..Turn::default()
+        };
+        let (step, kind) = decide(&turn, &target);
+        assert_eq!(kind, "call");
+        assert_eq!(
+            step,
+            Step::Call {
+                name: "mcp__kb__support".into(),
+                namespace: None,
+                arguments: json!({"client": "cline"}),
+            }
+        );
+        // A result without the probe's marks still ends the turn: it is the target's.
+        turn.results.push(Ran {
+            name: "mcp__kb__support".into(),
+            output: json!("status: yes"),
+        });
+        assert_eq!(decide(&turn, &target).1, "final");
+        // A tool whose name only contains the target's is not it.
+        assert!(!target.is("mcp__kb__support_matrix"));
+        assert!(target.is("kb_support"));
     }
 }
