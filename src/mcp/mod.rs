@@ -49,7 +49,7 @@ pub struct McpOptions {
 
 /// Serves the site until the client hangs up (stdio) or the process is stopped (HTTP).
 pub fn serve(options: &McpOptions) -> Result<()> {
-    let knowledge = Knowledge::open(&options.root, options.today)?;
+    let knowledge = Knowledge::open(&options.root, options.today);
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

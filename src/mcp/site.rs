@@ -221,15 +221,16 @@ fn missing(path: &str) -> Error {
 }
 
 /// The first render, running beside the handshake.
-type FirstRender = Arc<Mutex<Option<JoinHandle<Result<Snapshot>>>>>;
+type FirstRender = Arc<Mutex<Option<JoinHandle<Snapshot>>>>;
 
 /// The site being served: the latest good snapshot, replaced when files change.
 ///
-/// The site is opened (read, parsed, indexed) before serving, so a site that cannot be read
-/// fails at once; its first render runs on a thread of its own while the client's handshake
-/// (`initialize`, `server/discover`, `tools/list`) is answered, which needs no snapshot.
-/// Clients give a server a few seconds to answer (Claude Code 2.1.332 sends `server/discover`
-/// and falls back after about 2.5 s); rendering a large site takes longer than that.
+/// The site is opened (read, parsed, indexed) and rendered on a thread of its own while the
+/// client's handshake (`initialize`, `server/discover`, `tools/list`) is answered, which needs
+/// no snapshot. Clients give a server little time: Claude Code 2.1.332 sends
+/// `server/discover` and falls back after about 2.5 s, and Codex 0.171.0 asks its model
+/// without the server's tools if they are not listed about a second after it starts; opening
+/// and rendering a large site takes longer than that.
 #[derive(Clone)]
 pub struct Knowledge {
     pub root: PathBuf,
@@ -239,18 +240,21 @@ pub struct Knowledge {
 }
 
 impl Knowledge {
-    /// Opens the site in `root` and starts its first render; fails when it cannot be opened.
-    /// A first render that fails ends the process with the error, as a site that cannot be
-    /// served at all.
-    pub fn open(root: &Path, today: NaiveDate) -> Result<Knowledge> {
-        let index = crate::open(root)?;
-        let render = std::thread::spawn(move || Snapshot::render(index, today));
-        Ok(Knowledge {
+    /// Starts opening and rendering the site in `root`. A site that cannot be opened or
+    /// rendered ends the process with the error (status 2) as soon as that is known, as a site
+    /// that cannot be served.
+    pub fn open(root: &Path, today: NaiveDate) -> Knowledge {
+        let site = root.to_path_buf();
+        let render = std::thread::spawn(move || match Snapshot::load(&site, today) {
+            Ok(snapshot) => snapshot,
+            Err(e) => give_up(&e.terminal_line()),
+        });
+        Knowledge {
             root: root.to_path_buf(),
             today,
             current: Arc::new(RwLock::new(None)),
             first: Arc::new(Mutex::new(Some(render))),
-        })
+        }
     }
 
     /// The snapshot answers are taken from now (waiting for the first render if it runs).
@@ -261,16 +265,15 @@ impl Knowledge {
         let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(render) = first.take() {
             let snapshot = match render.join() {
-                Ok(Ok(snapshot)) => Arc::new(snapshot),
-                Ok(Err(e)) => give_up(&e.to_string()),
-                Err(_) => give_up("the site's first render stopped unexpectedly"),
+                Ok(snapshot) => Arc::new(snapshot),
+                Err(_) => give_up("error: the site's first render stopped unexpectedly"),
             };
             let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
             current.get_or_insert(snapshot);
         }
         drop(first);
         self.latest()
-            .unwrap_or_else(|| give_up("the site's first render stopped unexpectedly"))
+            .unwrap_or_else(|| give_up("error: the site's first render stopped unexpectedly"))
     }
 
     /// The snapshot, once the first render is in.
@@ -290,9 +293,9 @@ impl Knowledge {
     }
 }
 
-/// A site whose first render failed cannot be served: the error, then exit status 1 (as
-/// when `fieldnotes mcp` cannot open the site).
-fn give_up(why: &str) -> ! {
-    eprintln!("error: {why}");
-    std::process::exit(1)
+/// A site whose first render failed cannot be served: the error line, then exit status 2
+/// (as every command that fails to run).
+fn give_up(line: &str) -> ! {
+    eprintln!("{line}");
+    std::process::exit(2)
 }

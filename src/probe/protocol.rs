@@ -30,6 +30,12 @@ pub(crate) const TOOL: &str = "probe_echo";
 /// The marks of the tool result's two parts, so a model-side transcript shows which part a
 /// client passed its model: the text content, and `structuredContent`.
 pub(crate) const TEXT_MARK: &str = "fieldnotes-text-content";
+/// The mark in the probe's `instructions`: a model request that holds it shows the client
+/// passed the server's instructions to its model.
+pub(crate) const INSTRUCTIONS_MARK: &str = "fieldnotes-instructions";
+/// The probe's `instructions`, marked.
+const INSTRUCTIONS: &str =
+    "fieldnotes probe: records what this client sends and answers. (fieldnotes-instructions)";
 pub(crate) const STRUCTURED_MARK: &str = "fieldnotes-structured-content";
 pub(crate) const RESOURCE: &str = "probe://fieldnotes/about";
 pub(crate) const PROMPT: &str = "probe_prompt";
@@ -123,13 +129,13 @@ pub(crate) fn answer(
                 "protocolVersion": agreed,
                 "capabilities": server_capabilities(),
                 "serverInfo": server_info(),
-                "instructions": "fieldnotes probe: records what this client sends and answers.",
+                "instructions": INSTRUCTIONS,
             })
         }
         "server/discover" => json!({
             "supportedVersions": supported(),
             "capabilities": server_capabilities(),
-            "instructions": "fieldnotes probe: records what this client sends and answers.",
+            "instructions": INSTRUCTIONS,
         }),
         "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => json!({}),
         "tools/list" => json!({"tools": [{

@@ -322,6 +322,13 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str, t
         .collect();
     line["offered"] = json!(probe);
     line["step"] = json!(kind);
+    if !turn.tools.is_empty() {
+        // Whether the server's instructions reached the model (the probe's carry a mark).
+        let instructions = turn
+            .text
+            .contains(crate::probe::protocol::INSTRUCTIONS_MARK);
+        line["instructions"] = json!(instructions);
+    }
     if let Step::Call {
         name, namespace, ..
     } = step

@@ -123,3 +123,22 @@ pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
         lines,
     )
 }
+
+/// `core.instructions`: whether the server's instructions (marked) reached the client's
+/// model, as the scripted model saw the requests that offered it tools: yes when one held
+/// them, no when the model was asked with tools and none did; left out with no model lines.
+pub(super) fn instructions(facts: &Facts) -> Option<Finding> {
+    let asked: Vec<(usize, bool)> = (facts.model.iter())
+        .filter_map(|(line, m)| Some((*line, m.get("instructions")?.as_bool()?)))
+        .collect();
+    if let Some((line, _)) = asked.iter().find(|(_, seen)| *seen) {
+        let why = "passed the server's instructions to its model".to_string();
+        return finding(Status::Yes, Basis::Did, why, vec![*line]);
+    }
+    let (first, _) = asked.first()?;
+    let why = format!(
+        "asked its model {} time(s) with tools offered; the server's instructions were in none",
+        asked.len()
+    );
+    finding(Status::No, Basis::Absent, why, vec![*first])
+}

@@ -110,11 +110,14 @@ pub(crate) enum Rule {
     StructuredOutput,
     /// The client's `notifications/cancelled`, its reason and timing ([`calls`]).
     Cancellation,
+    /// Whether the server's instructions reached the client's model ([`calls`]).
+    Instructions,
 }
 
 /// Every rule, by capability id (the ids of `content/capabilities/`).
 pub(crate) const RULES: &[(&str, Rule)] = &[
     ("core.initialization", Rule::Sent("initialize")),
+    ("core.instructions", Rule::Instructions),
     ("core.discover", Rule::Sent("server/discover")),
     ("core.stateless", Rule::Stateless),
     ("core.subscriptions", Rule::Sent("subscriptions/listen")),
@@ -152,6 +155,13 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     (
         "elicitation.url",
         Rule::Asked(ELICIT_URL, Declares::Path(&["elicitation", "url"])),
+    ),
+    (
+        "extensions.apps",
+        Rule::Declared(Declares::Path(&[
+            "extensions",
+            "io.modelcontextprotocol/ui",
+        ])),
     ),
     ("transports.stdio", Rule::Transport(Transport::Stdio)),
     (
@@ -233,6 +243,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::ToolCall => calls::tool_call(facts),
         Rule::StructuredOutput => calls::structured_output(facts),
         Rule::Cancellation => calls::cancellation(facts),
+        Rule::Instructions => calls::instructions(facts),
         Rule::Declared(declares) => {
             let (line, caps) = facts.capabilities()?;
             let name = declares.name();

@@ -4,14 +4,17 @@ use super::*;
 use crate::probe::transcript::{Entry, HttpEvent, Transcript};
 use serde_json::json;
 
-/// A transcript from `(dir, value)` pairs: `in`/`out` messages, `note` strings, `http`
-/// `(method, [headers], status)`.
+/// A transcript from `(dir, value)` pairs: `in`/`out` messages, `model` lines of the
+/// scripted model, `note` strings, `http` `(method, [headers], status)`.
 fn transcript(lines: &[(&str, Value)]) -> Vec<Record> {
     let mut transcript = Transcript::default();
     for (dir, value) in lines {
         let entry = match *dir {
             "in" => Entry::In { msg: value.clone() },
             "out" => Entry::Out { msg: value.clone() },
+            "model" => Entry::Model {
+                model: value.clone(),
+            },
             "note" => Entry::Note {
                 note: value.as_str().expect("a note").to_string(),
             },
@@ -476,5 +479,54 @@ fn core_stateless_is_meta_without_initialize() {
     assert_eq!(
         status(&[init(json!({})), ("in", meta)], "core.stateless"),
         None
+    );
+}
+
+#[test]
+fn instructions_are_judged_from_the_model_lines_and_left_out_without_them() {
+    let stdio = Seen {
+        transport: Transport::Stdio,
+        mode: "stdio",
+        handshake: true,
+    };
+    let without_model = transcript(&[init(json!({})), reply(json!(0))]);
+    assert!(!results(&stdio, &without_model).contains_key("core.instructions"));
+
+    let asked = |seen: bool| ("model", json!({"step": "call", "instructions": seen}));
+    let side = ("model", json!({"step": "side"}));
+    let shown = transcript(&[init(json!({})), reply(json!(0)), side.clone(), asked(true)]);
+    let found = &results(&stdio, &shown)["core.instructions"];
+    assert_eq!((found.status, found.basis), (Status::Yes, Basis::Did));
+    assert_eq!(found.messages, vec![4]);
+
+    let not_shown = transcript(&[
+        init(json!({})),
+        reply(json!(0)),
+        side,
+        asked(false),
+        asked(false),
+    ]);
+    let found = &results(&stdio, &not_shown)["core.instructions"];
+    assert_eq!((found.status, found.basis), (Status::No, Basis::Absent));
+    assert!(found.why.contains("2 time(s)"), "{}", found.why);
+}
+
+#[test]
+fn the_mcp_apps_extension_is_read_off_the_declared_extensions() {
+    let stdio = Seen {
+        transport: Transport::Stdio,
+        mode: "stdio",
+        handshake: true,
+    };
+    let apps = json!({"extensions": {"io.modelcontextprotocol/ui":
+        {"mimeTypes": ["text/html;profile=mcp-app"]}}});
+    let declared = transcript(&[init(apps), reply(json!(0))]);
+    let found = &results(&stdio, &declared)["extensions.apps"];
+    assert_eq!((found.status, found.basis), (Status::Yes, Basis::Declared));
+    let other = json!({"extensions": {"io.example/other": {}}});
+    let undeclared = transcript(&[init(other), reply(json!(0))]);
+    assert_eq!(
+        results(&stdio, &undeclared)["extensions.apps"].status,
+        Status::No
     );
 }

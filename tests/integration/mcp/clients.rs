@@ -112,6 +112,9 @@ fn a_note_added_while_serving_is_announced_and_listed() {
             .serve(transport)
             .await
             .expect("initialize");
+        // The site is opened and rendered beside the handshake: a page listed first is
+        // served from a snapshot taken before the note below is added.
+        client.list_all_resources().await.expect("resources/list");
         let research = site.path().join("content/research");
         let note = std::fs::read_to_string(research.join("cline-defaults-a-url-server-to-sse.md"))
             .expect("read a note");
