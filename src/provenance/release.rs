@@ -65,14 +65,22 @@ pub fn client_pin<'i>(
     index: &'i SiteIndex,
     pinned: &Pinned<'_>,
 ) -> Option<(&'i Client, &'i SupportCell, &'i str)> {
+    let (client, cell) = own_pin(index, pinned)?;
+    pattern(client).map(|p| (client, cell, p))
+}
+
+/// The client whose support cell holds `pinned`, with the cell, when the source points into
+/// that client's own `repository` (whether or not it names its `releaseTags`).
+pub fn own_pin<'i>(
+    index: &'i SiteIndex,
+    pinned: &Pinned<'_>,
+) -> Option<(&'i Client, &'i SupportCell)> {
     let super::Holder::Cell { client, cell } = pinned.holder else {
         return None;
     };
     let client = &index.content.clients[client];
     let own = super::pin::repository_url(text(&client.repository))?;
-    (pinned.repository.as_deref() == Some(own.as_str()))
-        .then(|| pattern(client).map(|p| (client, &client.support[cell], p)))
-        .flatten()
+    (pinned.repository.as_deref() == Some(own.as_str())).then(|| (client, &client.support[cell]))
 }
 
 /// What one repository's tags and refs say about commits, each asked of git once per run.

@@ -52,13 +52,13 @@ impl VersionPlan {
     }
 }
 
-/// Plans the `version` of every support cell with a source in its client's repository.
+/// Plans the `version` of every support cell with a source in its client's repository; a
+/// client without `releaseTags` has its cells counted, unnamed, with why.
 pub fn plan(index: &SiteIndex, cache: &mut Cache) -> VersionPlan {
     let mut by_cell: BTreeMap<(usize, usize), Vec<usize>> = BTreeMap::new();
     let pins = pinned(index);
     for (i, pin) in pins.iter().enumerate() {
-        if let (Holder::Cell { client, cell }, Some(_)) =
-            (pin.holder, release::client_pin(index, pin))
+        if let (Holder::Cell { client, cell }, Some(_)) = (pin.holder, release::own_pin(index, pin))
         {
             by_cell.entry((client, cell)).or_default().push(i);
         }
@@ -70,7 +70,13 @@ pub fn plan(index: &SiteIndex, cache: &mut Cache) -> VersionPlan {
         let client = &index.content.clients[c];
         let cell = &client.support[k];
         let file = &index.files[client.doc.file];
-        let outcome = first_release(index, cache, &mut tags, &pins, &held);
+        let outcome = match release::pattern(client) {
+            None => Err(format!(
+                "{} names no `releaseTags`: add the pattern its release tags follow (`v*`)",
+                file.display_path()
+            )),
+            Some(_) => first_release(index, cache, &mut tags, &pins, &held),
+        };
         let outcome = match outcome {
             Err(why) => Outcome::Unnamed(why),
             Ok(release) => {

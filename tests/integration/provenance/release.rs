@@ -157,3 +157,17 @@ fn bump_release_moves_pins_to_the_newest_release_and_drift_compares_with_it() {
             .replace("src/transport.py:5-8", "src/transport.py:8-11")
     );
 }
+
+#[test]
+fn cells_of_a_client_without_release_tags_are_counted_unnamed_with_the_fix() {
+    let (site, widget) = released();
+    site.write(CLIENT, &client().replace("releaseTags: \"v*\"\n", ""));
+    let out = sources_offline(&site, &widget, &["release", "--dry-run"]);
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(table.contains("widget: 0 of 2 code cells"), "{table}");
+    assert!(table.contains("names no `releaseTags`"), "{table}");
+    assert!(
+        table.contains("0 of 2 code cells name their release"),
+        "{table}"
+    );
+}
