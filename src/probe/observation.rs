@@ -204,14 +204,9 @@ impl Writer {
             }
         };
         // The scripted model's lines of the session's time join its transcript.
-        let from = session.started.format("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
-        let mut records = session.transcript.records().to_vec();
-        records.extend(super::model::lines_between(
-            &self.dir,
-            &from,
-            &super::transcript::now(),
-        ));
-        records.sort_by(|a, b| a.t.cmp(&b.t));
+        let from = super::transcript::stamp(session.started);
+        let model = super::model::lines_between(&self.dir, &from, &super::transcript::now());
+        let records = merge(session.transcript.records(), model);
         let front = FrontMatter {
             id: &id,
             client,
@@ -350,6 +345,26 @@ fn cut(text: &str, bytes: usize) -> String {
         .to_string()
 }
 
+/// The session's records in the order the probe wrote them, with each model-side line put
+/// before the first record stamped after it: the probe's own order (a request's HTTP line
+/// before its message, …) is kept even where its stamps are not monotonic.
+fn merge(
+    records: &[super::transcript::Record],
+    mut model: Vec<super::transcript::Record>,
+) -> Vec<super::transcript::Record> {
+    model.sort_by(|a, b| a.t.cmp(&b.t));
+    let mut model = model.into_iter().peekable();
+    let mut out = Vec::with_capacity(records.len() + model.len());
+    for record in records {
+        while let Some(line) = model.next_if(|m| m.t < record.t) {
+            out.push(line);
+        }
+        out.push(record.clone());
+    }
+    out.extend(model);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -476,5 +491,29 @@ mod tests {
             id.len() <= MAX_ID_BYTES && id.contains("-sse-legacy-only-404-"),
             "{id}"
         );
+    }
+
+    #[test]
+    fn model_lines_join_the_transcript_without_reordering_the_probes_lines() {
+        use crate::probe::transcript::{Entry, Record};
+        let at = |t: &str, note: &str| Record {
+            t: t.into(),
+            entry: Entry::Note { note: note.into() },
+        };
+        // The probe wrote b before a although a's stamp is earlier: that order stays.
+        let probe = [
+            at("10.000002Z", "b"),
+            at("10.000001Z", "a"),
+            at("10.000009Z", "c"),
+        ];
+        let model = vec![at("10.000005Z", "m2"), at("10.000000Z", "m1")];
+        let merged: Vec<String> = merge(&probe, model)
+            .into_iter()
+            .map(|r| match r.entry {
+                Entry::Note { note } => note,
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(merged, ["m1", "b", "a", "m2", "c"]);
     }
 }

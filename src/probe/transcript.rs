@@ -15,7 +15,7 @@ pub(crate) const QUOTED_BYTES: usize = 200;
 /// One line of the transcript.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Record {
-    /// When, UTC, to the millisecond: `2026-12-01T23:15:00.123Z`.
+    /// When, UTC: `2026-12-01T23:15:00.123456Z` (to the millisecond before 2026-12-06).
     pub t: String,
     #[serde(flatten)]
     pub entry: Entry,
@@ -214,9 +214,15 @@ pub(crate) fn to_jsonl(records: &[Record]) -> String {
 
 /// Now, as a transcript writes times.
 pub(crate) fn now() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.3fZ")
-        .to_string()
+    stamp(chrono::Utc::now())
+}
+
+/// A transcript time: UTC to the microsecond. The probe and the scripted model are two
+/// processes whose lines are merged by these stamps compared as text, so every stamp has the
+/// same width; at milliseconds a model line and the MCP line it caused could tie and sort
+/// out of order.
+pub(crate) fn stamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.format("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
 }
 
 /// A note's quotation of unreadable input: its first bytes, escaped.

@@ -118,11 +118,12 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
         .iter()
         .position(|l| l["dir"] == "model")
         .expect("a model line");
-    // Time order: the probe and the model are two processes stamping to the millisecond, so
-    // lines of the same millisecond may sit either way round; the stamps must not go back.
+    // Time order: the probe and the model are two processes; both stamp to the microsecond,
+    // so the model's answer sorts before the call it caused.
     let stamp = |i: usize| lines[i]["t"].as_str().unwrap_or_default().to_string();
+    assert_eq!(stamp(call_line).len(), "2026-12-06T00:00:00.000000Z".len());
     assert!(
-        stamp(first_model) <= stamp(call_line),
+        first_model < call_line && stamp(first_model) < stamp(call_line),
         "the model asked before the client called"
     );
 }
