@@ -511,7 +511,7 @@ mod tests {
             "{base}specVersions: [{{id: a}}]\nvocabulary: {{clients: editors, plural: x}}\n"
         );
         match SiteConfig::parse(&text, Path::new("site.yaml")) {
-            Err(Error::Config { line, .. }) => assert_eq!(line, 5),
+            Err(Error::Config { line, .. }) => assert_eq!(line, 6),
             other => panic!("expected a config error, got {other:?}"),
         }
     }
