@@ -58,6 +58,9 @@ pub enum Command {
     /// Show what the work tree changes since a git revision: support cells, notes, pins,
     /// clients and capabilities, as Markdown (for a pull request) or JSON.
     Diff(DiffArgs),
+    /// Start a new site: write a small example site that lints clean and builds into DIR (a
+    /// new or empty folder).
+    Init(InitArgs),
     /// Write a new note, client or capability from a template (never overwrites).
     #[command(subcommand)]
     New(NewCommand),
@@ -78,6 +81,18 @@ pub enum Command {
     },
     /// Print the man page (roff), generated from these definitions.
     Man,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct InitArgs {
+    /// The folder to write the site into: created when missing, refused unless empty (a
+    /// `.git` folder alone is allowed).
+    #[arg(default_value = ".")]
+    pub dir: PathBuf,
+    /// The example to start from: `minimal` (a small "can I use" for EditorConfig, to rename
+    /// to your own subject) or `mcp` (one MCP client, capability and note).
+    #[arg(long, value_enum, default_value_t = crate::init::Example::Minimal)]
+    pub example: crate::init::Example,
 }
 
 #[derive(Debug, Subcommand)]

@@ -2,6 +2,9 @@
 
 mod base_url;
 pub mod trust;
+mod vocabulary;
+
+pub use vocabulary::{capitalize, Vocabulary};
 
 use crate::error::{Error, Result};
 use serde::Deserialize;
@@ -49,6 +52,33 @@ pub struct SiteConfig {
     /// (`x/index.html`, linked as `x/`).
     #[serde(default)]
     pub urls: UrlStyle,
+    /// What the site calls its protocol, a client, a capability and a revision.
+    #[serde(default)]
+    pub vocabulary: Vocabulary,
+    /// The site's own settings for its templates, as written (`extra` in every template).
+    #[serde(default)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Where a revision stands: `current` is the released one pages and `new` default to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RevisionStatus {
+    Draft,
+    Upcoming,
+    Current,
+    Superseded,
+}
+
+impl RevisionStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RevisionStatus::Draft => "draft",
+            RevisionStatus::Upcoming => "upcoming",
+            RevisionStatus::Current => "current",
+            RevisionStatus::Superseded => "superseded",
+        }
+    }
 }
 
 /// How pages are written and linked (`site.yaml`'s `urls`).
@@ -175,6 +205,10 @@ pub struct SpecVersion {
     /// Where the summary comes from: the revision's changelog, pinned at a commit.
     #[serde(default, skip_serializing)]
     pub changelog: Option<String>,
+    /// `draft`, `upcoming`, `current` or `superseded`; unset, derived from the current one
+    /// (see [`SiteConfig::current_revision`]). Not in the data API.
+    #[serde(default, skip_serializing)]
+    pub status: Option<RevisionStatus>,
 }
 
 /// A group of capabilities: one band of rows in the matrix.
@@ -316,7 +350,8 @@ impl SiteConfig {
                 line,
                 column,
                 message: format!(
-                    "{e}; see the manual, docs/content/guides/content-format.md, section site.yaml"
+                    "{e}; every key of site.yaml is described in the manual: {}",
+                    crate::error::manual("content-format", Some("siteyaml"))
                 ),
             }
         })?;
@@ -375,6 +410,37 @@ impl SiteConfig {
         (aging.min(stale), stale)
     }
 
+    /// The released revision pages call current and `new` defaults to: the newest marked
+    /// `current`, else the newest not marked `draft` or `upcoming`.
+    pub fn current_revision(&self) -> Option<&SpecVersion> {
+        let newest =
+            |keep: &dyn Fn(&SpecVersion) -> bool| self.spec_versions.iter().rev().find(|v| keep(v));
+        newest(&|v| v.status == Some(RevisionStatus::Current)).or_else(|| {
+            newest(&|v| {
+                !matches!(
+                    v.status,
+                    Some(RevisionStatus::Draft | RevisionStatus::Upcoming)
+                )
+            })
+        })
+    }
+
+    /// Where revision `version` stands: its own `status`, else `current` for the current
+    /// one, `superseded` before it and `upcoming` after it.
+    pub fn revision_status(&self, version: &SpecVersion) -> RevisionStatus {
+        if let Some(status) = version.status {
+            return status;
+        }
+        let current = self
+            .current_revision()
+            .and_then(|c| self.spec_version_rank(&c.id));
+        match (current, self.spec_version_rank(&version.id)) {
+            (Some(c), Some(v)) if v == c => RevisionStatus::Current,
+            (Some(c), Some(v)) if v < c => RevisionStatus::Superseded,
+            _ => RevisionStatus::Upcoming,
+        }
+    }
+
     /// Position of a revision in the ordered list, for "out of order" checks.
     pub fn spec_version_rank(&self, id: &str) -> Option<usize> {
         self.spec_versions.iter().position(|v| v.id == id)
@@ -417,6 +483,34 @@ mod tests {
     fn unknown_key_is_reported_with_its_line() {
         let text = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: a}]\ncapabilityGroups: [{id: g, title: G}]\nkinds: [{id: k}]\nbogus: 1\n";
         match SiteConfig::parse(text, Path::new("site.yaml")) {
+            Err(Error::Config { line, .. }) => assert_eq!(line, 6),
+            other => panic!("expected a config error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn current_is_the_newest_released_revision() {
+        let base = "title: T\nbaseUrl: https://x.io\ncapabilityGroups: [{id: g, title: G}]\n\
+                    kinds: [{id: k}]\n";
+        let text =
+            format!("{base}specVersions: [{{id: a}}, {{id: b}}, {{id: c, status: upcoming}}]\n");
+        let config = SiteConfig::parse(&text, Path::new("site.yaml")).expect("valid");
+        assert_eq!(config.current_revision().map(|v| v.id.as_str()), Some("b"));
+        let statuses: Vec<_> = (config.spec_versions.iter())
+            .map(|v| config.revision_status(v).as_str())
+            .collect();
+        assert_eq!(statuses, ["superseded", "current", "upcoming"]);
+        let text =
+            format!("{base}specVersions: [{{id: a}}, {{id: b}}]\nextra: {{any: [1, {{x: y}}]}}\n");
+        let config = SiteConfig::parse(&text, Path::new("site.yaml")).expect("valid");
+        assert_eq!(config.current_revision().map(|v| v.id.as_str()), Some("b"));
+        assert!(config.extra.contains_key("any"));
+        let text = format!("{base}specVersions: [{{id: a, status: released}}]\n");
+        assert!(SiteConfig::parse(&text, Path::new("site.yaml")).is_err());
+        let text = format!(
+            "{base}specVersions: [{{id: a}}]\nvocabulary: {{clients: editors, plural: x}}\n"
+        );
+        match SiteConfig::parse(&text, Path::new("site.yaml")) {
             Err(Error::Config { line, .. }) => assert_eq!(line, 6),
             other => panic!("expected a config error, got {other:?}"),
         }

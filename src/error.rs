@@ -67,6 +67,18 @@ impl std::error::Error for Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The published manual (`docs/`, built by fieldnotes), which errors point to: a user of the
+/// binary has no `docs/` folder to open.
+pub const MANUAL_URL: &str = "https://fieldnotes-dev.github.io/fieldnotes";
+
+/// The URL of the manual's page `slug` (`content-format`), with `#anchor` when given.
+pub fn manual(slug: &str, anchor: Option<&str>) -> String {
+    match anchor {
+        Some(anchor) => format!("{MANUAL_URL}/guides/{slug}#{anchor}"),
+        None => format!("{MANUAL_URL}/guides/{slug}"),
+    }
+}
+
 impl Error {
     /// The error as one line for a terminal (`error: …`), text from content or a repository
     /// escaped as every printer for people escapes it.

@@ -40,7 +40,8 @@
 //!   base commit: `fieldnotes diff`), [`submit`] (an issue form's report turned into the edit
 //!   of a support cell, `fieldnotes submit`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
-//!   [`commands`] (one function per command), [`serve`] (the development server), `lsp` (the
+//!   [`commands`] (one function per command), [`init`] (a new site from a built-in example,
+//!   `fieldnotes init`), [`serve`] (the development server), `lsp` (the
 //!   language server), `mcp` (the knowledge base served to agents over MCP), `probe` (an MCP
 //!   server that records a client's session as an observation, `fieldnotes probe`), and
 //!   `net`, the one connection policy those servers share (caps, timeouts, `Host`/`Origin`).
@@ -70,6 +71,8 @@ pub(crate) mod error;
 pub(crate) mod field_table;
 pub mod front_matter_schema;
 pub mod index;
+/// `fieldnotes init`: a new site from a built-in example.
+pub mod init;
 pub mod lint;
 pub mod load;
 pub mod lsp;

@@ -22,6 +22,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => fieldnotes::commands::diff(&run, args),
         Command::Lsp(args) => fieldnotes::commands::lsp(&run, args),
         Command::Probe(what) => fieldnotes::commands::probe(&run, what),
+        Command::Init(args) => fieldnotes::commands::init(&run, args),
         Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Submit(args) => fieldnotes::commands::submit(&run, args),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),

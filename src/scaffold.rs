@@ -56,8 +56,8 @@ impl NewFile {
                 clients,
                 capabilities,
             } => note(id, clients, capabilities, config, today),
-            NewFile::Client { id } => client(id),
-            NewFile::Capability { id } => capability(id),
+            NewFile::Client { id } => client(id, config),
+            NewFile::Capability { id } => capability(id, config),
         }
     }
 }
@@ -69,7 +69,7 @@ pub fn create(
     config: &SiteConfig,
     today: NaiveDate,
 ) -> Result<PathBuf> {
-    check_id(file)?;
+    check_id(file, config)?;
     let relative = file.path();
     let path = root.join(&relative);
     // Through the write layer: a symlinked `content/research` is refused, not written into.
@@ -90,8 +90,51 @@ pub fn create(
     Ok(relative)
 }
 
+/// What a new note names that the site has no file for: one sentence each, with the fix (the
+/// note is written all the same; lint reports each as FN203 or FN204 until it is resolved).
+pub fn unknown_ids(root: &Path, file: &NewFile, config: &SiteConfig) -> Vec<String> {
+    let NewFile::Note {
+        clients,
+        capabilities,
+        ..
+    } = file
+    else {
+        return Vec::new();
+    };
+    let words = &config.vocabulary;
+    let missing = |section: Section, id: &String| {
+        let path = Path::new(crate::load::CONTENT_DIR)
+            .join(section.dir())
+            .join(format!("{id}.md"));
+        (!root.join(&path).is_file()).then_some(path)
+    };
+    let mut warnings = Vec::new();
+    for id in clients {
+        if let Some(path) = missing(Section::Clients, id) {
+            warnings.push(format!(
+                "the note names {} `{id}`, which has no file {}: lint reports FN203 until it \
+                 has one (`fieldnotes new client {id}`) or the id is corrected",
+                words.client,
+                path.display()
+            ));
+        }
+    }
+    for id in capabilities {
+        if let Some(path) = missing(Section::Capabilities, id) {
+            warnings.push(format!(
+                "the note names {} `{id}`, which has no file {}: unless it is an alias of \
+                 one, lint reports FN204 until it has one (`fieldnotes new capability {id}`) or \
+                 the id is corrected",
+                words.capability,
+                path.display()
+            ));
+        }
+    }
+    warnings
+}
+
 /// Refuses ids that would not lint: notes and clients are kebab-case, capabilities group.name.
-fn check_id(file: &NewFile) -> Result<()> {
+fn check_id(file: &NewFile, config: &SiteConfig) -> Result<()> {
     let id = file.id();
     let kebab = |s: &str| {
         !s.is_empty()
@@ -113,9 +156,17 @@ fn check_id(file: &NewFile) -> Result<()> {
     if ok {
         Ok(())
     } else {
+        // The examples are in the site's own words: its first group, its word for a client.
+        let group = config.capability_groups.first().map_or("group", |g| &g.id);
+        let client = config
+            .vocabulary
+            .client
+            .to_ascii_lowercase()
+            .replace(' ', "-");
         let expected = match file {
-            NewFile::Capability { .. } => "group.name, e.g. transports.streamableHttp",
-            _ => "kebab-case, e.g. cline-defaults-a-url-server-to-sse",
+            NewFile::Capability { .. } => format!("group.name, e.g. {group}.someName"),
+            NewFile::Client { .. } => format!("kebab-case, e.g. my-{client}"),
+            NewFile::Note { .. } => format!("kebab-case, e.g. a-{client}-does-one-thing"),
         };
         Err(Error::Usage {
             message: format!("`{id}` is not a valid id: write it as {expected}"),
@@ -169,7 +220,8 @@ fn note(
     let t = PLACEHOLDER;
     let canonical = scalar(&format!("{}/research/{id}", config.base_url)).into_owned();
     let kind = scalar(config.kinds.first().map_or(t, |k| k.id.as_str()));
-    let revision = scalar(config.spec_versions.last().map_or(t, |v| v.id.as_str()));
+    // The released revision, not an upcoming one.
+    let revision = scalar(config.current_revision().map_or(t, |v| v.id.as_str()));
     format!(
         "---
 id: {id}
@@ -207,12 +259,13 @@ capabilities as `[name](/capabilities/ID.md)`.
     )
 }
 
-fn client(id: &str) -> String {
+fn client(id: &str, config: &SiteConfig) -> String {
     let t = PLACEHOLDER;
+    let (client, capability) = (&config.vocabulary.client, &config.vocabulary.capability);
     format!(
         "---
 id: {id}
-title: \"{t}: the client's name\"
+title: \"{t}: the {client}'s name\"
 vendor: \"{t}\"
 homepage: https://{t}
 repository: https://github.com/{t}/{t}
@@ -223,26 +276,34 @@ platforms:
 support: {{}}
 ---
 
-{t}: what the client is, in a few sentences. Add support cells under `support:` as
-capability id → {{status, notes, sources or research, lastVerified}}.
+{t}: what the {client} is, in a few sentences. Add support cells under `support:` as
+{capability} id → {{status, notes, sources or research, lastVerified}}.
 "
     )
 }
 
-fn capability(id: &str) -> String {
+fn capability(id: &str, config: &SiteConfig) -> String {
     let t = PLACEHOLDER;
     let group = id.split_once('.').map_or(id, |(g, _)| g);
+    let words = &config.vocabulary;
+    let (capability, revision) = (&words.capability, &words.revision);
+    // The site's spec URL pattern at the current revision, else a placeholder to fill in.
+    let current = config.current_revision().map(|v| v.id.as_str());
+    let spec_url = match current.and_then(|v| words.spec_url_of(v)) {
+        Some(url) => scalar(&url).into_owned(),
+        None => format!("https://{t}"),
+    };
     format!(
         "---
 id: {id}
-title: \"{t}: the capability's name\"
+title: \"{t}: the {capability}'s name\"
 group: {group}
-specUrl: https://modelcontextprotocol.io/specification/{t}
+specUrl: {spec_url}
 introduced: {t}
 aliases: []
 ---
 
-{t}: what the capability is, and which spec revision brought it.
+{t}: what the {capability} is, and which {revision} brought it.
 "
     )
 }
@@ -302,6 +363,54 @@ mod tests {
         assert!(text.contains("clients:\n  - cline\n"));
         assert!(text.contains("canonical: https://x.io/research/a-note"));
         assert!(text.contains("kind: finding") && text.contains("  - 2025-11-25\n"));
+    }
+
+    #[test]
+    fn scaffolds_speak_the_site_words_and_default_to_the_current_revision() {
+        let text = "title: T\nbaseUrl: https://x.io\nspecVersions: [{id: '1.0'}, {id: '2.0', \
+                    status: upcoming}]\ncapabilityGroups: [{id: g, title: G}]\nkinds: [{id: k}]\n\
+                    vocabulary: {capability: property, specUrl: 'https://spec.example/{revision}'}\n";
+        let config = SiteConfig::parse(text, Path::new("site.yaml")).expect("valid config");
+        let capability = NewFile::Capability { id: "g.one".into() }.text(&config, day());
+        assert!(
+            capability.contains("specUrl: https://spec.example/1.0\n"),
+            "{capability}"
+        );
+        assert!(capability.contains("the property's name"), "{capability}");
+        let note = NewFile::Note {
+            id: "a-note".into(),
+            clients: vec![],
+            capabilities: vec![],
+        };
+        assert!(note
+            .text(&config, day())
+            .contains("specVersions:\n  - \"1.0\"\n"));
+        let no_pattern = NewFile::Capability { id: "g.one".into() }.text(&self::config(), day());
+        assert!(
+            no_pattern.contains("specUrl: https://TODO\n"),
+            "{no_pattern}"
+        );
+    }
+
+    #[test]
+    fn a_note_naming_an_unknown_id_is_warned_about() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        create(
+            dir.path(),
+            &NewFile::Client { id: "known".into() },
+            &config(),
+            day(),
+        )
+        .expect("client");
+        let note = NewFile::Note {
+            id: "a-note".into(),
+            clients: vec!["known".into(), "unknwon".into()],
+            capabilities: vec!["g.missing".into()],
+        };
+        let warnings = unknown_ids(dir.path(), &note, &config());
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("`unknwon`") && warnings[0].contains("FN203"));
+        assert!(warnings[1].contains("`g.missing`") && warnings[1].contains("FN204"));
     }
 
     #[test]

@@ -16,7 +16,12 @@ use std::time::Instant;
 pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
     if let Some(code) = &args.explain {
         // A closed pipe (`| head`) is not an error worth a panic.
-        let _ = writeln!(std::io::stdout().lock(), "{}", explain(code)?);
+        // In a site, in its words (an editor, a property); elsewhere in neutral ones.
+        let words = (run.root().ok())
+            .and_then(|root| SiteConfig::load(root).ok())
+            .map(|config| config.vocabulary)
+            .unwrap_or_default();
+        let _ = writeln!(std::io::stdout().lock(), "{}", explain(code, &words)?);
         return Ok(0);
     }
     let root = run.root()?;
@@ -54,7 +59,7 @@ pub fn lint(run: &Invocation, args: LintArgs) -> Result<u8> {
 }
 
 /// The text of `--explain CODE` (a code or name), or the rule table for `--explain list`.
-fn explain(code: &str) -> Result<String> {
+fn explain(code: &str, words: &crate::config::Vocabulary) -> Result<String> {
     if code == "list" {
         let rows: Vec<String> = rules::ALL
             .iter()
@@ -65,7 +70,7 @@ fn explain(code: &str) -> Result<String> {
                     m.code,
                     m.name,
                     m.severity.as_str(),
-                    m.summary
+                    words.reword_markdown(m.summary)
                 )
             })
             .collect();
@@ -82,8 +87,8 @@ fn explain(code: &str) -> Result<String> {
         m.code,
         m.name,
         m.severity.as_str(),
-        m.summary,
-        m.doc
+        words.reword_markdown(m.summary),
+        words.reword_markdown(m.doc)
     ))
 }
 

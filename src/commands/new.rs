@@ -30,6 +30,9 @@ pub fn new(run: &Invocation, what: NewCommand) -> Result<u8> {
     };
     let day = dates::today(day.as_deref())?;
     let written = scaffold::create(root, &file, &config, day)?;
+    for warning in scaffold::unknown_ids(root, &file, &config) {
+        run.say(&format!("warning: {warning}"));
+    }
     println!("{}", written.display());
     run.say(&format!(
         "wrote {}: fill in what is marked {}, then run `fieldnotes lint`",

@@ -130,8 +130,10 @@ pub fn load(root: &Path) -> Result<LoadedSite> {
         return Err(Error::Usage {
             message: format!(
                 "{}: no such folder; a site keeps its notes in content/research/, clients in \
-                 content/clients/, capabilities in content/capabilities/ (see docs/content/guides/content-format.md)",
-                content.display()
+                 content/clients/, capabilities in content/capabilities/ (the manual: {}); \
+                 `fieldnotes init DIR` writes a new site to start from",
+                content.display(),
+                crate::error::manual("content-format", None)
             ),
         });
     }

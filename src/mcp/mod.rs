@@ -80,7 +80,9 @@ async fn stdio(knowledge: Knowledge, listeners: Listeners) -> Result<()> {
         .map_err(|e| Error::Usage {
             message: format!(
                 "no MCP session on standard input ({e}); `fieldnotes mcp` is started by an MCP \
-                 client, which speaks first (the manual: docs/content/guides/agents.md), or use --http"
+                 client, which speaks first (`fieldnotes mcp --help`; the manual: {}), or use \
+                 --http",
+                crate::error::manual("agents", None)
             ),
         })?;
     running.waiting().await.map_err(|e| Error::Usage {

@@ -11,6 +11,7 @@ pub const MARKDOWN: &str = "text/markdown";
 
 /// Every page, listed.
 pub fn list(site: &Snapshot) -> Vec<Resource> {
+    let words = &site.index.config.vocabulary;
     site.pages()
         .into_iter()
         .map(|page| {
@@ -18,7 +19,7 @@ pub fn list(site: &Snapshot) -> Vec<Resource> {
             let name = format!("{}/{}", page.section.dir(), page.id);
             let size = site.files.get(&page.path).map_or(0, |b| b.len() as u64);
             let mut resource = Resource::new(uri, name)
-                .with_description(kind(page.section))
+                .with_description(words.reword(kind(page.section)))
                 .with_mime_type(MARKDOWN)
                 .with_size(size);
             if !page.title.is_empty() {
@@ -32,16 +33,17 @@ pub fn list(site: &Snapshot) -> Vec<Resource> {
 /// One template per kind of page: `<baseUrl>/research/{id}.md`, … (observations' only when
 /// the site has some, as their pages).
 pub fn templates(site: &Snapshot) -> Vec<ResourceTemplate> {
+    let words = &site.index.config.vocabulary;
     Section::ALL
         .into_iter()
         .filter(|&s| s != Section::Observations || !site.index.content.observations.is_empty())
         .map(|section| {
             let dir = section.dir();
             ResourceTemplate::new(format!("{}/{dir}/{{id}}.md", site.base_url()), dir)
-                .with_title(kind(section))
+                .with_title(words.reword(kind(section)))
                 .with_description(format!(
                     "A {} page as Markdown, by id",
-                    kind(section).to_lowercase()
+                    words.reword(&kind(section).to_lowercase())
                 ))
                 .with_mime_type(MARKDOWN)
         })

@@ -75,7 +75,7 @@ impl ServerHandler for Server {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("fieldnotes", env!("CARGO_PKG_VERSION")))
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(self.site().index.config.vocabulary.reword(INSTRUCTIONS))
     }
 
     /// Every revision up to 2026-07-28 ([`revision`]).
@@ -106,7 +106,17 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut list = ListToolsResult::with_all_items(self.tools.list_all());
+        // Titles and descriptions in the site's words (an editor, a property, …).
+        let site = self.site();
+        let words = &site.index.config.vocabulary;
+        let tools = (self.tools.list_all().into_iter())
+            .map(|mut tool| {
+                tool.title = tool.title.map(|t| words.reword(&t));
+                tool.description = tool.description.map(|d| words.reword(&d).into());
+                tool
+            })
+            .collect();
+        let mut list = ListToolsResult::with_all_items(tools);
         (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Binary);
         Ok(list)
     }

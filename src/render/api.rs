@@ -43,6 +43,30 @@ pub const SCHEMAS: &[(&str, &[u8])] = &[
     ),
 ];
 
+/// A schema of [`SCHEMAS`] as a site serves it: its own title and description (the top-level
+/// `"title"` and `"description"`, at two spaces' indent) in the site's words, every other
+/// byte as shipped.
+pub fn in_site_words(schema: &[u8], vocabulary: &crate::config::Vocabulary) -> Vec<u8> {
+    let text = String::from_utf8_lossy(schema);
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let top = ["  \"title\": ", "  \"description\": "]
+            .iter()
+            .find_map(|key| line.strip_prefix(key).map(|value| (key, value)));
+        let reworded = top.and_then(|(key, value)| {
+            let (value, end) = match value.trim_end().strip_suffix(',') {
+                Some(value) => (value, ",\n"),
+                None => (value.trim_end(), "\n"),
+            };
+            let value: String = serde_json::from_str(value).ok()?;
+            let value = serde_json::to_string(&vocabulary.reword(&value)).ok()?;
+            Some(format!("{key}{value}{end}"))
+        });
+        out.push_str(reworded.as_deref().unwrap_or(line));
+    }
+    out.into_bytes()
+}
+
 /// A pinned source, as the API gives it.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -423,5 +447,39 @@ pub fn matrix_doc<'a>(ctx: &Ctx<'a>) -> MatrixDoc<'a> {
         capabilities,
         clients,
         support,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_schema_speaks_the_site_words_in_its_title_and_description_only() {
+        let vocabulary = crate::config::Vocabulary {
+            protocol: "LSP".into(),
+            clients: "editors".into(),
+            client: "editor".into(),
+            ..Default::default()
+        };
+        let clients = SCHEMAS[0].1;
+        let served = String::from_utf8(in_site_words(clients, &vocabulary)).expect("UTF-8");
+        assert!(
+            served.contains("\"description\": \"Every LSP editor of the site"),
+            "{served}"
+        );
+        assert!(served.contains("\"title\": \"Editors\""), "{served}");
+        assert!(served.contains("\"clients\""), "field names stay");
+        let json: serde_json::Value = serde_json::from_str(&served).expect("still JSON");
+        assert!(json.is_object());
+        let mcp = crate::config::Vocabulary {
+            protocol: "MCP".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            in_site_words(clients, &mcp),
+            clients,
+            "the bundled words change nothing"
+        );
     }
 }

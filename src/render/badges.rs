@@ -47,9 +47,14 @@ pub(crate) fn badges(ctx: &Ctx<'_>) -> Vec<(String, String)> {
             t.no,
             checked + t.unknown
         );
+        // The protocol after the client's name (`Helix · LSP`), when the site names one.
+        let label = match ctx.config().vocabulary.protocol.as_str() {
+            "" => c.display_title().to_string(),
+            protocol => format!("{} · {protocol}", c.display_title()),
+        };
         out.push((
             format!("{FOLDER}/{client_id}.svg"),
-            svg(&format!("{} · MCP", c.display_title()), &message, "#1f5fa8"),
+            svg(&label, &message, "#1f5fa8"),
         ));
         for &capability in &capabilities {
             let cap = ctx.capability(capability);

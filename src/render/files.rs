@@ -38,8 +38,7 @@ pub(super) fn makers<'m>(
         (
             FileKey::Llms,
             Box::new(|ctx| {
-                let mut context = tera::Context::new();
-                context.insert_value("site", pages.site_value(ctx));
+                let mut context = pages.context(ctx);
                 context.insert("llms", &listing::llms_view(ctx));
                 one("llms.txt", pages.template(ctx, "llms.txt", &context)?)
             }),
@@ -54,8 +53,7 @@ pub(super) fn makers<'m>(
                 Page::Home => (0..ctx.count(Section::Research)).collect(),
                 _ => ctx.notes_of(page).to_vec(),
             };
-            let mut context = tera::Context::new();
-            context.insert_value("site", pages.site_value(ctx));
+            let mut context = pages.context(ctx);
             context.insert("feed", &feeds::feed_view(ctx, page, &notes));
             let xml = pages.template(ctx, "feed.xml", &context)?;
             let route = feeds::feed_route(ctx, page).unwrap_or_default();
@@ -66,8 +64,7 @@ pub(super) fn makers<'m>(
     makers.push((
         FileKey::Sitemap,
         Box::new(|ctx| {
-            let mut context = tera::Context::new();
-            context.insert_value("site", pages.site_value(ctx));
+            let mut context = pages.context(ctx);
             context.insert("sitemap", &sitemap::sitemap_view(ctx));
             let xml = pages.template(ctx, "sitemap.xml", &context)?;
             let robots = pages.template(ctx, "robots.txt", &context)?;
@@ -106,11 +103,13 @@ pub(super) fn makers<'m>(
     ));
     makers.push((
         FileKey::Schemas,
-        Box::new(|_| {
+        Box::new(|ctx| {
+            let vocabulary = &ctx.config().vocabulary;
             Ok(api::SCHEMAS
                 .iter()
                 .map(|(name, schema)| {
-                    (format!("api/{name}.schema.json"), Arc::new(schema.to_vec()))
+                    let schema = api::in_site_words(schema, vocabulary);
+                    (format!("api/{name}.schema.json"), Arc::new(schema))
                 })
                 .collect())
         }),
@@ -122,8 +121,7 @@ pub(super) fn makers<'m>(
 /// the theme's files by absolute path.
 fn not_found(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
     let meta = utility_page(ctx, "Page not found", "/404", ctx.href_route("/"));
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site_value(ctx));
+    let mut context = pages.context(ctx);
     context.insert("page", &meta);
     one("404.html", pages.template(ctx, "404.html", &context)?)
 }
@@ -135,8 +133,7 @@ fn search_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>> {
     let assets = super::views::relative_root(route, urls);
     let mut meta = utility_page(ctx, "Search", route, assets);
     meta.url = ctx.href_page_route(route);
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site_value(ctx));
+    let mut context = pages.context(ctx);
     context.insert("page", &meta);
     let file = crate::index::routes::html_file(route, urls);
     one(&file, pages.template(ctx, "search.html", &context)?)
@@ -153,8 +150,7 @@ fn disagreements_page(pages: &Pages<'_, '_>, ctx: &Ctx<'_>) -> Result<Vec<File>>
         "{}{route}",
         ctx.config().base_url.trim_end_matches('/')
     ));
-    let mut context = tera::Context::new();
-    context.insert_value("site", pages.site_value(ctx));
+    let mut context = pages.context(ctx);
     context.insert("page", &meta);
     context.insert(
         "disagreements",

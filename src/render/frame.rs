@@ -42,6 +42,8 @@ pub struct SiteView<'a> {
     pub sections: BTreeMap<&'static str, String>,
     /// The thresholds of the staleness badges, in days.
     pub staleness: StalenessView,
+    /// What the site calls its protocol, a client, a capability and a revision.
+    pub vocabulary: &'a crate::config::Vocabulary,
 }
 
 /// One entry of the main navigation.
@@ -110,6 +112,7 @@ impl<'a> Ctx<'a> {
             title: &config.title,
             description: &config.description,
             base_url: &config.base_url,
+            vocabulary: &config.vocabulary,
             home: self.href(Page::Home),
             stylesheet: self.href_route("/style.css"),
             script: self.href_route("/site.js"),

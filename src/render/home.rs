@@ -15,7 +15,7 @@ pub struct HomeView<'a> {
     /// Every status, for the key above the matrix and the status filter.
     pub legend: Vec<StatusView>,
     /// Spec revisions, newest first, for the revision selector (the matrix shows each
-    /// capability's state at the one selected, the newest by default).
+    /// capability's state at the one selected, the current one by default).
     pub revisions: Vec<Revision<'a>>,
     /// How a claim can have been checked, for the evidence filter.
     pub evidence_methods: Vec<EvidenceMethod>,
@@ -39,6 +39,9 @@ pub struct Revision<'a> {
     pub id: &'a str,
     pub title: Option<&'a str>,
     pub url: String,
+    /// `draft`, `upcoming`, `current` or `superseded`: only the released `current` one is
+    /// labelled so.
+    pub status: &'static str,
 }
 
 pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
@@ -66,6 +69,7 @@ pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
                 id: &v.id,
                 title: v.title.as_deref(),
                 url: ctx.href(crate::index::routes::Page::Spec(i)),
+                status: ctx.config().revision_status(v).as_str(),
             })
             .collect(),
     }

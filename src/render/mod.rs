@@ -318,8 +318,7 @@ impl<'a> Pages<'_, 'a> {
         description: Cow<'c, str>,
     ) -> Result<PageFiles> {
         let meta = ctx.page(page, ctx.title(page), description);
-        let mut context = tera::Context::new();
-        context.insert_value("site", self.site_value(ctx));
+        let mut context = self.context(ctx);
         context.insert("page", &meta);
         context.insert(template, view);
         ctx.uses_theme();
@@ -348,6 +347,15 @@ impl<'a> Pages<'_, 'a> {
 
     /// The `site` every template sees, converted to a template value once: each page gets a
     /// shared copy instead of converting it again (and records what it was made from).
+    /// A template's context with what every template is given: `site`, and `extra` (the
+    /// site's own settings from `site.yaml`).
+    fn context(&self, ctx: &Ctx<'_>) -> tera::Context {
+        let mut context = tera::Context::new();
+        context.insert_value("site", self.site_value(ctx));
+        context.insert("extra", &ctx.config().extra);
+        context
+    }
+
     fn site_value(&self, ctx: &Ctx<'_>) -> tera::Value {
         let value = ctx.cached(&self.site_value, |ctx| {
             tera::Value::from_serializable(&ctx.site())

@@ -1,6 +1,6 @@
 //! A capability's state at a spec revision (not yet in it, current, deprecated or removed),
 //! from its `introduced`, `deprecated` and `removed` fields; pages show it at the revision a
-//! reader looks at, the newest one unless a page is about another.
+//! reader looks at, the current one unless a page is about another.
 
 use crate::config::SiteConfig;
 use crate::model::Capability;
@@ -20,10 +20,11 @@ pub enum State {
     Removed,
 }
 
-/// The rank (position in `site.yaml`'s `specVersions`) of the newest revision: the one pages
-/// show capabilities at by default. `None` when the site lists no revision.
+/// The rank (position in `site.yaml`'s `specVersions`) of the current revision (the newest
+/// released one, [`SiteConfig::current_revision`]): the one pages show capabilities at by
+/// default. `None` when the site lists no released revision.
 pub fn current(config: &SiteConfig) -> Option<usize> {
-    config.spec_versions.len().checked_sub(1)
+    (config.current_revision()).and_then(|v| config.spec_version_rank(&v.id))
 }
 
 /// `capability`'s state at the revision of rank `at` (see [`state`]). A field naming a

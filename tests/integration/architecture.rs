@@ -31,8 +31,8 @@ const FOUNDATION: [&str; 8] = [
 ];
 
 /// The command layer: it drives the steps, and no step or foundation module imports it.
-const COMMAND_LAYER: [&str; 7] = [
-    "cli", "commands", "serve", "scaffold", "mcp", "lsp", "probe",
+const COMMAND_LAYER: [&str; 8] = [
+    "cli", "commands", "serve", "scaffold", "init", "mcp", "lsp", "probe",
 ];
 
 fn src() -> PathBuf {

@@ -209,7 +209,15 @@ fn validate(site: &TestSite, name: &str) -> serde_json::Value {
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("schemas/api/{name}.schema.json")),
     )
     .expect("schemas/api");
-    assert_eq!(site.output(&format!("api/{name}.schema.json")), kept);
+    // As shipped, but for its own title and description, which speak the site's words.
+    let own = |text: &str| -> Vec<String> {
+        (text.lines())
+            .filter(|l| !l.starts_with("  \"title\": ") && !l.starts_with("  \"description\": "))
+            .map(str::to_string)
+            .collect()
+    };
+    let served = site.output(&format!("api/{name}.schema.json"));
+    assert_eq!(own(&served), own(&kept));
     let data: serde_json::Value =
         serde_json::from_str(&site.output(&format!("api/{name}.json"))).expect("data");
     let validator = jsonschema::draft7::new(&schema).expect("a valid draft-07 schema");
