@@ -75,7 +75,7 @@ impl ServerHandler for Server {
             .build();
         ServerConfig::new(capabilities)
             .with_server_info(Implementation::new("fieldnotes", env!("CARGO_PKG_VERSION")))
-            .with_instructions(self.site().index.config.vocabulary.reword(INSTRUCTIONS))
+            .with_instructions(self.knowledge.words().reword(INSTRUCTIONS))
     }
 
     /// Every revision up to 2026-07-28 ([`revision`]).
@@ -107,8 +107,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         // Titles and descriptions in the site's words (an editor, a property, …).
-        let site = self.site();
-        let words = &site.index.config.vocabulary;
+        let words = self.knowledge.words();
         let tools = (self.tools.list_all().into_iter())
             .map(|mut tool| {
                 tool.title = tool.title.map(|t| words.reword(&t));

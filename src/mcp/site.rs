@@ -4,6 +4,7 @@
 //! Answers come from what the site publishes (the `.md` pages, the data API, the search
 //! index), so an agent reads the same facts, in the same words, as a person on the site.
 
+use crate::config::Vocabulary;
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::model::doc_id;
@@ -237,6 +238,9 @@ pub struct Knowledge {
     pub today: NaiveDate,
     current: Arc<RwLock<Option<Arc<Snapshot>>>>,
     first: FirstRender,
+    /// The site's words as `site.yaml` gave them at start (read at once: the handshake's
+    /// instructions and tool descriptions use them before the first render is in).
+    words: Arc<Vocabulary>,
 }
 
 impl Knowledge {
@@ -244,6 +248,11 @@ impl Knowledge {
     /// rendered ends the process with the error (status 2) as soon as that is known, as a site
     /// that cannot be served.
     pub fn open(root: &Path, today: NaiveDate) -> Knowledge {
+        // A site.yaml that cannot be read is reported by the render below; meanwhile the
+        // default words serve.
+        let words = crate::config::SiteConfig::load(root)
+            .map(|c| c.vocabulary)
+            .unwrap_or_default();
         let site = root.to_path_buf();
         let render = std::thread::spawn(move || match Snapshot::load(&site, today) {
             Ok(snapshot) => snapshot,
@@ -254,6 +263,7 @@ impl Knowledge {
             today,
             current: Arc::new(RwLock::new(None)),
             first: Arc::new(Mutex::new(Some(render))),
+            words: Arc::new(words),
         }
     }
 
@@ -274,6 +284,15 @@ impl Knowledge {
         drop(first);
         self.latest()
             .unwrap_or_else(|| give_up("error: the site's first render stopped unexpectedly"))
+    }
+
+    /// The site's words: the latest snapshot's, or `site.yaml`'s at start before the first
+    /// render is in.
+    pub fn words(&self) -> Vocabulary {
+        match self.latest() {
+            Some(snapshot) => snapshot.index.config.vocabulary.clone(),
+            None => (*self.words).clone(),
+        }
     }
 
     /// The snapshot, once the first render is in.
