@@ -24,6 +24,7 @@ fn main() -> ExitCode {
         Command::Probe(what) => fieldnotes::commands::probe(&run, what),
         Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Submit(args) => fieldnotes::commands::submit(&run, args),
+        Command::Workflows(args) => fieldnotes::commands::workflows(&run, args),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),
     };
