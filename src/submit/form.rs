@@ -182,7 +182,11 @@ pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
 /// The form's questions, by label, in order (as the issue form written by
 /// `fieldnotes workflows` asks them).
 fn asked() -> String {
-    QUESTIONS.iter().map(|q| q.label).collect::<Vec<_>>().join(", ")
+    QUESTIONS
+        .iter()
+        .map(|q| q.label)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `text` cut to `n` characters, with `…` when it was longer.

@@ -104,9 +104,11 @@ fn ask(question: Question, words: &SiteWords) -> Ask {
 pub fn issue_form(words: &SiteWords) -> Result<String, String> {
     let title = words.title.trim();
     if title.is_empty() || title.chars().any(char::is_control) {
-        return Err("site.yaml's title is empty or holds a control character: the form is \
+        return Err(
+            "site.yaml's title is empty or holds a control character: the form is \
                     titled with it"
-            .to_string());
+                .to_string(),
+        );
     }
     let mut out = format!(
         "# \"Report support\" for {title}, written by `fieldnotes workflows`: a reader says \
@@ -168,7 +170,9 @@ mod tests {
     fn words(clients: usize) -> SiteWords {
         SiteWords {
             title: "Can I \"Quote\"? #1".to_string(),
-            clients: (0..clients).map(|n| (format!("c{n}"), format!("C {n}"))).collect(),
+            clients: (0..clients)
+                .map(|n| (format!("c{n}"), format!("C {n}")))
+                .collect(),
             capabilities: vec![("a.b".to_string(), "A B".to_string())],
         }
     }
@@ -184,7 +188,10 @@ mod tests {
         let read: Vec<&str> = QUESTIONS.iter().map(|q| q.label).collect();
         assert_eq!(labels, read);
         assert_eq!(body[1]["type"], "dropdown");
-        assert_eq!(body[1]["attributes"]["options"], serde_json::json!(["c0", "c1"]));
+        assert_eq!(
+            body[1]["attributes"]["options"],
+            serde_json::json!(["c0", "c1"])
+        );
         assert_eq!(body[2]["attributes"]["options"], serde_json::json!(["a.b"]));
         assert!(form["description"]
             .as_str()

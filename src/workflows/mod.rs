@@ -200,7 +200,8 @@ pub fn check_options(options: &Options) -> std::result::Result<(), String> {
         && (options.releases.split('/')).all(|p| {
             !p.is_empty()
                 && !p.starts_with(['.', '-'])
-                && p.bytes().all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+                && p.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
         });
     if !repo_ok {
         return Err(format!(

@@ -51,7 +51,10 @@ fn the_second_site_lints_clean_and_builds_its_pages() {
         assert!(out.path().join(page).is_file(), "{page} is missing");
     }
     let helix = fs::read_to_string(out.path().join("clients/helix.html")).expect("page");
-    assert!(helix.contains("helix-lsp/src/client.rs"), "the pinned file is cited");
+    assert!(
+        helix.contains("helix-lsp/src/client.rs"),
+        "the pinned file is cited"
+    );
     assert!(helix.contains("079a789e8cb08ead67f19e1971a1b7438b37354b"));
 }
 
@@ -94,7 +97,10 @@ fn the_written_workflows_keep_least_privilege_and_run_the_release() {
         assert!(!text.contains("cargo "), "{file} builds from source");
         let version = format!("FIELDNOTES_VERSION: \"{}\"", env!("CARGO_PKG_VERSION"));
         assert!(text.contains(&version), "{file} installs this release");
-        assert!(text.contains("ROOT: \"site\""), "{file} runs on the site's folder");
+        assert!(
+            text.contains("ROOT: \"site\""),
+            "{file} runs on the site's folder"
+        );
         let workflow: serde_json::Value = serde_yaml::from_str(&text).expect("YAML");
         assert_eq!(workflow["permissions"], serde_json::json!({}));
     }
@@ -109,30 +115,46 @@ fn the_written_workflows_keep_least_privilege_and_run_the_release() {
         serde_json::json!({"contents": "read"})
     );
     let propose = serde_yaml::to_string(&submit["jobs"]["propose"]).expect("yaml");
-    assert!(!propose.contains("fieldnotes --root"), "propose runs no fieldnotes");
+    assert!(
+        !propose.contains("fieldnotes --root"),
+        "propose runs no fieldnotes"
+    );
     let script = repo.path().join(".github/scripts/review-text.sh");
     let own = Path::new(env!("CARGO_MANIFEST_DIR")).join(".github/scripts/review-text.sh");
-    assert_eq!(fs::read(script).expect("script"), fs::read(own).expect("own"));
+    assert_eq!(
+        fs::read(script).expect("script"),
+        fs::read(own).expect("own")
+    );
 }
 
 #[test]
 fn a_body_with_the_written_forms_headings_is_read_by_submit() {
     let repo = written();
-    let text = fs::read_to_string(repo.path().join(".github/ISSUE_TEMPLATE/report-support.yml"))
-        .expect("the form");
+    let text = fs::read_to_string(
+        repo.path()
+            .join(".github/ISSUE_TEMPLATE/report-support.yml"),
+    )
+    .expect("the form");
     assert!(text.contains("Can I LSP?"), "the form speaks of the site");
     let form: serde_json::Value = serde_yaml::from_str(&text).expect("YAML");
     let fields: Vec<&serde_json::Value> = (form["body"].as_array().expect("body").iter())
         .filter(|f| f["type"] != "markdown")
         .collect();
-    let client = fields[0]["attributes"]["options"].as_array().expect("clients");
-    assert!(client.contains(&serde_json::json!("kakoune-lsp")), "{client:?}");
-    let answer = |label: &str| match label {
+    let client = fields[0]["attributes"]["options"]
+        .as_array()
+        .expect("clients");
+    assert!(
+        client.contains(&serde_json::json!("kakoune-lsp")),
+        "{client:?}"
+    );
+    let answer = |label: &str| {
+        match label {
         "Client" => "helix",
         "Capability" => "language.semanticTokens",
         "Status" => "no",
         "Evidence URL" => "https://github.com/helix-editor/helix/blob/079a789e8cb08ead67f19e1971a1b7438b37354b/helix-lsp/src/client.rs#L636-L746",
         _ => "_No response_",
+    }
     };
     let body: String = (fields.iter())
         .map(|f| {
@@ -160,7 +182,9 @@ fn a_body_with_the_written_forms_headings_is_read_by_submit() {
 #[test]
 fn written_files_are_not_overwritten_without_force() {
     let repo = written();
-    let form = repo.path().join(".github/ISSUE_TEMPLATE/report-support.yml");
+    let form = repo
+        .path()
+        .join(".github/ISSUE_TEMPLATE/report-support.yml");
     fs::write(&form, "kept\n").expect("edit");
     let out = run(&repo.path().join("site"), &["workflows"]);
     assert_eq!(out.status.code(), Some(2));
@@ -173,5 +197,7 @@ fn written_files_are_not_overwritten_without_force() {
     assert!(!lint.exists());
     let out = run(&repo.path().join("site"), &["workflows", "--force"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(fs::read_to_string(&form).expect("form").contains("Report support"));
+    assert!(fs::read_to_string(&form)
+        .expect("form")
+        .contains("Report support"));
 }
