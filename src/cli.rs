@@ -74,6 +74,9 @@ pub enum Command {
     /// Turn a "Report support" issue form's body into the edit of a client's support cell,
     /// checked by lint.
     Submit(SubmitArgs),
+    /// Write the "Report support" issue form, the submit workflow and a lint workflow for
+    /// this site's GitHub repository, running the released fieldnotes.
+    Workflows(WorkflowsArgs),
     /// Print a shell completion script (bash, zsh, fish, …).
     Completions {
         #[arg(value_enum)]
@@ -604,6 +607,27 @@ pub struct SubmitArgs {
     /// The day written as the cell's lastVerified (YYYY-MM-DD); today when omitted.
     #[arg(long)]
     pub today: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WorkflowsArgs {
+    /// The top of the site's git repository, where `.github/` is written [default: the
+    /// folder above the site that holds `.git`, else the site's folder].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Replace files that are already there (without it, any one refuses the whole write).
+    #[arg(long)]
+    pub force: bool,
+    /// The site's folder within the repository, as the workflows pass it to `--root`
+    /// [default: the site's folder relative to the folder above it that holds `.git`].
+    #[arg(long, value_name = "PATH")]
+    pub site_path: Option<String>,
+    /// The fieldnotes release the workflows install [default: this binary's version].
+    #[arg(long, value_name = "X.Y.Z")]
+    pub version: Option<String>,
+    /// The GitHub repository whose releases the workflows download fieldnotes from.
+    #[arg(long, value_name = "OWNER/NAME", default_value = crate::workflows::RELEASES)]
+    pub releases: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -38,7 +38,8 @@
 //!   [`front_matter_schema`] (JSON Schemas of front matter, for editors), [`scaffold`]
 //!   (`fieldnotes new`), `diff` (what a change does to the matrix and the notes, against a
 //!   base commit: `fieldnotes diff`), [`submit`] (an issue form's report turned into the edit
-//!   of a support cell, `fieldnotes submit`).
+//!   of a support cell, `fieldnotes submit`), `workflows` (the issue form and the submit
+//!   and lint workflows for a site's repository, `fieldnotes workflows`).
 //! - The command layer, which drives the steps and which no step imports: [`cli`] (arguments),
 //!   [`commands`] (one function per command), [`init`] (a new site from a built-in example,
 //!   `fieldnotes init`), [`serve`] (the development server), `lsp` (the
@@ -88,6 +89,7 @@ pub mod serve;
 pub mod submit;
 mod terminal;
 pub mod text_file;
+pub(crate) mod workflows;
 pub(crate) mod write;
 
 pub use diagnostic::{Diagnostic, Severity, Summary};

@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Init(args) => fieldnotes::commands::init(&run, args),
         Command::New(what) => fieldnotes::commands::new(&run, what),
         Command::Submit(args) => fieldnotes::commands::submit(&run, args),
+        Command::Workflows(args) => fieldnotes::commands::workflows(&run, args),
         Command::Completions { shell } => fieldnotes::commands::completions(shell),
         Command::Man => fieldnotes::commands::man(),
     };

@@ -18,6 +18,7 @@ mod serve;
 pub(crate) mod site_root;
 mod sources;
 mod submit;
+mod workflows;
 
 pub use build::build;
 pub use diff::diff;
@@ -32,6 +33,7 @@ pub use schema::schema;
 pub use serve::serve;
 pub use sources::sources;
 pub use submit::submit;
+pub use workflows::workflows;
 
 use crate::cli::{Cli, ColorChoice};
 use crate::error::{Error, Result};

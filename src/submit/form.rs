@@ -37,8 +37,9 @@ pub(crate) const QUOTE: Question = question("Quote", false, 500);
 pub(crate) const VERSION: Question = question("Client version", false, 100);
 pub(crate) const NOTES: Question = question("Notes", false, 2000);
 
-/// Every question, in the form's order (`.github/ISSUE_TEMPLATE/report-support.yml` asks
-/// them with these labels; a test holds the two together).
+/// Every question, in the form's order: the one definition of the form's headings, which
+/// `fieldnotes workflows` writes the issue form from (`.github/ISSUE_TEMPLATE/report-support.yml`
+/// asks them with these labels too; a test holds the two together).
 pub const QUESTIONS: [Question; 8] = [
     CLIENT, CAPABILITY, STATUS, EVIDENCE, SHOWS, QUOTE, VERSION, NOTES,
 ];
@@ -113,9 +114,11 @@ pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
                         "`### {}` is not a question of the form",
                         crate::terminal::escape(&clip(label, 80))
                     ),
-                    "the form asks: Client, Capability, Status, Evidence URL, What the source \
-                     shows, Client version, Notes; an answer may not hold a line that starts \
-                     with `### `",
+                    &format!(
+                        "the form asks: {}; an answer may not hold a line that starts with \
+                         `### `",
+                        asked()
+                    ),
                 )),
             }
             continue;
@@ -174,6 +177,16 @@ pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
         }
     }
     (answers, problems)
+}
+
+/// The form's questions, by label, in order (as the issue form written by
+/// `fieldnotes workflows` asks them).
+fn asked() -> String {
+    QUESTIONS
+        .iter()
+        .map(|q| q.label)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `text` cut to `n` characters, with `…` when it was longer.

@@ -30,6 +30,7 @@ mod provenance;
 mod render;
 mod reported;
 mod revisions;
+mod second_site;
 mod self_contained;
 mod serve;
 mod serve_rebuild;

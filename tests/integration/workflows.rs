@@ -5,7 +5,7 @@
 //! (`.github/scripts/take-artifact.sh`) and keep GitHub's size limit
 //! (`.github/scripts/review-text.sh`).
 
-mod checker;
+pub mod checker;
 mod scripts;
 
 use std::path::Path;
