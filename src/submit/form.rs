@@ -20,6 +20,20 @@ pub struct Question {
     pub max_chars: usize,
 }
 
+impl Question {
+    /// The heading as a site words it: `Client`, `Capability` and `Client version` in the
+    /// site's vocabulary (`Editor`, `Property`, `Editor version`), the rest as they are. A
+    /// body may use either.
+    pub fn heading(&self, words: &crate::config::Vocabulary) -> String {
+        words.reword(self.label)
+    }
+
+    fn is(&self, heading: &str, words: &crate::config::Vocabulary) -> bool {
+        self.label.eq_ignore_ascii_case(heading)
+            || self.heading(words).eq_ignore_ascii_case(heading)
+    }
+}
+
 const fn question(label: &'static str, required: bool, max_chars: usize) -> Question {
     Question {
         label,
@@ -70,7 +84,7 @@ impl Answers {
 
 /// Reads `body` into its answers (the first, where a question is answered twice), and every
 /// problem found in it.
-pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
+pub(crate) fn read(body: &str, words: &crate::config::Vocabulary) -> (Answers, Vec<Problem>) {
     if body.len() > MAX_BODY_BYTES {
         let problem = vec![Problem::at(
             None,
@@ -93,10 +107,7 @@ pub(crate) fn read(body: &str) -> (Answers, Vec<Problem>) {
         let number = n + 1;
         if let Some(label) = line.strip_prefix("### ") {
             let label = label.trim();
-            match QUESTIONS
-                .iter()
-                .find(|q| q.label.eq_ignore_ascii_case(label))
-            {
+            match QUESTIONS.iter().find(|q| q.is(label, words)) {
                 Some(q) if sections.iter().any(|(s, _, _)| s == q) => {
                     problems.push(Problem::at(
                         Some(*q),
@@ -206,7 +217,7 @@ mod tests {
         let body = "### Client\r\n\r\ncline\r\n\r\n### Capability\r\n\r\ntools.list\r\n\r\n\
                     ### Status\r\n\r\nyes\r\n\r\n### Evidence URL\r\n\r\nhttps://x.test/a\r\n\r\n\
                     ### Notes\r\n\r\n_No response_\r\n";
-        let (answers, problems) = read(body);
+        let (answers, problems) = read(body, &crate::config::Vocabulary::default());
         assert_eq!(problems, []);
         assert_eq!(answers.get(CLIENT).text, "cline");
         assert_eq!(answers.get(CAPABILITY).line, 7);
@@ -217,7 +228,7 @@ mod tests {
     #[test]
     fn unknown_duplicated_and_missing_headings_are_problems() {
         let body = "### Client\n\ncline\n\n### Client\n\nzed\n\n### Script\n\nx\n";
-        let (_, problems) = read(body);
+        let (_, problems) = read(body, &crate::config::Vocabulary::default());
         let says: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
         assert!(says.iter().any(|s| s.contains("appears twice")), "{says:?}");
         assert!(says.iter().any(|s| s.contains("`### Script`")), "{says:?}");

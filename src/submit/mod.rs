@@ -139,7 +139,7 @@ pub fn submit(
 ) -> Result<std::result::Result<Submission, Vec<Problem>>> {
     let index = crate::open(root)?;
     // Every problem at once: the form's, then those of its answers (one per question).
-    let (answers, mut problems) = form::read(body);
+    let (answers, mut problems) = form::read(body, &index.config.vocabulary);
     let report = match Report::read(&index, &answers) {
         Ok(report) if problems.is_empty() => report,
         Ok(_) => return Ok(Err(problems)),

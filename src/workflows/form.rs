@@ -122,29 +122,30 @@ pub fn issue_form(words: &SiteWords) -> Result<String, String> {
     out.push_str("name: Report support\n");
     out.push_str(&format!(
         "description: {}\n",
-        quoted(&format!(
+        quoted(&words.vocabulary.reword(&format!(
             "Tell {title} whether a client supports a capability, with a source line, a docs \
              page or an observation."
-        ))
+        )))
     ));
     out.push_str("title: \"Support report: \"\nlabels:\n");
     out.push_str(&format!("  - {LABEL}\nbody:\n"));
     out.push_str("  - type: markdown\n    attributes:\n      value: ");
-    out.push_str(&quoted(&format!(
+    out.push_str(&quoted(&words.vocabulary.reword(&format!(
         "Thank you! A workflow reads this form, edits the client's support cell on {title} \
          and opens a pull request; it comments here with what lint says. A person reviews the \
          evidence before it is merged."
-    )));
+    ))));
     out.push('\n');
     for question in QUESTIONS {
         let ask = ask(question, words);
         let id = question.label.to_ascii_lowercase().replace(' ', "-");
         out.push_str(&format!("  - type: {}\n    id: {id}\n", ask.kind));
         out.push_str("    attributes:\n");
-        out.push_str(&format!("      label: {}\n", quoted(question.label)));
+        let label = question.heading(&words.vocabulary);
+        out.push_str(&format!("      label: {}\n", quoted(&label)));
         out.push_str(&format!(
             "      description: {}\n",
-            quoted(&ask.description)
+            quoted(&words.vocabulary.reword(&ask.description))
         ));
         if let Some(placeholder) = &ask.placeholder {
             out.push_str(&format!("      placeholder: {}\n", quoted(placeholder)));
@@ -170,6 +171,7 @@ mod tests {
     fn words(clients: usize) -> SiteWords {
         SiteWords {
             title: "Can I \"Quote\"? #1".to_string(),
+            vocabulary: crate::config::Vocabulary::default(),
             clients: (0..clients)
                 .map(|n| (format!("c{n}"), format!("C {n}")))
                 .collect(),

@@ -52,6 +52,8 @@ pub const REVIEW_TEXT: &str = ".github/scripts/review-text.sh";
 #[derive(Debug, Clone, Default)]
 pub struct SiteWords {
     pub title: String,
+    /// What the site calls a client, a capability, … (the form's headings and texts).
+    pub vocabulary: crate::config::Vocabulary,
     pub clients: Vec<(String, String)>,
     pub capabilities: Vec<(String, String)>,
 }
@@ -80,6 +82,7 @@ impl SiteWords {
             .collect();
         SiteWords {
             title: index.config.title.clone(),
+            vocabulary: index.config.vocabulary.clone(),
             clients,
             capabilities,
         }

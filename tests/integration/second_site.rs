@@ -76,6 +76,11 @@ fn the_second_site_never_names_the_first_sites_protocol() {
     }
 }
 
+#[test]
+fn no_page_badge_schema_feed_or_explain_text_of_the_second_site_names_mcp() {
+    crate::site_words::assert_names_no_mcp(&second_site(), "2026-12-06");
+}
+
 /// Writes the workflows for a copy of the second site whose repository is a temporary folder
 /// (the site at `site/`), and returns that folder.
 fn written() -> tempfile::TempDir {
@@ -149,8 +154,9 @@ fn a_body_with_the_written_forms_headings_is_read_by_submit() {
     );
     let answer = |label: &str| {
         match label {
-        "Client" => "helix",
-        "Capability" => "language.semanticTokens",
+        // The site's words: an editor and a feature (vocabulary in its site.yaml).
+        "Editor" => "helix",
+        "Feature" => "language.semanticTokens",
         "Status" => "no",
         "Evidence URL" => "https://github.com/helix-editor/helix/blob/079a789e8cb08ead67f19e1971a1b7438b37354b/helix-lsp/src/client.rs#L636-L746",
         _ => "_No response_",
