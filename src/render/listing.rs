@@ -1,6 +1,10 @@
 //! Section indexes (`/research`, `/clients`, `/capabilities`, `/spec`, `/guides`), spec
 //! revision pages and `/llms.txt`.
 
+use super::filters::{
+    client_methods, client_platforms, evidence_options, platform_options, EvidenceOption,
+    PlatformOption,
+};
 use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::config::Kind;
@@ -16,6 +20,23 @@ pub struct ListView<'a> {
     pub intro: Option<Cow<'a, str>>,
     pub groups: Vec<ListGroup<'a>>,
     pub count: usize,
+    /// The filters above the list (the clients page: how checked, platform).
+    pub filters: Option<ListFilters<'a>>,
+}
+
+/// The clients page's filters: how the cells were checked, and the platform.
+#[derive(Debug, Serialize)]
+pub struct ListFilters<'a> {
+    pub evidence_methods: Vec<EvidenceOption>,
+    pub platforms: Vec<PlatformOption<'a>>,
+}
+
+/// What an item's filters read: how its cells were checked and its platforms, each
+/// space-separated (see [`super::filters`]).
+#[derive(Debug, Serialize)]
+pub struct ItemFilter {
+    pub evidence: String,
+    pub platforms: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -36,6 +57,8 @@ pub struct ListItem<'a> {
     pub meta: Vec<String>,
     /// When a research note was last verified, shown after `meta`.
     pub verified: Option<DateView<'a>>,
+    /// What the list's filters read of it (clients only).
+    pub filter: Option<ItemFilter>,
 }
 
 /// A spec revision page.
@@ -123,6 +146,7 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
         },
         meta,
         verified: None,
+        filter: None,
     }
 }
 
@@ -136,6 +160,7 @@ fn one_group(items: Vec<ListItem<'_>>) -> ListView<'_> {
             description: None,
             items,
         }],
+        filters: None,
     }
 }
 
@@ -201,6 +226,7 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         intro: None,
         count: notes.len(),
         groups,
+        filters: None,
     }
 }
 
@@ -224,10 +250,22 @@ fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 "{} yes, {} partial, {} no, {} unknown",
                 t.yes, t.partial, t.no, t.unknown
             ));
-            item(ctx, Page::Client(i), "", meta)
+            ListItem {
+                filter: Some(ItemFilter {
+                    evidence: client_methods(ctx, i),
+                    platforms: client_platforms(ctx, i),
+                }),
+                ..item(ctx, Page::Client(i), "", meta)
+            }
         })
         .collect();
-    one_group(items)
+    ListView {
+        filters: Some(ListFilters {
+            evidence_methods: evidence_options(),
+            platforms: platform_options(ctx, matrix.clients.iter().copied()),
+        }),
+        ..one_group(items)
+    }
 }
 
 fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
@@ -268,6 +306,7 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         intro: None,
         count: groups.iter().map(|g| g.items.len()).sum(),
         groups,
+        filters: None,
     }
 }
 
@@ -296,6 +335,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 ),
                 meta,
                 verified: None,
+                filter: None,
             }
         })
         .collect();
@@ -496,6 +536,7 @@ fn observations<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         )),
         groups,
         count,
+        filters: None,
     }
 }
 
@@ -512,5 +553,6 @@ fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ListItem<'a> {
         summary_html: String::new(),
         meta,
         verified: None,
+        filter: None,
     }
 }
