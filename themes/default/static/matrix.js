@@ -40,7 +40,8 @@
     form.hidden = false;
     /* The filters stay folded, so the matrix comes first, unless the address sets one. */
     const box = $("#filters-box");
-    if (box && /[?&](q|group|revision|status|evidence|platforms|clients)=/.test(location.search)) box.open = true;
+    const filtered = /[?&](q|group|revision|status|evidence|platforms|clients)=/.test(location.search);
+    if (box && filtered) box.open = true;
     const count = $("#matrix-count");
     const empty = $("#matrix-empty");
     const revisionLink = $("#revision-link", form);
@@ -266,7 +267,9 @@
     const clients = $("#filter-clients", form);
     if (clients) likeAMenu(clients);
     restore();
-    apply();
+    /* The HTML is the matrix unfiltered: only an address that sets a filter needs a pass over
+       every cell on load (a long task on a slow phone otherwise). */
+    if (filtered) apply();
     return apply;
   }
 
