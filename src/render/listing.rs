@@ -81,6 +81,11 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+    /// The clients left out of the matrix because only their vendors' self-reports speak
+    /// for them (as on the home page: a matrix of every listed client is too big a page).
+    pub self_reported_only: usize,
+    /// The clients page, where every client is.
+    pub clients_url: String,
     /// What changed, in the site's words, and the changelog it comes from (a URL a page may
     /// link to).
     pub summary: Option<&'a str>,
@@ -355,6 +360,9 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
     let introduced: Vec<usize> = (0..ctx.count(Section::Capabilities))
         .filter(|&c| text(&ctx.capability(c).introduced) == v.id)
         .collect();
+    let mut matrix = matrix_view(ctx, Some(i), |cap| {
+        revisions(ctx, cap).contains(&v.id.as_str())
+    });
     SpecView {
         summary: v.summary.as_deref(),
         changelog: v.changelog.as_deref().and_then(safe_href),
@@ -375,9 +383,9 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
             .collect(),
         previous: i.checked_sub(1).map(version_link),
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
-        matrix: matrix_view(ctx, Some(i), |cap| {
-            revisions(ctx, cap).contains(&v.id.as_str())
-        }),
+        self_reported_only: matrix.leave_out_self_reported(),
+        matrix,
+        clients_url: ctx.href(Page::Index(Section::Clients)),
     }
 }
 

@@ -65,6 +65,13 @@ const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "style.css"
 );
 
+/// A static file of `index` (by its published name) that takes the form of a theme file's
+/// content-hashed name, and that theme file: it could take that file's place (FN012).
+pub fn hashed_twin_of(index: &SiteIndex, name: &str) -> Option<String> {
+    let theme = theme_files(index, index.config.theme == DEFAULT_THEME);
+    super::hashed::hashed_twin(name, &theme).map(str::to_string)
+}
+
 /// Where a render of `index` publishes each static file (the theme's and the site's), by the
 /// name it has in its folder: `style.css` → `style.3f9a1c2b.css`, `img/logo.svg` → itself.
 pub fn published_static_files(index: &SiteIndex) -> Result<BTreeMap<String, String>> {

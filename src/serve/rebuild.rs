@@ -192,6 +192,15 @@ impl Rebuilder {
         self.started = Instant::now();
         self.relint = Relint::All;
         self.deferred = None;
+        // No output records reading a list of self-reports: after a change to one, every
+        // output is made again.
+        let root = &self.root;
+        if changed
+            .iter()
+            .any(|p| load::lists::is_list(&relative_to(root, p)))
+        {
+            self.memo = Memo::default();
+        }
         match self.plan(changed) {
             Plan::Nothing => self.finish(),
             Plan::Edit(files) => {
@@ -280,7 +289,7 @@ impl Rebuilder {
                     || index.files.iter().any(|f| f.path.starts_with(&relative));
                 match (known, is_markdown) {
                     // A list of self-reports (`content/lists/<id>.yaml`) added, edited or
-                    // removed: its cells are on many pages.
+                    // removed (`update` forgets every output made before).
                     _ if load::lists::is_list(&relative) => reload = true,
                     (Some(_), true) if regular && readable => {
                         if !edits.contains(&relative) {

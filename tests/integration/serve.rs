@@ -309,10 +309,10 @@ fn an_edit_reloads_open_pages_with_the_new_content() {
     }
     let after = stylesheet_of(&server.get("/").text());
     assert_ne!(before, after);
-    assert_eq!(
-        server.get(&format!("/{after}")).text(),
-        "body { color: rebeccapurple; }\n"
-    );
+    assert!(server
+        .get(&format!("/{after}"))
+        .text()
+        .starts_with("body { color: rebeccapurple; }\n"));
     assert_eq!(server.get(&format!("/{before}")).status, 404);
 }
 
