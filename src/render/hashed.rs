@@ -230,12 +230,12 @@ mod tests {
     #[test]
     fn a_static_file_at_a_hashed_name_is_refused() {
         let hashed = hashed_name("style.css", b"a{}");
-        let error = publish(
+        let Err(error) = publish(
             files(&[("style.css", "a{}"), (&hashed, "mine")]),
             &theme(&["style.css"]),
-        )
-        .err()
-        .expect("refused");
+        ) else {
+            panic!("a static file at a hashed name is refused");
+        };
         assert!(
             error.contains(&hashed) && error.contains("rename"),
             "{error}"

@@ -169,8 +169,7 @@ fn a_static_file_at_a_hashed_name_stops_the_build_naming_both() {
     let index = fieldnotes::open(site.root()).expect("opens");
     let mut out = fieldnotes::render::output::MemoryOutput::default();
     let error = fieldnotes::render::render(&index, None, &mut out)
-        .err()
-        .expect("refused")
+        .expect_err("refused")
         .to_string();
     assert!(error.contains(&css) && error.contains("rename"), "{error}");
 }
