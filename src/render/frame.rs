@@ -1,5 +1,5 @@
-//! The frame every page shares: the site's name, navigation, stylesheet, script, search and
-//! feeds ([`SiteView`]), and the page's own title, URLs, description and feed ([`PageView`]).
+//! The frame every page shares: the site's name, navigation, search and feeds ([`SiteView`]),
+//! and the page's own title, URLs, description and feed ([`PageView`]).
 //! Kept apart from the views it frames so that feeds and search, which read those views, are
 //! not read back by them.
 
@@ -20,9 +20,6 @@ pub struct SiteView<'a> {
     pub description: &'a str,
     pub base_url: &'a str,
     pub home: String,
-    pub stylesheet: String,
-    /// The theme's script: search, the `/` shortcut, matrix filters.
-    pub script: String,
     /// The search index's `meta.json`, read by the script on first use.
     pub search_index: String,
     /// The search page (`/search?q=…`): every result, paged.
@@ -74,7 +71,7 @@ pub struct PageView<'a> {
     /// Its Open Graph type: `article` for notes and guides, `website` for the rest.
     pub og_type: &'static str,
     /// The way from this page to the site's root, for the theme's own files (`../` on
-    /// `/research/x`, empty on the home page): relative, so that a build opened from disk is
+    /// `/research/x`, empty on the home page; their names from the `asset` filter): relative, so that a build opened from disk is
     /// styled. The 404 page, which hosts serve at any path, has the absolute `<base path>/`.
     pub assets: String,
 }
@@ -114,8 +111,6 @@ impl<'a> Ctx<'a> {
             base_url: &config.base_url,
             vocabulary: &config.vocabulary,
             home: self.href(Page::Home),
-            stylesheet: self.href_route("/style.css"),
-            script: self.href_route("/site.js"),
             search_index: self.href_route(&format!("/{SEARCH_DIR}/meta.json")),
             search_page: self.href_page_route(SEARCH_PAGE),
             feed: self.href_route("/feed.xml"),

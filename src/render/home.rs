@@ -1,5 +1,6 @@
 //! The home page: the support matrix with its filters and the detail panel of each cell.
 
+use super::filters::{evidence_options, platform_options, EvidenceOption, PlatformOption};
 use super::matrix::{matrix_view, MatrixView};
 use super::state::current;
 use super::views::{status, Ctx, StatusView};
@@ -18,19 +19,14 @@ pub struct HomeView<'a> {
     /// capability's state at the one selected, the current one by default).
     pub revisions: Vec<Revision<'a>>,
     /// How a claim can have been checked, for the evidence filter.
-    pub evidence_methods: Vec<EvidenceMethod>,
+    pub evidence_methods: Vec<EvidenceOption>,
+    /// The platforms of the matrix's clients, for the platform filter.
+    pub platforms: Vec<PlatformOption<'a>>,
     /// The clients left out of the matrix because only their vendors' self-reports speak
     /// for them: they are on the clients page.
     pub self_reported_only: usize,
     /// The clients page, where every client is.
     pub clients_url: String,
-}
-
-/// One way a claim can have been checked, in the evidence filter.
-#[derive(Debug, Serialize)]
-pub struct EvidenceMethod {
-    pub value: &'static str,
-    pub label: &'static str,
 }
 
 /// A spec revision in the revision filter.
@@ -48,17 +44,12 @@ pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
     let mut matrix = matrix_view(ctx, current(ctx.config()), |_| true);
     let self_reported_only = matrix.leave_out_self_reported();
     HomeView {
-        matrix,
         self_reported_only,
         clients_url: ctx.href(crate::index::routes::Page::Index(Section::Clients)),
         note_count: ctx.count(Section::Research),
         legend: SUPPORT_STATUSES.into_iter().map(status).collect(),
-        evidence_methods: (crate::index::evidence::METHODS.iter())
-            .map(|m| EvidenceMethod {
-                value: m.as_str(),
-                label: m.label(),
-            })
-            .collect(),
+        evidence_methods: evidence_options(),
+        platforms: platform_options(ctx, matrix.clients.iter().map(|c| c.index)),
         revisions: ctx
             .config()
             .spec_versions
@@ -72,5 +63,6 @@ pub fn home_view<'a>(ctx: &Ctx<'a>) -> HomeView<'a> {
                 status: ctx.config().revision_status(v).as_str(),
             })
             .collect(),
+        matrix,
     }
 }

@@ -1,6 +1,10 @@
 //! Section indexes (`/research`, `/clients`, `/capabilities`, `/spec`, `/guides`), spec
 //! revision pages and `/llms.txt`.
 
+use super::filters::{
+    client_methods, client_platforms, evidence_options, platform_options, EvidenceOption,
+    PlatformOption,
+};
 use super::matrix::{matrix_view, revisions, MatrixView};
 use super::views::{safe_href, tally, Ctx, DateView, LinkView, NoteCard, TallyView};
 use crate::config::Kind;
@@ -16,6 +20,23 @@ pub struct ListView<'a> {
     pub intro: Option<Cow<'a, str>>,
     pub groups: Vec<ListGroup<'a>>,
     pub count: usize,
+    /// The filters above the list (the clients page: how checked, platform).
+    pub filters: Option<ListFilters<'a>>,
+}
+
+/// The clients page's filters: how the cells were checked, and the platform.
+#[derive(Debug, Serialize)]
+pub struct ListFilters<'a> {
+    pub evidence_methods: Vec<EvidenceOption>,
+    pub platforms: Vec<PlatformOption<'a>>,
+}
+
+/// What an item's filters read: how its cells were checked and its platforms, each
+/// space-separated (see [`super::filters`]).
+#[derive(Debug, Serialize)]
+pub struct ItemFilter {
+    pub evidence: String,
+    pub platforms: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -36,6 +57,8 @@ pub struct ListItem<'a> {
     pub meta: Vec<String>,
     /// When a research note was last verified, shown after `meta`.
     pub verified: Option<DateView<'a>>,
+    /// What the list's filters read of it (clients only).
+    pub filter: Option<ItemFilter>,
 }
 
 /// A spec revision page.
@@ -58,6 +81,11 @@ pub struct SpecView<'a> {
     pub next: Option<LinkView<'a>>,
     /// The capabilities this revision has × every client: what each client supports of it.
     pub matrix: MatrixView<'a>,
+    /// The clients left out of the matrix because only their vendors' self-reports speak
+    /// for them (as on the home page: a matrix of every listed client is too big a page).
+    pub self_reported_only: usize,
+    /// The clients page, where every client is.
+    pub clients_url: String,
     /// What changed, in the site's words, and the changelog it comes from (a URL a page may
     /// link to).
     pub summary: Option<&'a str>,
@@ -123,6 +151,7 @@ fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> L
         },
         meta,
         verified: None,
+        filter: None,
     }
 }
 
@@ -136,6 +165,7 @@ fn one_group(items: Vec<ListItem<'_>>) -> ListView<'_> {
             description: None,
             items,
         }],
+        filters: None,
     }
 }
 
@@ -201,6 +231,7 @@ fn research<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         intro: None,
         count: notes.len(),
         groups,
+        filters: None,
     }
 }
 
@@ -224,10 +255,22 @@ fn clients<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 "{} yes, {} partial, {} no, {} unknown",
                 t.yes, t.partial, t.no, t.unknown
             ));
-            item(ctx, Page::Client(i), "", meta)
+            ListItem {
+                filter: Some(ItemFilter {
+                    evidence: client_methods(ctx, i),
+                    platforms: client_platforms(ctx, i),
+                }),
+                ..item(ctx, Page::Client(i), "", meta)
+            }
         })
         .collect();
-    one_group(items)
+    ListView {
+        filters: Some(ListFilters {
+            evidence_methods: evidence_options(),
+            platforms: platform_options(ctx, matrix.clients.iter().copied()),
+        }),
+        ..one_group(items)
+    }
 }
 
 fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
@@ -268,6 +311,7 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         intro: None,
         count: groups.iter().map(|g| g.items.len()).sum(),
         groups,
+        filters: None,
     }
 }
 
@@ -296,6 +340,7 @@ pub fn spec_index_view<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                 ),
                 meta,
                 verified: None,
+                filter: None,
             }
         })
         .collect();
@@ -315,6 +360,9 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
     let introduced: Vec<usize> = (0..ctx.count(Section::Capabilities))
         .filter(|&c| text(&ctx.capability(c).introduced) == v.id)
         .collect();
+    let mut matrix = matrix_view(ctx, Some(i), |cap| {
+        revisions(ctx, cap).contains(&v.id.as_str())
+    });
     SpecView {
         summary: v.summary.as_deref(),
         changelog: v.changelog.as_deref().and_then(safe_href),
@@ -335,9 +383,9 @@ pub fn spec_view<'a>(ctx: &Ctx<'a>, i: usize) -> SpecView<'a> {
             .collect(),
         previous: i.checked_sub(1).map(version_link),
         next: (i + 1 < versions.len()).then(|| version_link(i + 1)),
-        matrix: matrix_view(ctx, Some(i), |cap| {
-            revisions(ctx, cap).contains(&v.id.as_str())
-        }),
+        self_reported_only: matrix.leave_out_self_reported(),
+        matrix,
+        clients_url: ctx.href(Page::Index(Section::Clients)),
     }
 }
 
@@ -496,6 +544,7 @@ fn observations<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
         )),
         groups,
         count,
+        filters: None,
     }
 }
 
@@ -512,5 +561,6 @@ fn observation_item<'a>(ctx: &Ctx<'a>, o: usize) -> ListItem<'a> {
         summary_html: String::new(),
         meta,
         verified: None,
+        filter: None,
     }
 }

@@ -43,6 +43,11 @@ pub struct ClientColumn<'a> {
     /// The strongest evidence any of its cells has: `researched` (some cell rests on more
     /// than a self-report), `reported` (only self-reports) or `none`; a filter's value.
     pub strength: &'static str,
+    /// Its platforms, space-separated (`cli desktop`), or `none`: the platform filter's value.
+    pub platforms: String,
+    /// Its position among the site's clients.
+    #[serde(skip)]
+    pub index: usize,
 }
 
 /// A client's coverage bar: the share of its cells that say yes, partial and no (the rest
@@ -187,6 +192,8 @@ pub fn matrix_view<'a>(
                     (0, _) => "reported",
                     _ => "researched",
                 },
+                platforms: super::filters::client_platforms(ctx, c),
+                index: c,
             }
         })
         .collect();

@@ -25,7 +25,9 @@ pub(crate) mod escape;
 mod evidence;
 mod feeds;
 mod files;
+mod filters;
 mod frame;
+mod hashed;
 pub mod highlight;
 mod home;
 mod inputs;
@@ -69,7 +71,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-pub use theme::builtin_static_files;
+pub use theme::{hashed_twin_of, published_static_files};
 use views::Ctx;
 
 /// How much a render wrote.

@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::index::SiteIndex;
 use crate::load::assets::{Asset, TEMPLATES_DIR, THEMES_DIR};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The theme fieldnotes carries inside the binary, so any site builds without copying it.
@@ -65,17 +65,33 @@ const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "style.css"
 );
 
-/// The names of the default theme's static files (`style.css`, `site.js`, …), which a build
-/// of a site on the default theme publishes beside its pages.
-pub fn builtin_static_files() -> impl Iterator<Item = &'static str> {
-    BUILTIN_STATIC.iter().map(|(name, _)| *name)
+/// A static file of `index` (by its published name) that takes the form of a theme file's
+/// content-hashed name, and that theme file: it could take that file's place (FN012).
+pub fn hashed_twin_of(index: &SiteIndex, name: &str) -> Option<String> {
+    let theme = theme_files(index, index.config.theme == DEFAULT_THEME);
+    super::hashed::hashed_twin(name, &theme).map(str::to_string)
+}
+
+/// Where a render of `index` publishes each static file (the theme's and the site's), by the
+/// name it has in its folder: `style.css` → `style.3f9a1c2b.css`, `img/logo.svg` → itself.
+pub fn published_static_files(index: &SiteIndex) -> Result<BTreeMap<String, String>> {
+    let theme = load(index)?;
+    let hashed: BTreeSet<&String> = theme.asset_names.values().collect();
+    let mut names = theme.asset_names.clone();
+    for file in theme.static_files.keys().filter(|f| !hashed.contains(f)) {
+        names.insert(file.clone(), file.clone());
+    }
+    Ok(names)
 }
 
 /// The compiled templates and the static files of a render.
 pub struct Theme {
     pub tera: tera::Tera,
-    /// Output path → contents, sorted.
+    /// Output path → contents, sorted: the theme's stylesheets, scripts and fonts under
+    /// their content-hashed names ([`super::hashed`]).
     pub static_files: BTreeMap<String, Vec<u8>>,
+    /// A theme file's name (`style.css`) → the hashed name it is published under.
+    pub asset_names: BTreeMap<String, String>,
 }
 
 /// Loads the site's theme. Fails with [`Error::Template`] when a template does not compile
@@ -109,6 +125,13 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     if builtin {
         fold_stylesheets(&mut static_files);
     }
+    let published =
+        super::hashed::publish(static_files, &theme_files(index, builtin)).map_err(|message| {
+            Error::Template {
+                name: name.to_string(),
+                message,
+            }
+        })?;
     let mut sources = Vec::with_capacity(templates.len());
     for (name, bytes) in templates {
         let text = String::from_utf8(bytes).map_err(|_| Error::Template {
@@ -118,6 +141,7 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
         sources.push((name, text));
     }
     let mut tera = super::escape::tera();
+    register_asset_filter(&mut tera, &published);
     let limits = &index.config.limits;
     tera.set_render_limits(tera::RenderLimits {
         max_steps: Some(limits.max_render_steps),
@@ -125,7 +149,53 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     });
     tera.add_raw_templates(sources.iter().map(|(n, t)| (n.as_str(), t.as_str())))
         .map_err(|e| template_error("", &e))?;
-    Ok(Theme { tera, static_files })
+    Ok(Theme {
+        tera,
+        static_files: published.files,
+        asset_names: published.names,
+    })
+}
+
+/// The static files that are the theme's (the built-in one's, its `themes/<name>/static/`
+/// ones), by name: a site's own file of the same name replaces one and takes its place.
+fn theme_files(index: &SiteIndex, builtin: bool) -> BTreeSet<String> {
+    let theme_dir = Path::new(THEMES_DIR);
+    let mut names: BTreeSet<String> = (index.assets.static_files.iter())
+        .filter(|a| a.path.starts_with(theme_dir))
+        .map(|a| a.name.clone())
+        .collect();
+    if builtin {
+        names.extend(BUILTIN_STATIC.iter().map(|(name, _)| name.to_string()));
+    }
+    names
+}
+
+/// The `asset` filter: `{{ "style.css" | asset }}` is the name the file is published under
+/// (hashed for the theme's stylesheets, scripts and fonts; as it is for any other static
+/// file), to put after `page.assets`. A name the build publishes no file under is an error
+/// naming the files it does publish.
+fn register_asset_filter(tera: &mut tera::Tera, published: &super::hashed::Published) {
+    let names = published.names.clone();
+    let plain: BTreeSet<String> = (published.files.keys())
+        .filter(|name| !names.values().any(|hashed| hashed == *name))
+        .cloned()
+        .collect();
+    tera.register_filter(
+        "asset",
+        move |name: &str, _: tera::Kwargs, _: &tera::State| -> tera::TeraResult<String> {
+            if let Some(hashed) = names.get(name) {
+                return Ok(hashed.clone());
+            }
+            if plain.contains(name) {
+                return Ok(name.to_string());
+            }
+            let known: Vec<&str> = names.keys().chain(&plain).map(String::as_str).collect();
+            Err(tera::Error::message(format!(
+                "`asset`: the build publishes no static file called `{name}` (it has {})",
+                known.join(", ")
+            )))
+        },
+    );
 }
 
 /// The default theme's stylesheets that are folded into `style.css`, in this order, so that

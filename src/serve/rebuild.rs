@@ -5,7 +5,8 @@
 //! with the inputs each read ([`Memo`]); [`InputHashes`] says what those inputs are after an
 //! edit, so only the outputs that read something it changed are rendered again. An edit to
 //! an existing Markdown file is re-read and re-parsed alone; anything else (a file added,
-//! removed or renamed, `site.yaml`, an unreadable file) loads the whole site again, still
+//! removed or renamed, a list of self-reports in `content/lists/`, `site.yaml`, an unreadable
+//! file) loads the whole site again, still
 //! rendering only what changed. A change to templates, themes or static files lists them
 //! again (fenced as a load does), compiles the theme again and renders every page.
 //!
@@ -191,6 +192,15 @@ impl Rebuilder {
         self.started = Instant::now();
         self.relint = Relint::All;
         self.deferred = None;
+        // No output records reading a list of self-reports: after a change to one, every
+        // output is made again.
+        let root = &self.root;
+        if changed
+            .iter()
+            .any(|p| load::lists::is_list(&relative_to(root, p)))
+        {
+            self.memo = Memo::default();
+        }
         match self.plan(changed) {
             Plan::Nothing => self.finish(),
             Plan::Edit(files) => {
@@ -278,6 +288,9 @@ impl Rebuilder {
                 let is_folder = self.root.join(&relative).is_dir()
                     || index.files.iter().any(|f| f.path.starts_with(&relative));
                 match (known, is_markdown) {
+                    // A list of self-reports (`content/lists/<id>.yaml`) added, edited or
+                    // removed (`update` forgets every output made before).
+                    _ if load::lists::is_list(&relative) => reload = true,
                     (Some(_), true) if regular && readable => {
                         if !edits.contains(&relative) {
                             edits.push(relative);

@@ -13,7 +13,8 @@ export const SCREENS = {
 /**
  * One page of each kind, and the selector of the first row of its answer: the matrix's first
  * row of cells, a client's or capability's first support row, a note's summary, an
- * observation's first result, the newest spec revision's first client row.
+ * observation's first result, the newest spec revision's first client row, the clients page's
+ * first client (under its filters).
  */
 export const PAGES = {
   home: { route: "/", answer: "table.matrix tbody tr[data-capability] td.cell" },
@@ -31,6 +32,7 @@ export const PAGES = {
     answer: "table.observed tbody tr, .observed-results > li",
   },
   revision: { route: "/spec/2026-07-28", answer: "table.speakers tbody tr, .new-in > li" },
+  clients: { route: "/clients", answer: ".cards > li.card" },
 };
 
 /** Starts counting layout shifts (CLS, as Chromium reports them) before any script runs. */

@@ -187,6 +187,7 @@ fn bundled_example_site_lints_clean_and_builds() {
         .path()
         .join("public/research/hermes-defaults-a-url-server-to-streamable-http.html")
         .is_file());
+    crate::assets::assert_bundled_assets(&out.path().join("public"));
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod support;
 
 mod architecture;
+mod assets;
 mod bad_input;
 mod build;
 mod cli_errors;

@@ -75,7 +75,7 @@ fn every_page_has_a_canonical_link_and_both_renditions() {
         "guides/choosing-a-transport.html",
         "404.html",
         "llms.txt",
-        "style.css",
+        "favicon.svg",
     ] {
         assert!(files.contains_key(page), "missing {page}");
     }

@@ -229,7 +229,7 @@ fn every_route_answers() {
     assert!(md
         .header("Content-Type")
         .is_some_and(|t| t.starts_with("text/markdown")));
-    let css = server.get("/style.css");
+    let css = server.get(&format!("/{}", stylesheet_of(&home.text())));
     assert!(css
         .header("Content-Type")
         .is_some_and(|t| t.starts_with("text/css")));
@@ -296,6 +296,34 @@ fn an_edit_reloads_open_pages_with_the_new_content() {
         .get("/api/notes.json")
         .text()
         .contains("Beta Renamed"));
+
+    // A changed stylesheet is published under a new hashed name, which the reloaded pages
+    // name; the old name is gone.
+    drain(&mut reader, Duration::from_millis(500));
+    let before = stylesheet_of(&server.get("/").text());
+    site.write("static/style.css", "body { color: rebeccapurple; }\n");
+    line.clear();
+    while !line.starts_with("event: reload") {
+        line.clear();
+        assert!(reader.read_line(&mut line).expect("reads an event") > 0);
+    }
+    let after = stylesheet_of(&server.get("/").text());
+    assert_ne!(before, after);
+    assert!(server
+        .get(&format!("/{after}"))
+        .text()
+        .starts_with("body { color: rebeccapurple; }\n"));
+    assert_eq!(server.get(&format!("/{before}")).status, 404);
+}
+
+/// The stylesheet a page links (its hashed name, relative to the site root).
+fn stylesheet_of(html: &str) -> String {
+    let start = html
+        .find(r#"<link rel="stylesheet" href=""#)
+        .map(|at| at + r#"<link rel="stylesheet" href=""#.len())
+        .expect("a stylesheet");
+    let href = &html[start..start + html[start..].find('"').expect("closed")];
+    href.trim_start_matches('/').to_string()
 }
 
 /// Reads events until none comes for `quiet`.

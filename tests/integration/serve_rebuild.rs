@@ -222,6 +222,35 @@ fn static_files_added_while_serving_are_listed_again() {
     );
 }
 
+/// A list of self-reports (`content/lists/<id>.yaml`) added, edited or removed while serving
+/// is read again: its `reported` cells come and go as a full build has them.
+#[test]
+fn lists_of_self_reports_changed_while_serving_are_read_again() {
+    const LIST: &str = "title: Vendor list\nurl: https://github.com/example/lists\n\
+        commit: 1234567abcdef1234567abcdef1234567abcdef1\npath: clients.mdx\n\
+        features:\n  Tools: tools.call\n  HTTP: transports.streamableHttp\n\
+        reports:\n  client-c: {name: Gamma, line: 7, supports: [\"HTTP (partial)\"]}\n";
+    let site = TestSite::fixture("basic");
+    let mut rebuilder = built(&site, false);
+    let gamma = "clients/client-c.html";
+    let cited = "clients.mdx#L7";
+    site.write("content/lists/vendor.yaml", LIST);
+    let added = rebuilt(&mut rebuilder, &["content/lists/vendor.yaml"]);
+    assert!(String::from_utf8_lossy(&added[gamma]).contains(cited));
+    assert_same(&added, &full_build(&site));
+    site.write(
+        "content/lists/vendor.yaml",
+        &LIST.replace("line: 7", "line: 9"),
+    );
+    let edited = rebuilt(&mut rebuilder, &["content/lists/vendor.yaml"]);
+    assert!(String::from_utf8_lossy(&edited[gamma]).contains("clients.mdx#L9"));
+    assert_same(&edited, &full_build(&site));
+    site.remove("content/lists/vendor.yaml");
+    let removed = rebuilt(&mut rebuilder, &["content/lists/vendor.yaml"]);
+    assert!(!String::from_utf8_lossy(&removed[gamma]).contains("clients.mdx#L"));
+    assert_same(&removed, &full_build(&site));
+}
+
 /// The files of a rebuild's site, as bytes.
 fn site_files(rebuilt: Rebuilt) -> BTreeMap<String, Vec<u8>> {
     let site = rebuilt.site.expect("built");

@@ -536,8 +536,9 @@ fn urls_directory_writes_folders_and_links_them_with_a_slash() {
         alpha.contains(r#"<a href="/research/" class="current">"#)
             || alpha.contains(r#"href="/research/""#)
     );
+    let css = crate::assets::hashed(&site, "style", "css");
     assert!(
-        alpha.contains(r#"<link rel="stylesheet" href="../../style.css">"#),
+        alpha.contains(&format!(r#"<link rel="stylesheet" href="../../{css}">"#)),
         "{alpha}"
     );
     // The canonical URL stays the route: hosts redirect `x` to `x/`.
@@ -550,7 +551,7 @@ fn urls_directory_writes_folders_and_links_them_with_a_slash() {
         "{home}"
     );
     assert!(
-        home.contains(r#"<link rel="stylesheet" href="style.css">"#),
+        home.contains(&format!(r#"<link rel="stylesheet" href="{css}">"#)),
         "{home}"
     );
     // FN012 knows where pages are written in this layout.
@@ -571,6 +572,10 @@ fn urls_directory_writes_folders_and_links_them_with_a_slash() {
 #[test]
 fn theme_files_are_linked_relative_to_each_page_so_a_build_opens_from_disk() {
     let site = fixture();
+    let (css, js) = (
+        crate::assets::hashed(&site, "style", "css"),
+        crate::assets::hashed(&site, "site", "js"),
+    );
     for (page, prefix) in [
         ("index.html", ""),
         ("research.html", ""),
@@ -579,16 +584,15 @@ fn theme_files_are_linked_relative_to_each_page_so_a_build_opens_from_disk() {
     ] {
         let html = site.output(page);
         assert!(
-            html.contains(&format!(
-                r#"<link rel="stylesheet" href="{prefix}style.css">"#
-            )) && html.contains(&format!(r#"<script src="{prefix}site.js" defer>"#)),
+            html.contains(&format!(r#"<link rel="stylesheet" href="{prefix}{css}">"#))
+                && html.contains(&format!(r#"<script src="{prefix}{js}" defer>"#)),
             "{page}"
         );
     }
     // 404.html is served at any address: it links them from the root.
     assert!(site
         .output("404.html")
-        .contains(r#"<link rel="stylesheet" href="/style.css">"#));
+        .contains(&format!(r#"<link rel="stylesheet" href="/{css}">"#)));
 }
 
 #[test]

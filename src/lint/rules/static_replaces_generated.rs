@@ -4,6 +4,7 @@
 use crate::diagnostic::Severity;
 use crate::index::outputs::{Clash, Outputs};
 use crate::lint::{Context, Reads, RuleMeta, Scope, Sink};
+use crate::load::assets::STATIC_DIR;
 
 pub const META: RuleMeta = RuleMeta {
     code: "FN012",
@@ -18,7 +19,8 @@ A file of `static/` (or of the theme's `static/`) that would be published at the
 file the build generates: a page (`index.html`, `research/<id>.html` and its `.md`), `404.html`,
 `llms.txt`, `feed.xml`, `sitemap.xml`, `robots.txt`; or anywhere in `api/`, `feeds/` or
 `search/`, which the build fills itself; or where a generated file needs a folder, or a
-generated folder a file. Case is ignored: `static/INDEX.html` is flagged as `static/index.html`
+generated folder a file; or a name in the form of a theme file's content-hashed name
+(`style.0123abcd.css` beside the theme's `style.css`), which the build gives the theme's file. Case is ignored: `static/INDEX.html` is flagged as `static/index.html`
 is.
 
 ## Why
@@ -46,10 +48,24 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     }
     let outputs = Outputs::of(cx.index);
     for file in static_files {
+        let path = crate::text_file::display_path(&file.path);
+        if file.path.starts_with(STATIC_DIR) {
+            if let Some(theme_file) = crate::render::hashed_twin_of(cx.index, &file.name) {
+                sink.report_path(
+                    &META,
+                    &path,
+                    format!(
+                        "the static file {path} is named like the theme's {theme_file} under its \
+                         content-hashed name, which the build gives that file"
+                    ),
+                    Some("rename the static file (keep the hash out of its name)".to_string()),
+                );
+                continue;
+            }
+        }
         let Some(clash) = outputs.clash(&file.name) else {
             continue;
         };
-        let path = crate::text_file::display_path(&file.path);
         let what = match clash {
             Clash::Replaces(generated) => {
                 format!("would replace {generated}, which the build generates")

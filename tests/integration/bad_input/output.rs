@@ -258,12 +258,10 @@ fn every_file_a_render_writes_is_one_lint_knows_it_generates_or_a_static_one() {
     let mut out = fieldnotes::render::output::MemoryOutput::default();
     fieldnotes::render::render(&index, None, &mut out).expect("renders");
     let outputs = Outputs::of(&index);
-    let mut static_files: Vec<&str> = (index.assets.static_files.iter())
-        .map(|a| a.name.as_str())
-        .collect();
-    for name in fieldnotes::render::builtin_static_files() {
-        static_files.push(name);
-    }
+    let published = fieldnotes::render::published_static_files(&index).expect("theme loads");
+    let static_files: Vec<&str> = published.values().map(String::as_str).collect();
+    assert!(published["style.css"].starts_with("style.") && published["style.css"] != "style.css");
+    assert_eq!(published["img/logo.svg"], "img/logo.svg");
     for path in out.files.keys() {
         let known = matches!(
             outputs.clash(path),

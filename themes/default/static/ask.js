@@ -157,7 +157,9 @@ window.fieldnotesAsk = (function () {
       answer.append(tools);
     }
 
-    function run() {
+    /* `first`: the run on load, which leaves the matrix as the HTML has it when nothing is
+       picked (a pass over every cell is a long task on a slow phone). */
+    function run(first = false) {
       const need = picked("need");
       const compare = picked("compare");
       const differ = form.elements.namedItem("differ").checked;
@@ -177,7 +179,7 @@ window.fieldnotesAsk = (function () {
       }
       render(need, compare, found);
       write(need, compare, differ);
-      refilter();
+      if (!first || need.length || compare.length) refilter();
     }
 
     form.addEventListener("change", (event) => {
@@ -223,7 +225,7 @@ window.fieldnotesAsk = (function () {
       });
     }
     read();
-    run();
+    run(true);
   }
 
   /* Copies `text`, saying so in `status`. */

@@ -1,5 +1,5 @@
 /* fieldnotes default theme: the support matrix's filters and cell panels (home and spec
-   revision pages, after site.js). Every page works without it; it only adds to what the HTML
+   revision pages, after site.js, whose client-filter helpers it uses). Every page works without it; it only adds to what the HTML
    already holds. */
 "use strict";
 
@@ -25,7 +25,9 @@
   /* ---------- Matrix filters ---------- */
 
   /* Filters by capability text, group, spec revision, status, how each cell was checked
-     (`evidence`: observed, source, docs, none) and client, kept in the address
+     (`evidence`: observed, source, docs, reported, none; "observed or code only" is the preset
+     `observed,source`, which also hides the clients with no such cell), platform
+     (`platforms`) and client, kept in the address
      (`/?q=sse&clients=cline,zed`) so a filtered matrix can be shared. The coverage bars and
      totals count what the filters show. The revision selector shows each capability's state
      at that revision (the newest, selected in the HTML, by default): rows not yet introduced
@@ -38,7 +40,8 @@
     form.hidden = false;
     /* The filters stay folded, so the matrix comes first, unless the address sets one. */
     const box = $("#filters-box");
-    if (box && /[?&](q|group|revision|status|evidence|clients)=/.test(location.search)) box.open = true;
+    const filtered = /[?&](q|group|revision|status|evidence|platforms|clients)=/.test(location.search);
+    if (box && filtered) box.open = true;
     const count = $("#matrix-count");
     const empty = $("#matrix-empty");
     const revisionLink = $("#revision-link", form);
@@ -55,6 +58,9 @@
     const clientsCount = $("#clients-count", form);
     const clientLabels = $$(".filter-clients fieldset label", form);
     const evidenceCount = $$('input[name="evidence"]', form).length;
+    const platformCount = $$('input[name="platform"]', form).length;
+    const platformsOf = new Map(heads.map((th) => [th.dataset.client, (th.dataset.platforms || "none").split(" ")]));
+    const strength = window.fieldnotesFilters ? window.fieldnotesFilters.strength(form) : () => {};
 
     function state() {
       const data = new FormData(form);
@@ -64,6 +70,7 @@
         revision: data.get("revision") || "",
         statuses: new Set(data.getAll("status")),
         evidence: new Set(data.getAll("evidence")),
+        platforms: new Set(data.getAll("platform")),
         clients: new Set(data.getAll("client")),
       };
     }
@@ -101,7 +108,23 @@
       const s = state();
       const words = s.q.split(/\s+/).filter(Boolean);
       const tallies = new Map(heads.map((th) => [th.dataset.client, { yes: 0, partial: 0, no: 0 }]));
-      const shown = (client) => s.clients.has(client) && (!narrow.clients || narrow.clients.has(client));
+      const wanted = (cell) =>
+        s.statuses.has(cell.dataset.status) &&
+        (evidenceCount === 0 || s.evidence.has(cell.dataset.evidence || "none"));
+      /* With "Checked by" narrowed, a client none of whose cells it keeps goes too. */
+      const kept = new Set();
+      if (s.evidence.size < evidenceCount) {
+        for (const cell of $$("td[data-status]", table)) {
+          if (cell.dataset.status !== "unknown" && wanted(cell)) kept.add(cell.dataset.client);
+        }
+      }
+      const onPlatform = (client) =>
+        platformCount === 0 || (platformsOf.get(client) || ["none"]).some((p) => s.platforms.has(p));
+      const shown = (client) =>
+        s.clients.has(client) &&
+        (!narrow.clients || narrow.clients.has(client)) &&
+        onPlatform(client) &&
+        (s.evidence.size === evidenceCount || kept.has(client));
       for (const cell of $$("[data-client]", table)) {
         cell.hidden = !shown(cell.dataset.client);
       }
@@ -116,11 +139,9 @@
         let match = false;
         const cells = $$("td[data-status]", row);
         for (const cell of cells) {
-          const wanted =
-            s.statuses.has(cell.dataset.status) &&
-            (evidenceCount === 0 || s.evidence.has(cell.dataset.evidence || "none"));
-          cell.classList.toggle("dim", !wanted);
-          if (wanted && !cell.hidden) match = true;
+          const on = wanted(cell);
+          cell.classList.toggle("dim", !on);
+          if (on && !cell.hidden) match = true;
         }
         const visible = cells.filter((cell) => !cell.hidden).map((cell) => cell.dataset.status);
         row.hidden =
@@ -167,6 +188,7 @@
         link.href = option.dataset.url + "#support";
         link.textContent = `What each client supports of ${s.revision}`;
       }
+      strength();
       remember(s);
       table.dispatchEvent(new CustomEvent("matrix:shown"));
     }
@@ -186,6 +208,7 @@
       if (s.revision && s.revision !== defaultRevision) params.set("revision", s.revision);
       if (s.statuses.size < 4) params.set("status", Array.from(s.statuses).join(","));
       if (s.evidence.size < evidenceCount) params.set("evidence", Array.from(s.evidence).join(","));
+      if (s.platforms.size < platformCount) params.set("platforms", Array.from(s.platforms).join(","));
       if (s.clients.size < clientCount) params.set("clients", Array.from(s.clients).join(","));
       for (const [key, value] of new URLSearchParams(location.search)) {
         if (["need", "compare", "differ"].includes(key)) params.append(key, value);
@@ -204,12 +227,8 @@
       set("q", params.get("q"));
       set("group", params.get("group"));
       set("revision", params.get("revision"));
-      for (const [name, key] of [["status", "status"], ["evidence", "evidence"], ["client", "clients"]]) {
-        const value = params.get(key);
-        if (value === null) continue;
-        const wanted = new Set(value.split(","));
-        for (const box of $$(`input[name="${name}"]`, form)) box.checked = wanted.has(box.value);
-      }
+      const sets = [["status", "status"], ["evidence", "evidence"], ["platform", "platforms"], ["client", "clients"]];
+      if (window.fieldnotesFilters) window.fieldnotesFilters.restoreSets(form, sets);
     }
 
     function reset() {
@@ -248,7 +267,9 @@
     const clients = $("#filter-clients", form);
     if (clients) likeAMenu(clients);
     restore();
-    apply();
+    /* The HTML is the matrix unfiltered: only an address that sets a filter needs a pass over
+       every cell on load (a long task on a slow phone otherwise). */
+    if (filtered) apply();
     return apply;
   }
 

@@ -398,6 +398,88 @@
     });
   }
 
+  /* ---------- Client filters ---------- */
+
+  /* What the client filters of the home matrix (matrix.js) and of the clients page share:
+     the address keys of their checkbox sets, and the evidence-strength preset. */
+  const STRONG = ["observed", "source"];
+
+  /* Checks, for each [field name, address key] of `keys` the address sets, the boxes it
+     lists (`?platforms=cli,web`) and unchecks the rest. */
+  function restoreSets(form, keys) {
+    const params = new URLSearchParams(location.search);
+    for (const [name, key] of keys) {
+      const value = params.get(key);
+      if (value === null) continue;
+      const wanted = new Set(value.split(","));
+      for (const box of $$(`input[name="${name}"]`, form)) box.checked = wanted.has(box.value);
+    }
+  }
+
+  /* The "observed or code only" preset kept in step with the "Checked by" boxes of `form`:
+     choosing it checks observed and source alone, "any" checks every box (before the form's
+     own change listener runs: the preset's listener is on the target); returns the function
+     that selects the preset the boxes match, or none. */
+  function strength(form) {
+    const boxes = $$('input[name="evidence"]', form);
+    const presets = $$('input[name="strength"]', form);
+    for (const preset of presets) {
+      preset.addEventListener("change", () => {
+        for (const box of boxes) box.checked = preset.value === "any" || STRONG.includes(box.value);
+      });
+    }
+    return () => {
+      const on = boxes.filter((b) => b.checked).map((b) => b.value);
+      const strong = on.length === STRONG.length && STRONG.every((v) => on.includes(v));
+      const value = on.length === boxes.length ? "any" : strong ? "strong" : "";
+      for (const preset of presets) preset.checked = preset.value === value;
+    };
+  }
+
+  window.fieldnotesFilters = { restoreSets, strength };
+
+  /* The clients page: its cards filtered by how their cells were checked (a card stays when
+     one of its cells was checked a way still ticked) and by platform, kept in the address under
+     the matrix's keys, so `?evidence=observed,source&platforms=cli` means the same on both. */
+  function setUpListFilters() {
+    const form = $("#list-filters");
+    if (!form) return;
+    const cards = $$(".card[data-evidence]");
+    const count = $("#list-count", form);
+    const keys = [["evidence", "evidence"], ["platform", "platforms"]];
+    const sync = strength(form);
+    restoreSets(form, keys);
+    function apply() {
+      const data = new FormData(form);
+      const evidence = new Set(data.getAll("evidence"));
+      const platforms = new Set(data.getAll("platform"));
+      const anyPlatform = $$('input[name="platform"]', form).length === 0;
+      let shown = 0;
+      for (const card of cards) {
+        const on =
+          card.dataset.evidence.split(" ").some((m) => evidence.has(m)) &&
+          (anyPlatform || (card.dataset.platforms || "none").split(" ").some((p) => platforms.has(p)));
+        card.hidden = !on;
+        if (on) shown += 1;
+      }
+      count.textContent = `Showing ${shown} of ${cards.length} clients.`;
+      sync();
+      const params = new URLSearchParams(location.search);
+      for (const [name, key] of keys) {
+        const boxes = $$(`input[name="${name}"]`, form);
+        const on = boxes.filter((b) => b.checked).map((b) => b.value);
+        if (on.length < boxes.length) params.set(key, on.join(","));
+        else params.delete(key);
+      }
+      const query = params.toString();
+      history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash);
+    }
+    form.addEventListener("change", apply);
+    form.addEventListener("submit", (event) => event.preventDefault());
+    apply();
+  }
+
+  setUpListFilters();
   setUpAges();
   /* Content a script adds later (a matrix cell's evidence, loaded on demand) gets its ages too. */
   document.addEventListener("fieldnotes:added", setUpAges);
