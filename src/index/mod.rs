@@ -3,6 +3,7 @@
 //! and spec revision, and the support matrix.
 
 pub mod evidence;
+pub mod hashed_names;
 mod ids;
 pub(crate) mod links;
 mod matrix;

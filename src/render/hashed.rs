@@ -6,12 +6,9 @@
 //! Files a site adds in its own `static/` (not replacing a theme file) keep their names:
 //! pages and notes may link them as they are.
 
+use crate::index::hashed_names::ORDER;
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The extensions that get a hashed name, in the order they are hashed: fonts first
-/// (stylesheets name them), then stylesheets, then scripts.
-const ORDER: [&[&str]; 3] = [&["woff", "woff2", "ttf", "otf"], &["css"], &["js", "mjs"]];
 
 /// The lower-cased extension of the last component of `name`, if it has one.
 fn extension(name: &str) -> Option<String> {
@@ -31,21 +28,6 @@ pub fn hashed_name(name: &str, bytes: &[u8]) -> String {
         }
         _ => format!("{name}.{hex}"),
     }
-}
-
-/// The theme file among `theme` whose hashed name `name` has the form of
-/// (`style.0123abcd.css` for `style.css`), whatever its hash: a static file of that name may
-/// take the hashed file's place in some build (FN012).
-pub fn hashed_twin<'t>(name: &str, theme: &'t BTreeSet<String>) -> Option<&'t str> {
-    let (rest, ext) = name.rsplit_once('.')?;
-    let (stem, hash) = rest.rsplit_once('.')?;
-    if hash.len() != 8 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return None;
-    }
-    let plain = format!("{stem}.{ext}");
-    let ext = ext.to_ascii_lowercase();
-    let hashed = ORDER.iter().any(|kinds| kinds.contains(&ext.as_str()));
-    theme.get(&plain).filter(|_| hashed).map(String::as_str)
 }
 
 /// The static files to publish and the name each hashed theme file is published under.
@@ -240,24 +222,6 @@ mod tests {
             error.contains(&hashed) && error.contains("rename"),
             "{error}"
         );
-    }
-
-    #[test]
-    fn a_name_in_the_form_of_a_hashed_theme_file_is_its_twin() {
-        let theme = theme(&["style.css", "favicon.svg", "fonts/a.woff2"]);
-        assert_eq!(hashed_twin("style.0123abcd.css", &theme), Some("style.css"));
-        assert_eq!(
-            hashed_twin("fonts/a.deadBEEF.woff2", &theme),
-            Some("fonts/a.woff2")
-        );
-        for other in [
-            "style.css",
-            "style.0123abc.css",
-            "mine.0123abcd.css",
-            "favicon.0123abcd.svg",
-        ] {
-            assert_eq!(hashed_twin(other, &theme), None, "{other}");
-        }
     }
 
     #[test]

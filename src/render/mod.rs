@@ -71,7 +71,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
-pub use theme::{hashed_twin_of, published_static_files};
+pub use theme::published_static_files;
 use views::Ctx;
 
 /// How much a render wrote.

@@ -4,13 +4,11 @@
 //! ([`crate::load::assets`], fenced); this reads them.
 
 use crate::error::{Error, Result};
+use crate::index::hashed_names::{theme_static_names, DEFAULT_THEME};
 use crate::index::SiteIndex;
 use crate::load::assets::{Asset, TEMPLATES_DIR, THEMES_DIR};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
-
-/// The theme fieldnotes carries inside the binary, so any site builds without copying it.
-const DEFAULT_THEME: &str = "default";
 
 macro_rules! builtin {
     ($kind:literal, $($name:literal),* $(,)?) => {
@@ -64,13 +62,6 @@ const BUILTIN_STATIC: &[(&str, &[u8])] = builtin!(
     "site.js",
     "style.css"
 );
-
-/// A static file of `index` (by its published name) that takes the form of a theme file's
-/// content-hashed name, and that theme file: it could take that file's place (FN012).
-pub fn hashed_twin_of(index: &SiteIndex, name: &str) -> Option<String> {
-    let theme = theme_files(index, index.config.theme == DEFAULT_THEME);
-    super::hashed::hashed_twin(name, &theme).map(str::to_string)
-}
 
 /// Where a render of `index` publishes each static file (the theme's and the site's), by the
 /// name it has in its folder: `style.css` → `style.3f9a1c2b.css`, `img/logo.svg` → itself.
@@ -126,7 +117,7 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
         fold_stylesheets(&mut static_files);
     }
     let published =
-        super::hashed::publish(static_files, &theme_files(index, builtin)).map_err(|message| {
+        super::hashed::publish(static_files, &theme_static_names(index)).map_err(|message| {
             Error::Template {
                 name: name.to_string(),
                 message,
@@ -154,20 +145,6 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
         static_files: published.files,
         asset_names: published.names,
     })
-}
-
-/// The static files that are the theme's (the built-in one's, its `themes/<name>/static/`
-/// ones), by name: a site's own file of the same name replaces one and takes its place.
-fn theme_files(index: &SiteIndex, builtin: bool) -> BTreeSet<String> {
-    let theme_dir = Path::new(THEMES_DIR);
-    let mut names: BTreeSet<String> = (index.assets.static_files.iter())
-        .filter(|a| a.path.starts_with(theme_dir))
-        .map(|a| a.name.clone())
-        .collect();
-    if builtin {
-        names.extend(BUILTIN_STATIC.iter().map(|(name, _)| name.to_string()));
-    }
-    names
 }
 
 /// The `asset` filter: `{{ "style.css" | asset }}` is the name the file is published under
@@ -289,5 +266,11 @@ mod tests {
                 "themes/default/{kind} and the built-in list differ"
             );
         }
+    }
+
+    #[test]
+    fn the_embedded_static_files_are_the_ones_lint_knows_by_name() {
+        let embedded: Vec<&str> = BUILTIN_STATIC.iter().map(|(name, _)| *name).collect();
+        assert_eq!(embedded, crate::index::hashed_names::BUILTIN_STATIC_NAMES);
     }
 }

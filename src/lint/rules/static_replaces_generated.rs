@@ -50,7 +50,9 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
     for file in static_files {
         let path = crate::text_file::display_path(&file.path);
         if file.path.starts_with(STATIC_DIR) {
-            if let Some(theme_file) = crate::render::hashed_twin_of(cx.index, &file.name) {
+            if let Some(theme_file) =
+                crate::index::hashed_names::hashed_twin_of(cx.index, &file.name)
+            {
                 sink.report_path(
                     &META,
                     &path,
