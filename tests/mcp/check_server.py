@@ -25,7 +25,7 @@ from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
-TODAY = "2026-12-01"
+TODAY = "2026-12-06"
 TOOLS = {"support", "search", "note", "clients", "capabilities", "compare", "lint"}
 PROMPTS = {"verify-claim", "research-cell"}
 

@@ -11,7 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [binary, root] = process.argv.slice(2);
-const TODAY = "2026-12-01";
+const TODAY = "2026-12-06";
 const NOTE = "cline-defaults-a-url-server-to-sse";
 const CALLS = {
   support: { client: "Cline", capability: "transport.sse" },
