@@ -206,7 +206,12 @@ impl Writer {
         // The scripted model's lines of the session's time join its transcript.
         let from = super::transcript::stamp(session.started);
         let model = super::model::lines_between(&self.dir, &from, &super::transcript::now());
-        let records = merge(session.transcript.records(), model);
+        // The probe's lines in time order to the millisecond (ties keep the order they were
+        // written in: a request's HTTP line before its message, an answer after the request
+        // it answers); then the model's lines merged in by their full stamps.
+        let mut records = session.transcript.records().to_vec();
+        records.sort_by(|a, b| to_the_millisecond(&a.t).cmp(to_the_millisecond(&b.t)));
+        let records = merge(&records, model);
         let front = FrontMatter {
             id: &id,
             client,
@@ -345,7 +350,13 @@ fn cut(text: &str, bytes: usize) -> String {
         .to_string()
 }
 
-/// The session's records in the order the probe wrote them, with each model-side line put
+/// A stamp cut to the millisecond (`2026-12-01T23:15:00.123`): the probe's own lines are
+/// ordered at that grain, as they were before stamps had microseconds.
+fn to_the_millisecond(t: &str) -> &str {
+    t.get(..23).unwrap_or(t)
+}
+
+/// The session's records (the probe's in the order given), with each model-side line put
 /// before the first record stamped after it: the probe's own order (a request's HTTP line
 /// before its message, …) is kept even where its stamps are not monotonic.
 fn merge(
