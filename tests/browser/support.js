@@ -4,6 +4,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
+import { gzipSync } from "node:zlib";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -67,6 +68,10 @@ const types = {
   ".wasm": "application/wasm",
 };
 
+/** The types a static host sends compressed (the deploy guide asks for it: GitHub Pages,
+    Netlify, Cloudflare Pages and Vercel do it by themselves, nginx with `gzip on`). */
+const compressible = new Set([".html", ".css", ".js", ".json", ".xml", ".txt", ".md", ".svg"]);
+
 /** The file a request path names in `dir`, the way static hosts resolve extensionless routes
     (`plain`: only as a plain static server does, a folder's `index.html` and nothing else). */
 function resolve(dir, urlPath, plain = false, slash = false) {
@@ -93,11 +98,11 @@ function resolve(dir, urlPath, plain = false, slash = false) {
 }
 
 /** Serves a built site (`dir`, else the example's) on 127.0.0.1 at an ephemeral port;
-    resolves to its origin. `plain`: as a plain static server (nginx's defaults) would, with
-    no extensionless routes: a folder's `index.html`, and `/x` redirected to `/x/` when `x` is
-    a folder. `slash`: as hosts that serve a page's file at its address with a closing `/` as
-    well (`/clients/x/` answered with `clients/x.html`, as `fieldnotes serve` and some hosts
-    do). */
+    resolves to its origin. Text goes gzipped to a client that accepts it, as hosts send it.
+    `plain`: as a plain static server (nginx's defaults) would, with no extensionless routes:
+    a folder's `index.html`, and `/x` redirected to `/x/` when `x` is a folder. `slash`: as
+    hosts that serve a page's file at its address with a closing `/` as well (`/clients/x/`
+    answered with `clients/x.html`, as `fieldnotes serve` and some hosts do). */
 export async function serve(dir = siteDir, { plain = false, slash = false } = {}) {
   const server = createServer((request, response) => {
     const url = new URL(request.url, "http://x");
@@ -112,10 +117,14 @@ export async function serve(dir = siteDir, { plain = false, slash = false } = {}
     const file = resolve(dir, url.pathname, plain, slash);
     const status = file ? 200 : 404;
     const body = file ? file : path.join(dir, "404.html");
-    response.writeHead(status, {
-      "content-type": types[path.extname(body)] || "application/octet-stream",
-    });
-    response.end(readFileSync(body));
+    const headers = { "content-type": types[path.extname(body)] || "application/octet-stream", vary: "accept-encoding" };
+    let bytes = readFileSync(body);
+    if (compressible.has(path.extname(body)) && /\bgzip\b/.test(request.headers["accept-encoding"] || "")) {
+      bytes = gzipSync(bytes);
+      headers["content-encoding"] = "gzip";
+    }
+    response.writeHead(status, headers);
+    response.end(bytes);
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address();

@@ -297,12 +297,18 @@
     let selected = null;
     let opened = 0;
 
-    /* Every cell of the matrix by its address, `cell-<client>--<capability>`. */
-    const cells = new Map();
-    for (const row of $$("tbody tr[data-capability]", table)) {
-      for (const td of $$("td[data-client]", row)) {
-        cells.set(`cell-${td.dataset.client}--${row.dataset.capability}`, td);
+    /* Every cell of the matrix by its address, `cell-<client>--<capability>`: gathered when
+       an address first names a cell, not on load. */
+    let cells = null;
+    function cellsByAddress() {
+      if (cells) return cells;
+      cells = new Map();
+      for (const row of $$("tbody tr[data-capability]", table)) {
+        for (const td of $$("td[data-client]", row)) {
+          cells.set(`cell-${td.dataset.client}--${row.dataset.capability}`, td);
+        }
       }
+      return cells;
     }
 
     /* The cell a `#cell-…` hash names, or null: one that does not decode, or names no cell,
@@ -310,7 +316,7 @@
     function target(hash) {
       if (!hash.startsWith("#cell-")) return null;
       try {
-        return cells.get(decodeURIComponent(hash.slice(1))) || null;
+        return cellsByAddress().get(decodeURIComponent(hash.slice(1))) || null;
       } catch {
         return null;
       }
@@ -513,7 +519,9 @@
   /* The matrix is one tab stop (the ARIA grid pattern, with a roving tabindex): Tab enters it
      at the cell last visited, the arrow keys move between the cells shown (the filters' hidden
      rows and columns skipped), Home and End go to a row's ends (with Ctrl, the grid's), Page Up
-     and Page Down move ten rows, and Enter opens what the cell links to. */
+     and Page Down move ten rows, and Enter opens what the cell links to. The tab stops are
+     taken from the links when focus first enters the matrix, not on load (a change to every
+     cell, a long task on a slow phone): Tab reaches the same first link either way. */
   function setUpGrid(table) {
     const region = table.closest(".matrix-scroll");
     table.setAttribute("role", "grid");
@@ -535,18 +543,27 @@
         .filter((tr) => !gone(tr) && !tr.classList.contains("band"))
         .map((tr) => Array.from(tr.cells).filter((c) => !gone(c)).map(item));
     let current = null;
+    /* Whether the links have been taken out of the tab order (on first focus). */
+    let roving = false;
     function rove(to) {
-      for (const row of grid()) for (const el of row) el.tabIndex = -1;
+      if (!roving) {
+        /* Every cell, those the filters hide included: one shown later is no tab stop. */
+        for (const tr of table.rows) {
+          if (!tr.classList.contains("band")) for (const cell of tr.cells) item(cell).tabIndex = -1;
+        }
+        roving = true;
+      } else if (current && current !== to) current.tabIndex = -1;
       current = to;
       if (to) to.tabIndex = 0;
     }
     function settle() {
+      if (!roving) return;
       const rows = grid();
       const all = rows.flat();
       if (!current || !all.includes(current)) {
         const first = rows.find((r) => r.length > 1) || rows[0];
         rove(first ? first[1] || first[0] : null);
-      } else rove(current);
+      }
     }
     table.addEventListener("focusin", (event) => {
       const rows = grid();
@@ -577,7 +594,6 @@
       to.focus();
     });
     table.addEventListener("matrix:shown", settle);
-    settle();
   }
 
   /* What the ask pickers (ask.js) narrow the matrix to, read by the filters: the clients (a
