@@ -261,7 +261,8 @@ for (const name of ["bundled", "generated"]) {
             capability: td.parentElement.dataset.capability,
             evidence: td.dataset.evidence,
             status: td.dataset.status,
-            mark: getComputedStyle(td.querySelector("a"), "::after").content.replace(/^none$|"/g, ""),
+            // The letter, without its (empty) text alternative: `"S" / ""`.
+            mark: (/^"([^"]*)"/.exec(getComputedStyle(td.querySelector("a"), "::after").content) || ["", ""])[1],
           }))
         );
         for (const cell of cells) {
@@ -333,20 +334,25 @@ for (const name of ["bundled", "generated"]) {
       const site = sites[name];
       for (const v of VIEWS) {
         const { page, close } = await open(site, "/", v);
-        const stops = await page.evaluate(() => {
-          const region = document.querySelector(".matrix-scroll");
-          return Array.from(region.querySelectorAll("a, button, input, [tabindex]"))
-            .concat(region.tabIndex >= 0 ? [region] : [])
-            .filter((el) => el.tabIndex >= 0 && el.getClientRects().length).length;
-        });
-        assert.equal(stops, 1, `${view(v)}: ${stops} tab stops in the matrix`);
+        const stops = () =>
+          page.evaluate(() => {
+            const region = document.querySelector(".matrix-scroll");
+            return Array.from(region.querySelectorAll("a, button, input, [tabindex]"))
+              .concat(region.tabIndex >= 0 ? [region] : [])
+              .filter((el) => el.tabIndex >= 0 && el.getClientRects().length).length;
+          });
         assert.equal(await page.locator("table.matrix").getAttribute("role"), "grid");
+        // The scroll box is no stop of its own; the links leave the tab order when focus first
+        // enters (not on load, which would touch every cell).
+        assert.equal(await page.locator(".matrix-scroll").getAttribute("tabindex"), null);
         // Tab into the matrix from the element before it.
         await page.locator("#matrix-count").evaluate((el) => {
           el.tabIndex = -1;
           el.focus();
         });
         await page.keyboard.press("Tab");
+        assert.equal(await page.evaluate(() => document.activeElement.closest("th")?.dataset.client), await page.locator("table.matrix thead th[data-client]").first().getAttribute("data-client"), "Tab lands on the first client");
+        assert.equal(await stops(), 1, `${view(v)}: ${await stops()} tab stops in the matrix`);
         const at = () =>
           page.evaluate(() => {
             const cell = document.activeElement.closest("td, th");
@@ -375,6 +381,12 @@ for (const name of ["bundled", "generated"]) {
         assert.equal(await page.evaluate(() => document.activeElement.closest("td").dataset.client), columns[1]);
         await page.keyboard.press("Tab");
         assert.equal(await page.evaluate(() => !!document.activeElement.closest(".matrix-scroll")), false, "Tab leaves the matrix");
+        assert.equal(await stops(), 1, "still one stop, with the filters' hidden cells shown again");
+        // Back in with Shift+Tab: at the cell last visited, and Shift+Tab leaves again.
+        await page.keyboard.press("Shift+Tab");
+        assert.equal(await page.evaluate(() => document.activeElement.closest("td")?.dataset.client), columns[1]);
+        await page.keyboard.press("Shift+Tab");
+        assert.equal(await page.evaluate(() => !!document.activeElement.closest(".matrix-scroll")), false, "Shift+Tab leaves the matrix");
         await close();
       }
     });
