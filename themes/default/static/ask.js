@@ -51,7 +51,9 @@ window.fieldnotesAsk = (function () {
       if (compare.length) params.set("compare", compare.join(","));
       if (differ && compare.length) params.set("differ", "1");
       const query = params.toString().replace(/%2C/g, ",");
-      history.replaceState(history.state, "", location.pathname + (query ? "?" + query : "") + location.hash);
+      const url = location.pathname + (query ? "?" + query : "") + location.hash;
+      /* Not on a load that asks nothing: replacing the address costs milliseconds. */
+      if (url !== location.pathname + location.search + location.hash) history.replaceState(history.state, "", url);
     }
 
     /* Each client's answer for the capabilities `need`: "yes" (all yes), "partial" (all yes
