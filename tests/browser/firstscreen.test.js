@@ -173,3 +173,104 @@ describe("what needs a script", () => {
     await close();
   });
 });
+
+describe("the matrix's load stays light (issue 46: Lighthouse mobile ≥ 95 on the home page)", () => {
+  test("a cell is at most a link and its mark; the page's elements stay under a bound", async () => {
+    const { page, close } = await open(PAGES.home.route, "phone");
+    const dom = await page.evaluate(() => {
+      const cells = Array.from(document.querySelectorAll("table.matrix td.cell"));
+      return {
+        cells: cells.length,
+        heaviest: Math.max(...cells.map((td) => td.getElementsByTagName("*").length)),
+        elements: document.getElementsByTagName("*").length,
+      };
+    });
+    assert.ok(dom.cells > 1000, `${dom.cells} cells`);
+    assert.ok(dom.heaviest <= 2, `a cell holds ${dom.heaviest} elements`);
+    // Today 3 per cell and some 1,100 others (head, pickers, filters, panel).
+    assert.ok(dom.elements <= 3 * dom.cells + 1200, `${dom.elements} elements for ${dom.cells} cells`);
+    await close();
+  });
+
+  test("the first paint waits for the whole matrix; no script touches every cell on load", async () => {
+    const { page, close } = await open(PAGES.home.route, "phone");
+    await page.waitForTimeout(300);
+    const facts = await page.evaluate(() => {
+      const expect = document.querySelector('link[rel="expect"][blocking="render"]');
+      const target = expect && document.getElementById(expect.getAttribute("href").slice(1));
+      const table = document.querySelector("table.matrix");
+      return {
+        after: !!target && !!(table.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING),
+        touched: table.querySelectorAll("[tabindex]").length,
+        grid: table.getAttribute("role"),
+      };
+    });
+    assert.ok(facts.after, "rel=expect names an element after the matrix");
+    assert.equal(facts.grid, "grid", "matrix.js ran");
+    assert.equal(facts.touched, 0, "no cell given a tabindex before focus enters the matrix");
+    await close();
+  });
+
+  test("the server sends the page gzipped, as the deploy guide asks of a host", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const response = await page.goto(server.origin + PAGES.home.route);
+    assert.equal(response.headers()["content-encoding"], "gzip");
+    await context.close();
+  });
+
+  test("a cell's link is named by its title (how it was checked is no name of its own)", async () => {
+    const { page, close } = await open(PAGES.home.route);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("DOM.enable");
+    await cdp.send("Accessibility.enable");
+    for (const selector of ['td.cell[data-evidence="source"] a', 'td.cell[data-evidence="observed"] a', "td.cell-unknown a"]) {
+      const link = page.locator(`table.matrix ${selector}`).first();
+      const title = await link.getAttribute("title");
+      const { node } = await cdp.send("DOM.describeNode", { objectId: (await cdp.send("Runtime.evaluate", { expression: `document.querySelector('table.matrix ${selector}')` })).result.objectId });
+      const { nodes } = await cdp.send("Accessibility.getPartialAXTree", { backendNodeId: node.backendNodeId, fetchRelatives: false });
+      assert.equal(nodes[0].name?.value, title, selector);
+      assert.ok(!nodes[0].description?.value, `${selector}: no description repeating the name`);
+    }
+    await close();
+  });
+
+  test("client columns share the width: the matrix fits 1280 and scrolls sideways on a phone", async () => {
+    for (const [screen, fits] of [["desktop", true], ["phone", false]]) {
+      const { page, close } = await open(PAGES.home.route, screen);
+      const box = await page.evaluate(() => {
+        const scroll = document.querySelector(".matrix-scroll");
+        const widths = Array.from(document.querySelectorAll("table.matrix thead th.client"), (th) => th.getBoundingClientRect().width);
+        const rem = parseFloat(getComputedStyle(document.documentElement).fontSize);
+        return { over: scroll.scrollWidth - scroll.clientWidth, min: Math.min(...widths), max: Math.max(...widths), rem };
+      });
+      assert.ok(box.max - box.min < 1, `${screen}: columns ${box.min}–${box.max} px`);
+      assert.ok(box.min >= 1.6 * box.rem - 0.5 && box.max <= 3.25 * box.rem + 0.5, `${screen}: column ${box.min} px`);
+      assert.equal(box.over <= 0, fits, `${screen}: ${box.over} px past the box`);
+      await close();
+    }
+  });
+
+  test("a spec revision page lays its matrix out near the screen, and nothing moves when it does", async () => {
+    for (const screen of Object.keys(SCREENS)) {
+      const { page, close } = await open(PAGES.revision.route, screen);
+      const measure = () =>
+        page.evaluate(() => {
+          const scroll = document.querySelector(".matrix-scroll");
+          return {
+            box: Math.round(scroll.getBoundingClientRect().height),
+            notes: Math.round(document.getElementById("notes").getBoundingClientRect().top + scrollY),
+            skipped: getComputedStyle(scroll).contentVisibility,
+          };
+        });
+      const before = await measure();
+      assert.equal(before.skipped, "auto");
+      await page.locator(".matrix-scroll").scrollIntoViewIfNeeded();
+      await page.locator("table.matrix tbody td.cell").first().waitFor({ state: "visible" });
+      const after = await measure();
+      assert.ok(Math.abs(after.box - before.box) <= 1, `${screen}: the matrix's box ${before.box} → ${after.box} px`);
+      assert.ok(Math.abs(after.notes - before.notes) <= 1, `${screen}: the notes moved ${before.notes} → ${after.notes}`);
+      await close();
+    }
+  });
+});
