@@ -28,6 +28,16 @@ window.fieldnotesAsk = (function () {
     const heads = $$("thead th[data-client]", table);
     const names = new Map(heads.map((th) => [th.dataset.client, $("a.client-name", th)]));
     const rowsById = new Map($$("tbody tr[data-capability]", table).map((tr) => [tr.dataset.capability, tr]));
+    /* A picker's boxes, out of their `<template>` (ask.html) the first time they are needed:
+       when it opens (on the click on its summary, before it shows) or the address picks. */
+    const pickers = $$("details.picker", form);
+    const fill = (picker) => {
+      const template = $(".picker-list > template", picker);
+      if (template) template.replaceWith(template.content);
+    };
+    for (const picker of pickers) {
+      $("summary", picker).addEventListener("click", () => fill(picker));
+    }
     const boxes = (name) => $$(`input[name="${name}"]`, form);
     const picked = (name) => boxes(name).filter((b) => b.checked).map((b) => b.value);
     const titleOf = (id) => $("th[scope=row] a", rowsById.get(id)).textContent;
@@ -36,12 +46,14 @@ window.fieldnotesAsk = (function () {
     /* What the address asks for: `need=a,b` or `need=a&need=b` (as a GET form sends). */
     function read() {
       const params = new URLSearchParams(location.search);
+      form.elements.namedItem("differ").checked = params.get("differ") === "1";
+      if (!params.has("need") && !params.has("compare")) return;
+      pickers.forEach(fill);
       const list = (key) => params.getAll(key).flatMap((v) => v.split(",")).filter(Boolean);
       const need = new Set(list("need").filter((id) => rowsById.has(id)));
       const compare = new Set(list("compare").filter((id) => names.has(id)));
       for (const box of boxes("need")) box.checked = need.has(box.value);
       for (const box of boxes("compare")) box.checked = compare.has(box.value);
-      form.elements.namedItem("differ").checked = params.get("differ") === "1";
     }
 
     function write(need, compare, differ) {
@@ -217,11 +229,11 @@ window.fieldnotesAsk = (function () {
     });
     /* A picker closes on a click elsewhere and on Escape, like a menu; one is open at a time,
        its search box focused. */
-    const pickers = $$("details.picker", form);
     for (const picker of pickers) {
       likeAMenu(picker);
       picker.addEventListener("toggle", () => {
         if (!picker.open) return;
+        fill(picker);
         for (const other of pickers) if (other !== picker) other.open = false;
         $("input[type=search]", picker)?.focus();
       });
