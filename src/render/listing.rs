@@ -446,7 +446,10 @@ pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
         words("Spec revisions and the notes that apply to each.").into(),
     ));
     if ctx.count(Section::Guides) > 0 {
-        overview.push(entry(Page::Index(Section::Guides), "Long-form guides.".into()));
+        overview.push(entry(
+            Page::Index(Section::Guides),
+            "Long-form guides.".into(),
+        ));
     }
     if ctx.count(Section::Observations) > 0 {
         overview.push(entry(
