@@ -56,12 +56,6 @@ pub fn hashed_twin<'t>(name: &str, theme: &'t BTreeSet<String>) -> Option<&'t st
     theme.get(&plain).filter(|_| hashed).map(String::as_str)
 }
 
-/// A static file of `index` (by its published name) that takes the form of a theme file's
-/// content-hashed name, and that theme file: it could take that file's place (FN012).
-pub fn hashed_twin_of(index: &SiteIndex, name: &str) -> Option<String> {
-    hashed_twin(name, &theme_static_names(index)).map(str::to_string)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 use super::changes::{self, Listeners, Subscribed};
 use super::site::{Knowledge, Snapshot};
 use super::{cache, placing, prompts, resources, revision};
+use crate::index::SiteIndex;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -51,6 +52,15 @@ impl Server {
     /// The snapshot this request is answered from. While the first render runs, it is
     /// waited for off the server's thread, so requests that need no snapshot (`ping`,
     /// `tools/list`, `server/discover`) are answered meanwhile.
+    /// The opened site, without waiting for the render (waiting only for the opening).
+    async fn index(&self) -> Arc<SiteIndex> {
+        let knowledge = self.knowledge.clone();
+        match tokio::task::spawn_blocking(move || knowledge.index()).await {
+            Ok(index) => index,
+            Err(_) => self.knowledge.index(),
+        }
+    }
+
     pub(super) async fn site(&self) -> Arc<Snapshot> {
         if let Some(snapshot) = self.knowledge.latest() {
             return snapshot;
@@ -125,7 +135,13 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let mut list = ListResourcesResult::with_all_items(resources::list(&*self.site().await));
+        // From the opened site while the first render runs (Claude Code lists resources
+        // before its model sees any tool), with sizes once it is in.
+        let resources = match self.knowledge.latest() {
+            Some(site) => resources::list(&site.index, Some(&site.files)),
+            None => resources::list(&*self.index().await, None),
+        };
+        let mut list = ListResourcesResult::with_all_items(resources);
         (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
         Ok(list)
     }
@@ -136,7 +152,7 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let mut list =
-            ListResourceTemplatesResult::with_all_items(resources::templates(&*self.site().await));
+            ListResourceTemplatesResult::with_all_items(resources::templates(&*self.index().await));
         (list.ttl_ms, list.cache_scope) = cache::hints(&context, cache::Life::Files);
         Ok(list)
     }

@@ -14,12 +14,13 @@ use chrono::NaiveDate;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::thread::JoinHandle;
 
 /// One build of the site, held in memory.
 pub struct Snapshot {
-    pub index: SiteIndex,
+    /// The opened site (shared with what answers before the render is in).
+    pub index: Arc<SiteIndex>,
     /// Every rendered file by output path (`research/x.md`, `api/matrix.json`, `search/…`).
     pub files: BTreeMap<String, Vec<u8>>,
     /// `api/matrix.json`: capabilities, clients and every support cell with its evidence.
@@ -35,11 +36,11 @@ pub struct Snapshot {
 impl Snapshot {
     /// Opens, indexes and renders the site in `root` in memory.
     pub fn load(root: &Path, today: NaiveDate) -> Result<Snapshot> {
-        Snapshot::render(crate::open(root)?, today)
+        Snapshot::render(Arc::new(crate::open(root)?), today)
     }
 
     /// Renders an opened site in memory.
-    pub fn render(index: SiteIndex, today: NaiveDate) -> Result<Snapshot> {
+    pub fn render(index: Arc<SiteIndex>, today: NaiveDate) -> Result<Snapshot> {
         let mut out = MemoryOutput::default();
         crate::render::render(&index, None, &mut out)?;
         let files = out.files;
@@ -73,7 +74,7 @@ impl Snapshot {
 
     /// The site's base URL, without a trailing `/`.
     pub fn base_url(&self) -> &str {
-        self.index.config.base_url.trim_end_matches('/')
+        base_url(&self.index)
     }
 
     /// A rendered file as text.
@@ -163,36 +164,48 @@ impl Snapshot {
         Some((self.today - date).num_days())
     }
 
-    /// Every page an agent may read as a resource: (section, id, title, output path of its
-    /// `.md` rendition), for notes, clients, capabilities and guides, in section order.
+    /// Every page an agent may read as a resource that the render made (see [`pages`]).
     pub fn pages(&self) -> Vec<Page<'_>> {
-        let content = &self.index.content;
-        let notes = (content.notes.iter())
-            .map(|n| (Section::Research, doc_id(&n.id, &n.doc), n.display_title()));
-        let clients = (content.clients.iter())
-            .map(|c| (Section::Clients, doc_id(&c.id, &c.doc), c.display_title()));
-        let capabilities = (content.capabilities.iter()).map(|c| {
-            (
-                Section::Capabilities,
-                doc_id(&c.id, &c.doc),
-                c.display_title(),
-            )
-        });
-        let guides = (content.guides.iter())
-            .map(|g| (Section::Guides, g.doc.stem.as_str(), g.display_title()));
-        notes
-            .chain(clients)
-            .chain(capabilities)
-            .chain(guides)
-            .map(|(section, id, title)| Page {
-                section,
-                id,
-                title,
-                path: format!("{}/{id}.md", section.dir()),
-            })
-            .filter(|page| self.files.contains_key(&page.path))
-            .collect()
+        let mut pages = pages(&self.index);
+        pages.retain(|page| self.files.contains_key(&page.path));
+        pages
     }
+}
+
+/// The site's base URL, without a trailing `/`.
+pub fn base_url(index: &SiteIndex) -> &str {
+    index.config.base_url.trim_end_matches('/')
+}
+
+/// Every page an agent may read as a resource: (section, id, title, output path of its
+/// `.md` rendition), for notes, clients, capabilities and guides, in section order. Known
+/// from the opened site alone, before the render.
+pub fn pages(index: &SiteIndex) -> Vec<Page<'_>> {
+    let content = &index.content;
+    let notes = (content.notes.iter())
+        .map(|n| (Section::Research, doc_id(&n.id, &n.doc), n.display_title()));
+    let clients = (content.clients.iter())
+        .map(|c| (Section::Clients, doc_id(&c.id, &c.doc), c.display_title()));
+    let capabilities = (content.capabilities.iter()).map(|c| {
+        (
+            Section::Capabilities,
+            doc_id(&c.id, &c.doc),
+            c.display_title(),
+        )
+    });
+    let guides =
+        (content.guides.iter()).map(|g| (Section::Guides, g.doc.stem.as_str(), g.display_title()));
+    notes
+        .chain(clients)
+        .chain(capabilities)
+        .chain(guides)
+        .map(|(section, id, title)| Page {
+            section,
+            id,
+            title,
+            path: format!("{}/{id}.md", section.dir()),
+        })
+        .collect()
 }
 
 /// A page of the site as a resource.
@@ -231,12 +244,16 @@ type FirstRender = Arc<Mutex<Option<JoinHandle<Snapshot>>>>;
 /// no snapshot. Clients give a server little time: Claude Code 2.1.332 sends
 /// `server/discover` and falls back after about 2.5 s, and Codex 0.171.0 asks its model
 /// without the server's tools if they are not listed about a second after it starts; opening
-/// and rendering a large site takes longer than that.
+/// and rendering a large site takes longer than that. What the opened site alone answers
+/// (the resources and their templates, which Claude Code lists before its model sees any
+/// tool) is answered as soon as the site is open, before the render.
 #[derive(Clone)]
 pub struct Knowledge {
     pub root: PathBuf,
     pub today: NaiveDate,
     current: Arc<RwLock<Option<Arc<Snapshot>>>>,
+    /// The site as first opened, set before its first render starts.
+    opened: Arc<OnceLock<Arc<SiteIndex>>>,
     first: FirstRender,
     /// The site's words as `site.yaml` gave them at start (read at once: the handshake's
     /// instructions and tool descriptions use them before the first render is in).
@@ -254,14 +271,26 @@ impl Knowledge {
             .map(|c| c.vocabulary)
             .unwrap_or_default();
         let site = root.to_path_buf();
-        let render = std::thread::spawn(move || match Snapshot::load(&site, today) {
-            Ok(snapshot) => snapshot,
-            Err(e) => give_up(&e.terminal_line()),
+        let opened = Arc::new(OnceLock::new());
+        let publish = Arc::clone(&opened);
+        let render = std::thread::spawn(move || {
+            // Whatever ends the opening, the process must not wait on `opened` for ever.
+            let index = match std::panic::catch_unwind(|| crate::open(&site)) {
+                Ok(Ok(index)) => Arc::new(index),
+                Ok(Err(e)) => give_up(&e.terminal_line()),
+                Err(_) => give_up("error: opening the site stopped unexpectedly"),
+            };
+            publish.get_or_init(|| Arc::clone(&index));
+            match Snapshot::render(index, today) {
+                Ok(snapshot) => snapshot,
+                Err(e) => give_up(&e.terminal_line()),
+            }
         });
         Knowledge {
             root: root.to_path_buf(),
             today,
             current: Arc::new(RwLock::new(None)),
+            opened,
             first: Arc::new(Mutex::new(Some(render))),
             words: Arc::new(words),
         }
@@ -292,6 +321,15 @@ impl Knowledge {
         match self.latest() {
             Some(snapshot) => snapshot.index.config.vocabulary.clone(),
             None => (*self.words).clone(),
+        }
+    }
+
+    /// The opened site: the latest snapshot's, or (before the first render is in) the site
+    /// as first opened, waiting for that if need be.
+    pub fn index(&self) -> Arc<SiteIndex> {
+        match self.latest() {
+            Some(snapshot) => Arc::clone(&snapshot.index),
+            None => Arc::clone(self.opened.wait()),
         }
     }
 

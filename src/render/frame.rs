@@ -46,7 +46,8 @@ pub struct SiteView<'a> {
 /// One entry of the main navigation.
 #[derive(Debug, Serialize)]
 pub struct NavItem {
-    pub title: &'static str,
+    /// In the site's words (`Editors` where a client is called an editor).
+    pub title: String,
     pub url: String,
     /// Matches [`PageView::section`] on the pages it leads to.
     pub section: &'static str,
@@ -100,7 +101,7 @@ impl<'a> Ctx<'a> {
             .into_iter()
             .filter(|(_, page, _)| !(no_guides && *page == Page::Index(Section::Guides)))
             .map(|(title, page, section)| NavItem {
-                title,
+                title: config.vocabulary.reword(title),
                 url: self.href(page),
                 section,
             })

@@ -122,7 +122,7 @@ pub struct LlmsView<'a> {
 
 #[derive(Debug, Serialize)]
 pub struct LlmsSection<'a> {
-    pub title: &'static str,
+    pub title: String,
     pub items: Vec<LlmsItem<'a>>,
 }
 
@@ -131,7 +131,7 @@ pub struct LlmsItem<'a> {
     pub title: Cow<'a, str>,
     /// The absolute URL of the page's `.md` rendition.
     pub url: String,
-    pub summary: &'a str,
+    pub summary: Cow<'a, str>,
 }
 
 fn item<'a>(ctx: &Ctx<'a>, page: Page, summary: &'a str, meta: Vec<String>) -> ListItem<'a> {
@@ -295,7 +295,8 @@ fn capabilities<'a>(ctx: &Ctx<'a>) -> ListView<'a> {
                     let yes = (clients.iter())
                         .filter(|&&c| ctx.status(c, i) == "yes")
                         .count();
-                    meta.push(format!("{yes} of {} clients: yes", clients.len()));
+                    let of = &ctx.config().vocabulary.clients;
+                    meta.push(format!("{yes} of {} {of}: yes", clients.len()));
                     item(ctx, Page::Capability(i), "", meta)
                 })
                 .collect();
@@ -423,80 +424,84 @@ fn changed_in<'a>(ctx: &Ctx<'a>, id: &str, field: Field) -> Vec<ChangedCapabilit
 
 pub fn llms_view<'a>(ctx: &Ctx<'a>) -> LlmsView<'a> {
     let config = ctx.config();
-    let entry = |page: Page, summary: &'a str| LlmsItem {
+    let words = |text: &str| config.vocabulary.reword(text);
+    let entry = |page: Page, summary: Cow<'a, str>| LlmsItem {
         title: ctx.title(page),
         url: ctx.md_canonical_url(page),
         summary,
     };
     let mut overview = vec![entry(
         Page::Home,
-        "The support matrix: every capability by client.",
+        words("The support matrix: every capability by client.").into(),
     )];
     for (section, summary) in [
         (Section::Research, "Every research note, by kind."),
         (Section::Clients, "Every client, with its support counts."),
         (Section::Capabilities, "Every capability, by group."),
     ] {
-        overview.push(entry(Page::Index(section), summary));
+        overview.push(entry(Page::Index(section), words(summary).into()));
     }
     overview.push(entry(
         Page::SpecIndex,
-        "Spec revisions and the notes that apply to each.",
+        words("Spec revisions and the notes that apply to each.").into(),
     ));
     if ctx.count(Section::Guides) > 0 {
-        overview.push(entry(Page::Index(Section::Guides), "Long-form guides."));
+        overview.push(entry(
+            Page::Index(Section::Guides),
+            "Long-form guides.".into(),
+        ));
     }
     if ctx.count(Section::Observations) > 0 {
         overview.push(entry(
             Page::Index(Section::Observations),
-            "What shipped clients were seen doing against fieldnotes probe.",
+            words("What shipped clients were seen doing against fieldnotes probe.").into(),
         ));
     }
     let sections = vec![
         LlmsSection {
-            title: "Overview",
+            title: words("Overview"),
             items: overview,
         },
         LlmsSection {
-            title: "Research notes",
+            title: words("Research notes"),
             items: (0..ctx.count(Section::Research))
-                .map(|i| entry(Page::Note(i), text(&ctx.note(i).summary)))
+                .map(|i| entry(Page::Note(i), text(&ctx.note(i).summary).into()))
                 .collect(),
         },
         LlmsSection {
-            title: "Clients",
+            title: words("Clients"),
             items: ctx
                 .matrix()
                 .clients
                 .iter()
-                .map(|&i| entry(Page::Client(i), ""))
+                .map(|&i| entry(Page::Client(i), "".into()))
                 .collect(),
         },
         LlmsSection {
-            title: "Capabilities",
+            title: words("Capabilities"),
             items: (0..ctx.count(Section::Capabilities))
-                .map(|i| entry(Page::Capability(i), ""))
+                .map(|i| entry(Page::Capability(i), "".into()))
                 .collect(),
         },
         LlmsSection {
-            title: "Spec revisions",
+            title: words("Spec revisions"),
             items: config
                 .spec_versions
                 .iter()
                 .enumerate()
-                .map(|(i, v)| entry(Page::Spec(i), v.title.as_deref().unwrap_or("")))
+                .map(|(i, v)| entry(Page::Spec(i), v.title.as_deref().unwrap_or("").into()))
                 .collect(),
         },
         LlmsSection {
-            title: "Guides",
+            title: words("Guides"),
             items: (0..ctx.count(Section::Guides))
-                .map(|i| entry(Page::Guide(i), text(&ctx.guide(i).summary)))
+                .map(|i| entry(Page::Guide(i), text(&ctx.guide(i).summary).into()))
                 .collect(),
         },
         LlmsSection {
-            title: "Observations",
+            title: words("Observations"),
             items: (0..ctx.count(Section::Observations))
-                .map(|i| entry(Page::Observation(i), ""))
+                .map(|i| entry(Page::Observation(i), "".into()))
                 .collect(),
         },
     ];

@@ -3,6 +3,7 @@
 //! site's own `templates/` and `static/`. Which files those are, the load step listed
 //! ([`crate::load::assets`], fenced); this reads them.
 
+use crate::config::Vocabulary;
 use crate::error::{Error, Result};
 use crate::index::hashed_names::{theme_static_names, DEFAULT_THEME};
 use crate::index::SiteIndex;
@@ -133,6 +134,7 @@ pub fn load(index: &SiteIndex) -> Result<Theme> {
     }
     let mut tera = super::escape::tera();
     register_asset_filter(&mut tera, &published);
+    register_words_filter(&mut tera, &index.config.vocabulary);
     let limits = &index.config.limits;
     tera.set_render_limits(tera::RenderLimits {
         max_steps: Some(limits.max_render_steps),
@@ -172,6 +174,17 @@ fn register_asset_filter(tera: &mut tera::Tera, published: &super::hashed::Publi
                 known.join(", ")
             )))
         },
+    );
+}
+
+/// The `words` filter: `{{ "Clients to compare" | words }}` is the theme's own text in the
+/// site's words (`Editors to compare` where `vocabulary` calls a client an editor; see
+/// [`Vocabulary::reword`]). Content is never passed through it, only the theme's chrome.
+fn register_words_filter(tera: &mut tera::Tera, words: &Vocabulary) {
+    let words = words.clone();
+    tera.register_filter(
+        "words",
+        move |text: &str, _: tera::Kwargs, _: &tera::State| words.reword(text),
     );
 }
 

@@ -123,16 +123,18 @@ impl<'a> Ctx<'a> {
         self.config().url_for(&self.route(page))
     }
 
-    /// The title a page goes by in links and lists.
+    /// The title a page goes by in links and lists (a section's or a revision's in the site's
+    /// words: `Editors`, `Version 3.17`).
     pub fn title(&self, page: Page) -> Cow<'a, str> {
+        let words = |title: &str| Cow::Owned(self.config().vocabulary.reword(title));
         match page {
             Page::Home => Cow::Borrowed(self.config().title.as_str()),
             Page::Index(Section::Research) => Cow::Borrowed("Research notes"),
-            Page::Index(Section::Clients) => Cow::Borrowed("Clients"),
-            Page::Index(Section::Capabilities) => Cow::Borrowed("Capabilities"),
+            Page::Index(Section::Clients) => words("Clients"),
+            Page::Index(Section::Capabilities) => words("Capabilities"),
             Page::Index(Section::Guides) => Cow::Borrowed("Guides"),
             Page::Index(Section::Observations) => Cow::Borrowed("Observations"),
-            Page::SpecIndex => Cow::Borrowed("Spec revisions"),
+            Page::SpecIndex => words("Spec revisions"),
             Page::Note(i) => Cow::Borrowed(self.note(i).display_title()),
             Page::Client(i) => Cow::Borrowed(self.client(i).display_title()),
             Page::Capability(i) => Cow::Borrowed(self.capability(i).display_title()),
@@ -141,7 +143,7 @@ impl<'a> Ctx<'a> {
             Page::Observation(i) => Cow::Owned(
                 super::escape::visible_controls(&self.observation(i).display_title()).into_owned(),
             ),
-            Page::Spec(i) => Cow::Owned(format!("Revision {}", self.config().spec_versions[i].id)),
+            Page::Spec(i) => words(&format!("Revision {}", self.config().spec_versions[i].id)),
         }
     }
 

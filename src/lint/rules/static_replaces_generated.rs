@@ -47,12 +47,11 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
         return;
     }
     let outputs = Outputs::of(cx.index);
+    let theme = crate::index::hashed_names::theme_static_names(cx.index);
     for file in static_files {
         let path = crate::text_file::display_path(&file.path);
         if file.path.starts_with(STATIC_DIR) {
-            if let Some(theme_file) =
-                crate::index::hashed_names::hashed_twin_of(cx.index, &file.name)
-            {
+            if let Some(theme_file) = crate::index::hashed_names::hashed_twin(&file.name, &theme) {
                 sink.report_path(
                     &META,
                     &path,

@@ -179,7 +179,8 @@
         td.textContent = String(tallies.get(td.dataset.client)[td.parentElement.dataset.status]);
       }
       if (empty) empty.hidden = shownRows > 0 && shownClients > 0;
-      count.textContent = `Showing ${shownRows} of ${rows.length} capabilities and ${shownClients} of ${clientCount} clients.`;
+      const { rows: rowNoun = "capabilities", columns: columnNoun = "clients" } = count.dataset;
+      count.textContent = `Showing ${shownRows} of ${rows.length} ${rowNoun} and ${shownClients} of ${clientCount} ${columnNoun}.`;
       if (clientsCount) clientsCount.textContent = `${s.clients.size} of ${clientCount}`;
       const option = revisionSelect ? revisionSelect.selectedOptions[0] : null;
       revisionLink.hidden = !s.revision;

@@ -462,7 +462,7 @@
         card.hidden = !on;
         if (on) shown += 1;
       }
-      count.textContent = `Showing ${shown} of ${cards.length} clients.`;
+      count.textContent = `Showing ${shown} of ${cards.length} ${count.dataset.noun || "clients"}.`;
       sync();
       const params = new URLSearchParams(location.search);
       for (const [name, key] of keys) {
