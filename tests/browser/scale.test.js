@@ -145,11 +145,23 @@ describe("the matrix at 40 clients × 30 capabilities", () => {
     const known = page.locator("td.cell-yes");
     assert.ok((await unknown.count()) > 800, "most cells are unknown, as in real data");
     // No pill: a quiet "?", so a blank column never reads as a rendering gap.
-    const marks = await unknown.evaluateAll((tds) =>
-      tds.map((td) => [td.textContent.trim(), Number(getComputedStyle(td.querySelector(".mark")).opacity)])
-    );
+    // Quiet: its mark stands out less from its cell than a known cell's does (faded by colour).
+    const contrastOf = (tds) =>
+      tds.map((td) => {
+        const rgb = (css) => {
+          const n = (css.match(/[\d.]+/g) || []).map(Number);
+          return css.startsWith("color(") ? n.slice(0, 3).map((v) => v * 255) : n.slice(0, 3);
+        };
+        const lum = ([r, g, b]) =>
+          [r, g, b].map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+        const [a, b] = [lum(rgb(getComputedStyle(td.querySelector(".mark")).color)), lum(rgb(getComputedStyle(td).backgroundColor))];
+        return [td.textContent.trim(), (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)];
+      });
+    const marks = await unknown.evaluateAll(contrastOf);
+    const knownMarks = await known.evaluateAll(contrastOf);
     assert.deepEqual([...new Set(marks.map(([text]) => text))], ["?"], "an unknown cell shows a ?");
-    assert.ok(marks.every(([, opacity]) => opacity < 1), "quieter than a known cell's mark");
+    const loudest = Math.max(...marks.map(([, c]) => c));
+    assert.ok(loudest < Math.min(...knownMarks.map(([, c]) => c)), `quieter than a known cell's mark (${loudest.toFixed(2)}:1)`);
     assert.equal(await page.locator("table.matrix .status").count(), 0);
     const background = (loc) => loc.first().evaluate((td) => getComputedStyle(td).backgroundColor);
     assert.notEqual(await background(known), await background(unknown));
