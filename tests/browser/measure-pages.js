@@ -2,7 +2,9 @@
 // the first answer row, the page's height, its layout shift (CLS), axe's violations with the
 // default rules, the stylesheets it loads; with LIGHTHOUSE set to a Lighthouse CLI, its mobile
 // performance score as well (the median of LIGHTHOUSE_RUNS runs, 1 unless set; every run's
-// score in brackets). Prints a Markdown table.
+// score in brackets). Prints a Markdown table. The pages are served gzipped (support.js's
+// server, as the deploy guide asks of a host); uncompressed, the home page's 450 KB of HTML
+// alone costs Lighthouse's slow 4G some two seconds.
 //
 //   node tests/browser/measure-pages.js SITE_DIR
 //   LIGHTHOUSE=/path/to/node_modules/.bin/lighthouse LIGHTHOUSE_RUNS=3 node tests/browser/measure-pages.js SITE_DIR
