@@ -4,7 +4,7 @@ mod base_url;
 pub mod trust;
 mod vocabulary;
 
-pub use vocabulary::{capitalize, Vocabulary};
+pub use vocabulary::{capitalize, Vocabulary, WORDS};
 
 use crate::error::{Error, Result};
 use serde::Deserialize;

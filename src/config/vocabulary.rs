@@ -65,8 +65,9 @@ impl Default for Vocabulary {
     }
 }
 
-/// The words [`Vocabulary::reword`] replaces, as written in fieldnotes' own texts.
-const WORDS: [&str; 6] = [
+/// The words [`Vocabulary::reword`] replaces, as written in fieldnotes' own texts (a site
+/// that names them otherwise shows none of them in its theme's text).
+pub const WORDS: [&str; 6] = [
     "client",
     "clients",
     "capability",

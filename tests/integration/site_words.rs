@@ -43,19 +43,7 @@ fn lines_holding(what: &str, text: &str, words: &[&str]) -> Vec<String> {
 /// place, when any output file or any rule's `fieldnotes lint --explain` text run in the site
 /// names MCP or the Model Context Protocol.
 pub fn assert_names_no_mcp(root: &Path, today: &str) {
-    let out = tempfile::tempdir().expect("temp dir");
-    let build = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
-        .arg("--root")
-        .arg(root)
-        .args(["build", "--today", today, "--out"])
-        .arg(out.path())
-        .output()
-        .expect("fieldnotes runs");
-    assert!(
-        build.status.success(),
-        "the site builds: {}",
-        String::from_utf8_lossy(&build.stderr)
-    );
+    let out = build(root, today);
     let mut found = Vec::new();
     let files = crate::support::files_under(out.path());
     assert!(files.len() > 20, "a whole site: {} files", files.len());
@@ -81,8 +69,27 @@ pub fn assert_names_no_mcp(root: &Path, today: &str) {
     );
 }
 
-#[test]
-fn the_minimal_example_site_names_no_mcp_anywhere() {
+/// Builds the site at `root` as of `today` into a temporary folder, which it returns.
+fn build(root: &Path, today: &str) -> tempfile::TempDir {
+    let out = tempfile::tempdir().expect("temp dir");
+    let build = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .arg("--root")
+        .arg(root)
+        .args(["build", "--today", today, "--out"])
+        .arg(out.path())
+        .output()
+        .expect("fieldnotes runs");
+    assert!(
+        build.status.success(),
+        "the site builds: {}",
+        String::from_utf8_lossy(&build.stderr)
+    );
+    out
+}
+
+/// `fieldnotes init --example minimal` (the EditorConfig site) in a temporary folder, which
+/// it returns with the site's root.
+fn minimal_site() -> (tempfile::TempDir, std::path::PathBuf) {
     let parent = tempfile::tempdir().expect("temp dir");
     let init = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
         .current_dir(parent.path())
@@ -94,19 +101,15 @@ fn the_minimal_example_site_names_no_mcp_anywhere() {
         "{}",
         String::from_utf8_lossy(&init.stderr)
     );
-    assert_names_no_mcp(&parent.path().join("site"), "2026-12-06");
+    let root = parent.path().join("site");
+    (parent, root)
 }
 
-/// fieldnotes' own words for what a site tracks, which a site that names them otherwise
-/// (`vocabulary`) must not show a reader.
-const DEFAULT_WORDS: [&str; 6] = [
-    "client",
-    "clients",
-    "capability",
-    "capabilities",
-    "revision",
-    "revisions",
-];
+#[test]
+fn the_minimal_example_site_names_no_mcp_anywhere() {
+    let (_parent, root) = minimal_site();
+    assert_names_no_mcp(&root, "2026-12-06");
+}
 
 /// What a reader of an HTML page sees of it, a line per text run, in lower case: the text
 /// outside tags and the `title`, `aria-label`, `placeholder` and `alt` values, without
@@ -169,22 +172,8 @@ fn visible_markdown(markdown: &str) -> String {
 
 #[test]
 fn the_minimal_example_site_shows_its_own_words_for_what_it_tracks() {
-    let parent = tempfile::tempdir().expect("temp dir");
-    let init = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
-        .current_dir(parent.path())
-        .args(["init", "site", "--example", "minimal"])
-        .output()
-        .expect("fieldnotes runs");
-    assert!(init.status.success());
-    let out = tempfile::tempdir().expect("temp dir");
-    let build = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
-        .arg("--root")
-        .arg(parent.path().join("site"))
-        .args(["build", "--today", "2026-12-06", "--out"])
-        .arg(out.path())
-        .output()
-        .expect("fieldnotes runs");
-    assert!(build.status.success());
+    let (_parent, root) = minimal_site();
+    let out = build(&root, "2026-12-06");
     let mut found = Vec::new();
     let mut pages = 0;
     for (path, bytes) in crate::support::files_under(out.path()) {
@@ -195,7 +184,7 @@ fn the_minimal_example_site_shows_its_own_words_for_what_it_tracks() {
             _ => continue,
         };
         pages += 1;
-        found.extend(lines_holding(&path, &seen, &DEFAULT_WORDS));
+        found.extend(lines_holding(&path, &seen, &fieldnotes::config::WORDS));
     }
     assert!(pages > 20, "every page and its Markdown: {pages}");
     assert!(
