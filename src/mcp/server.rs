@@ -49,10 +49,8 @@ impl Server {
         }
     }
 
-    /// The snapshot this request is answered from. While the first render runs, it is
-    /// waited for off the server's thread, so requests that need no snapshot (`ping`,
-    /// `tools/list`, `server/discover`) are answered meanwhile.
-    /// The opened site, without waiting for the render (waiting only for the opening).
+    /// The opened site, without waiting for the render (waiting only for the opening, off
+    /// the server's thread).
     async fn index(&self) -> Arc<SiteIndex> {
         let knowledge = self.knowledge.clone();
         match tokio::task::spawn_blocking(move || knowledge.index()).await {
@@ -61,6 +59,9 @@ impl Server {
         }
     }
 
+    /// The snapshot this request is answered from. While the first render runs, it is
+    /// waited for off the server's thread, so requests that need no snapshot (`ping`,
+    /// `tools/list`, `server/discover`) are answered meanwhile.
     pub(super) async fn site(&self) -> Arc<Snapshot> {
         if let Some(snapshot) = self.knowledge.latest() {
             return snapshot;

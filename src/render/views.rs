@@ -143,7 +143,10 @@ impl<'a> Ctx<'a> {
             Page::Observation(i) => Cow::Owned(
                 super::escape::visible_controls(&self.observation(i).display_title()).into_owned(),
             ),
-            Page::Spec(i) => words(&format!("Revision {}", self.config().spec_versions[i].id)),
+            Page::Spec(i) => {
+                let revision = self.config().vocabulary.reword("Revision");
+                Cow::Owned(format!("{revision} {}", self.config().spec_versions[i].id))
+            }
         }
     }
 
