@@ -136,14 +136,24 @@ impl Transcript {
         Some(self.records.len())
     }
 
-    /// Puts `entry`, stamped now, at position `index` (0-based): an HTTP request recorded
-    /// before the messages its body held, once its status is known.
-    pub fn insert(&mut self, index: usize, entry: Entry) {
-        let record = Record { t: now(), entry };
+    /// Puts `entry` at position `index` (0-based): an HTTP request recorded before the
+    /// messages its body held, once its status is known. It is stamped `arrived` (when the
+    /// request came), kept between the stamps of its neighbours, so that ordering records by
+    /// time never moves a request after its own body or before what came ahead of it.
+    pub fn insert(&mut self, index: usize, arrived: String, entry: Entry) {
+        let index = index.min(self.records.len());
+        let mut t = arrived;
+        if let Some(before) = index.checked_sub(1).and_then(|i| self.records.get(i)) {
+            t = t.max(before.t.clone());
+        }
+        if let Some(after) = self.records.get(index) {
+            t = t.min(after.t.clone());
+        }
+        let record = Record { t, entry };
         let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
         if self.dropped == 0 && self.bytes + size <= self.limit {
             self.bytes += size;
-            self.records.insert(index.min(self.records.len()), record);
+            self.records.insert(index, record);
         }
     }
 
@@ -278,6 +288,44 @@ mod tests {
             Transcript::from_jsonl(&text).records(),
             transcript.records()
         );
+    }
+
+    /// A request read slowly (or answered in a later millisecond than it arrived) still
+    /// sorts before the messages its body held, and never before what came ahead of it.
+    #[test]
+    fn an_inserted_request_stays_between_its_neighbours_when_sorted_by_time() {
+        let post = |status| Entry::Http {
+            http: HttpEvent {
+                method: "POST".into(),
+                path: "/mcp".into(),
+                headers: BTreeMap::new(),
+                status,
+                stream: "json".into(),
+            },
+        };
+        let mut transcript = Transcript::default();
+        let note = |note: &str| Entry::Note { note: note.into() };
+        transcript.push_at("2026-12-01T23:15:00.100000Z".into(), note("before"));
+        transcript.push_at("2026-12-01T23:15:00.105000Z".into(), note("its body"));
+        // Stamped when answered, after its body: pulled back to its body's stamp.
+        transcript.insert(1, "2026-12-01T23:15:00.109000Z".into(), post(200));
+        // Stamped on arrival before the record ahead of it: pushed forward to that one.
+        transcript.push_at("2026-12-01T23:15:00.120000Z".into(), note("the next body"));
+        transcript.insert(3, "2026-12-01T23:15:00.090000Z".into(), post(202));
+        let stamps: Vec<&str> = transcript.records().iter().map(|r| r.t.as_str()).collect();
+        assert_eq!(
+            stamps,
+            [
+                "2026-12-01T23:15:00.100000Z",
+                "2026-12-01T23:15:00.105000Z",
+                "2026-12-01T23:15:00.105000Z",
+                "2026-12-01T23:15:00.105000Z",
+                "2026-12-01T23:15:00.120000Z",
+            ]
+        );
+        let mut sorted = transcript.records().to_vec();
+        sorted.sort_by(|a, b| a.t.cmp(&b.t));
+        assert_eq!(sorted, transcript.records());
     }
 
     #[test]
