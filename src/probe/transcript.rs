@@ -137,18 +137,16 @@ impl Transcript {
     }
 
     /// Puts `entry` at position `index` (0-based): an HTTP request recorded before the
-    /// messages its body held, once its status is known. It is stamped `arrived` (when the
-    /// request came), kept between the stamps of its neighbours, so that ordering records by
-    /// time never moves a request after its own body or before what came ahead of it.
-    pub fn insert(&mut self, index: usize, arrived: String, entry: Entry) {
+    /// messages its body held, once its status is known. It takes the stamp of the record it
+    /// is put before (the first message of its body), or now when it is last, so that
+    /// ordering records by time (and merging the model's lines in by time) never separates
+    /// a request from its body nor moves it ahead of what came before it.
+    pub fn insert(&mut self, index: usize, entry: Entry) {
         let index = index.min(self.records.len());
-        let mut t = arrived;
-        if let Some(before) = index.checked_sub(1).and_then(|i| self.records.get(i)) {
-            t = t.max(before.t.clone());
-        }
-        if let Some(after) = self.records.get(index) {
-            t = t.min(after.t.clone());
-        }
+        let t = self
+            .records
+            .get(index)
+            .map_or_else(now, |next| next.t.clone());
         let record = Record { t, entry };
         let size = serde_json::to_string(&record).map_or(0, |s| s.len() + 1);
         if self.dropped == 0 && self.bytes + size <= self.limit {
@@ -290,42 +288,34 @@ mod tests {
         );
     }
 
-    /// A request read slowly (or answered in a later millisecond than it arrived) still
-    /// sorts before the messages its body held, and never before what came ahead of it.
+    /// A request answered in a later millisecond than its body was read still sorts before
+    /// its body, and a model line stamped between the two cannot be merged in between them.
     #[test]
-    fn an_inserted_request_stays_between_its_neighbours_when_sorted_by_time() {
-        let post = |status| Entry::Http {
+    fn an_inserted_request_takes_its_bodys_stamp() {
+        let post = Entry::Http {
             http: HttpEvent {
                 method: "POST".into(),
                 path: "/mcp".into(),
                 headers: BTreeMap::new(),
-                status,
+                status: 200,
                 stream: "json".into(),
             },
         };
-        let mut transcript = Transcript::default();
         let note = |note: &str| Entry::Note { note: note.into() };
+        let mut transcript = Transcript::default();
         transcript.push_at("2026-12-01T23:15:00.100000Z".into(), note("before"));
         transcript.push_at("2026-12-01T23:15:00.105000Z".into(), note("its body"));
-        // Stamped when answered, after its body: pulled back to its body's stamp.
-        transcript.insert(1, "2026-12-01T23:15:00.109000Z".into(), post(200));
-        // Stamped on arrival before the record ahead of it: pushed forward to that one.
-        transcript.push_at("2026-12-01T23:15:00.120000Z".into(), note("the next body"));
-        transcript.insert(3, "2026-12-01T23:15:00.090000Z".into(), post(202));
-        let stamps: Vec<&str> = transcript.records().iter().map(|r| r.t.as_str()).collect();
-        assert_eq!(
-            stamps,
-            [
-                "2026-12-01T23:15:00.100000Z",
-                "2026-12-01T23:15:00.105000Z",
-                "2026-12-01T23:15:00.105000Z",
-                "2026-12-01T23:15:00.105000Z",
-                "2026-12-01T23:15:00.120000Z",
-            ]
-        );
-        let mut sorted = transcript.records().to_vec();
+        transcript.insert(1, post.clone());
+        transcript.insert(3, post);
+        let records = transcript.records();
+        assert!(matches!(records[1].entry, Entry::Http { .. }));
+        assert_eq!(records[1].t, "2026-12-01T23:15:00.105000Z");
+        // Last, it is stamped now: after everything before it.
+        assert!(matches!(records[3].entry, Entry::Http { .. }));
+        assert!(records[3].t > records[2].t);
+        let mut sorted = records.to_vec();
         sorted.sort_by(|a, b| a.t.cmp(&b.t));
-        assert_eq!(sorted, transcript.records());
+        assert_eq!(sorted, records);
     }
 
     #[test]

@@ -64,7 +64,6 @@ pub(super) async fn post(
         .and_then(|q| q.split('&').find_map(|kv| kv.strip_prefix("sessionId=")))
         .map(str::to_string);
     let event = http_event(&request, StatusCode::ACCEPTED, "none");
-    let arrived = crate::probe::transcript::now();
     let user_agent = user_agent(&request);
     let body = read_body(request).await;
     let mut state = hub.lock();
@@ -91,7 +90,7 @@ pub(super) async fn post(
     event.status = status.as_u16();
     live.session
         .transcript
-        .insert(at, arrived, Entry::Http { http: event });
+        .insert(at, Entry::Http { http: event });
     if let Some(stream) = &live.stream {
         for reply in &replies {
             let _ = stream.send(body::event(Some("message"), &reply.to_string()));

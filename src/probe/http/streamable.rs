@@ -126,7 +126,6 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
     let accepts_events =
         header(&request, "accept").is_some_and(|a| a.contains("text/event-stream"));
     let mut event = http_event(&request, StatusCode::OK, "json");
-    let arrived = crate::probe::transcript::now();
     let body = read_body(request).await;
     let parsed: Option<Value> = body
         .as_ref()
@@ -260,7 +259,7 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
     .into();
     live.session
         .transcript
-        .insert(at, arrived, Entry::Http { http: event });
+        .insert(at, Entry::Http { http: event });
     let mut response = if events {
         let (sender, body) = Body::events();
         // Requests queued for the client ride ahead of the reply, unless a GET stream is open
