@@ -59,6 +59,11 @@ pub struct Evidence {
     /// `version`, if it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
+    /// `observed`: the package that ran in that observation (its `package.name`), when it
+    /// names one: the version is that package's, which need not be the client's own
+    /// numbering (code-server 4.139.1 serves VS Code 1.139.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
     /// `observed`: the day of that observation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed: Option<String>,
@@ -80,6 +85,7 @@ impl Evidence {
         Evidence {
             method: Method::None,
             version: None,
+            package: None,
             observed: None,
             observation: None,
             commit: None,
@@ -97,6 +103,9 @@ pub fn of_cell(content: &Content, ids: &Ids, cell: &SupportCell) -> Evidence {
         return Evidence {
             method: Method::Observed,
             version: observation.client_version().map(str::to_string),
+            package: (observation.package.as_ref())
+                .map(|p| text(&p.name).to_string())
+                .filter(|name| !name.is_empty() && observation.package_version().is_some()),
             observed: Some(text(&observation.observed).to_string()).filter(|d| !d.is_empty()),
             observation: Some(crate::model::doc_id(&observation.id, &observation.doc).into()),
             commit: None,
@@ -110,6 +119,7 @@ pub fn of_cell(content: &Content, ids: &Ids, cell: &SupportCell) -> Evidence {
     let method = |method, commit| Evidence {
         method,
         version: version.map(str::to_string),
+        package: None,
         observed: None,
         observation: None,
         commit,

@@ -20,6 +20,8 @@ pub struct EvidenceView<'a> {
     /// "observed", "read in source", "from the docs", "no evidence".
     pub label: &'static str,
     pub version: Option<String>,
+    /// The package whose version `version` is, when observed and the observation names it.
+    pub package: Option<String>,
     pub observed: Option<String>,
     /// The newest observation cited, when observed.
     pub observation: Option<LinkView<'a>>,
@@ -136,6 +138,7 @@ pub fn evidence_view<'a>(
     let Evidence {
         method,
         version,
+        package,
         observed,
         observation,
         commit,
@@ -152,6 +155,7 @@ pub fn evidence_view<'a>(
         method: method.as_str(),
         label: method.label(),
         version: version.map(|v| visible_controls(&v).into_owned()),
+        package: package.map(|p| visible_controls(&p).into_owned()),
         observed,
         observation: observation
             .and_then(|id| ctx.find_observation(&id))

@@ -136,6 +136,33 @@ fn the_data_api_says_how_each_cell_was_checked() {
     assert!(client.contains("Checked: observed with version 1.3.0"));
 }
 
+/// A session that names the package that ran says whose version it is: a client served
+/// inside another product (VS Code in code-server) carries that product's numbering.
+#[test]
+fn an_observed_cell_names_the_package_its_version_belongs_to() {
+    let site = observed_site();
+    edit(
+        &site,
+        &observation_path(),
+        "observed: 2026-10-01\n",
+        "observed: 2026-10-01\npackage:\n  ecosystem: npm\n  name: alpha-server\n  version: 4.3.0\n",
+    );
+    site.build();
+    let matrix: serde_json::Value =
+        serde_json::from_str(&site.output("api/matrix.json")).expect("json");
+    let evidence = &matrix["support"]["client-a"]["tools.call"]["evidence"];
+    assert_eq!(evidence["version"], "4.3.0");
+    assert_eq!(evidence["package"], "alpha-server");
+    let client = site.output("clients/client-a.html");
+    assert!(
+        client.contains("Checked: observed with alpha-server 4.3.0"),
+        "the row names the package"
+    );
+    assert!(site
+        .output("clients/client-a.md")
+        .contains("Checked: observed, `alpha-server` 4.3.0"));
+}
+
 #[test]
 fn the_observation_page_shows_each_result_with_its_transcript_lines() {
     let site = observed_site();
