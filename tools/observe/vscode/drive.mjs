@@ -1,0 +1,47 @@
+// drive.mjs: opens code-server's workbench in headless Chromium for ~100 s, the time an MCP
+// session takes, and acts as the user would: allows a server's sampling request when asked,
+// and answers a form elicitation shown as a notification (Respond, then the text of
+// $ELICIT_ANSWER; empty: leave it unanswered). Prints what the workbench showed.
+//
+//   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import path from 'node:path';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const playwright =
+  process.env.PLAYWRIGHT ?? path.join(here, '../../../tests/browser/node_modules/playwright-core/index.mjs');
+const { chromium } = await import(pathToFileURL(playwright).href);
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+  args: ['--no-sandbox'],
+});
+const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+page.on('console', (m) => {
+  if (/mcp/i.test(m.text())) console.log('console:', m.text().slice(0, 300));
+});
+await page.goto(process.argv[2]);
+const answer = process.env.ELICIT_ANSWER ?? 'fieldnotes';
+let responded = false;
+for (let i = 0; i < 20; i++) {
+  await page.waitForTimeout(5000);
+  const shown = await page
+    .locator('.monaco-dialog-box, .quick-input-widget:visible, .notification-toast')
+    .allInnerTexts()
+    .catch(() => []);
+  if (shown.length) console.log(`t=${(i + 1) * 5}s shown:`, JSON.stringify(shown).slice(0, 600));
+  const allow = page.locator('.monaco-dialog-box a.monaco-button:has-text("Allow")');
+  if (await allow.count()) {
+    console.log('click Allow');
+    await allow.first().click().catch(() => {});
+  }
+  const respond = page.locator('.notification-toast a.monaco-button:has-text("Respond")');
+  if (answer && !responded && (await respond.count())) {
+    console.log('click Respond, type the answer');
+    await respond.first().click().catch(() => {});
+    await page.waitForTimeout(1500);
+    await page.keyboard.type(answer);
+    await page.keyboard.press('Enter');
+    responded = true;
+  }
+}
+await browser.close();

@@ -1,0 +1,52 @@
+#!/bin/bash
+# run.sh: one session of VS Code's MCP client (code-server, installed by install.sh) against
+# `fieldnotes probe`, its observation written into OUT.
+#
+#   VSC=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] run.sh stdio
+#   VSC=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] run.sh http PORT [probe http flags…]
+#
+# The user mcp.json names one server, the probe: over stdio, or at http://127.0.0.1:PORT/mcp
+# (`type: "http"`; add `--mode legacy-only-404` to see the SSE fallback). code-server starts,
+# drive.mjs opens its workbench, and the driver extension starts the server and calls its tool.
+set -u
+VSC=${VSC:?set VSC to install.sh\'s folder}
+OUT=${OUT:?set OUT to the observations folder}; mkdir -p "$OUT"
+FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
+ROOT=${ROOT:-$(pwd)}
+HERE=$(cd "$(dirname "$0")" && pwd)
+export PATH=$VSC/node24/node_modules/node/bin:$PATH
+V=$(node -e "console.log(require('$VSC/package/package.json').version)")
+CODE=$(node -e "console.log(require('$VSC/package/lib/vscode/package.json').version)")
+WHY="code-server $V (VS Code $CODE in a browser): a user mcp.json $1 server, started by workbench.mcp.startServer and its tool called with vscode.lm.invokeTool from an extension (tools/observe/vscode)"
+PROBE=(probe --root "$ROOT")
+FLAGS=(--out "$OUT" --package "npm:code-server@$V" --command "$WHY")
+rm -rf "$VSC/data/User/globalStorage" "$VSC/data/User/workspaceStorage" "$VSC/data/logs"
+probe=
+case $1 in
+  stdio)
+    python3 - "$FN" "$VSC/data/User/mcp.json" "${PROBE[@]}" stdio "${FLAGS[@]}" <<'PY'
+import json, sys
+fn, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+json.dump({"servers": {"fieldnotes-probe": {"type": "stdio", "command": fn, "args": args}}}, open(out, "w"))
+PY
+    ;;
+  http)
+    PORT=$2; shift 2
+    printf '{"servers": {"fieldnotes-probe": {"type": "http", "url": "http://127.0.0.1:%s/mcp"}}}\n' "$PORT" > "$VSC/data/User/mcp.json"
+    "$FN" "${PROBE[@]}" http --port "$PORT" "${FLAGS[@]}" "$@" &
+    probe=$!
+    sleep 1
+    ;;
+  *) echo "run.sh: stdio or http PORT" >&2; exit 2 ;;
+esac
+(cd "$VSC/package" && MCP_DRIVER_LOG=$OUT/driver.log exec node out/node/entry.js --auth none \
+  --bind-addr 127.0.0.1:${CODE_SERVER_PORT:-8090} --user-data-dir "$VSC/data" \
+  --extensions-dir "$VSC/ext" --disable-telemetry --disable-update-check "$VSC/ws" \
+  > "$OUT/code-server.log" 2>&1) &
+server=$!
+sleep 4
+timeout 150 node "$HERE/drive.mjs" "http://127.0.0.1:${CODE_SERVER_PORT:-8090}/?folder=$VSC/ws"
+kill "$server"; wait "$server" 2>/dev/null
+sleep 5
+[ -n "$probe" ] && kill -INT "$probe" && wait "$probe"
+ls "$OUT"
