@@ -47,6 +47,37 @@ impl<'a> Flow<'a> {
     fn first(&self, step: &str) -> Option<Step<'a>> {
         self.of(step).next()
     }
+
+    /// The authorization request the probe refused outright (no redirect back to the client,
+    /// so no code), when none was answered with a redirect: the flow stopped at the probe,
+    /// which says nothing of what the client does next. Its error is the probe's reason.
+    fn stopped_by_probe(&self) -> Option<Step<'a>> {
+        let mut asked = self.of("authorize").peekable();
+        asked.peek()?;
+        let mut refused = None;
+        for step in asked {
+            if (300..400).contains(&step.status()) {
+                return None;
+            }
+            refused = refused.or(Some(step));
+        }
+        refused
+    }
+
+    /// The server's own URI (RFC 8707's `resource`), from the metadata URL its 401 named:
+    /// `…/.well-known/oauth-protected-resource/mcp` is the metadata of `…/mcp`.
+    fn resource_uri(&self) -> Option<String> {
+        let named = self.of("bearer").find_map(|s| {
+            s.auth
+                .pointer("/challenge/resource_metadata")
+                .and_then(Value::as_str)
+        })?;
+        let (origin, path) = named.split_once("/.well-known/oauth-protected-resource")?;
+        Some(format!(
+            "{origin}{}",
+            if path.is_empty() { "/" } else { path }
+        ))
+    }
 }
 
 /// Every authorization rule that can judge the flow in `facts`.
@@ -94,6 +125,19 @@ fn oauth(flow: &Flow) -> Option<Finding> {
     let exchanged = flow
         .of("token")
         .find(|s| s.text("grant_type") == Some("authorization_code") && s.status() == 200);
+    if let (Some(refused), None) = (flow.stopped_by_probe(), exchanged) {
+        let mut lines: Vec<usize> = challenged.iter().map(|s| s.line).collect();
+        lines.push(refused.line);
+        return finding(
+            Status::Unknown,
+            Basis::Absent,
+            format!(
+                "the probe refused its authorization request ({}), so the flow could not go on",
+                refused.text("error").unwrap_or("no redirect")
+            ),
+            lines,
+        );
+    }
     let (Some(authorize), Some(token)) = (authorized, exchanged) else {
         let lines: Vec<usize> = challenged
             .iter()
@@ -276,6 +320,15 @@ fn pkce(flow: &Flow) -> Option<Finding> {
             ),
             lines,
         ),
+        (Some("S256"), Some(length), None) if flow.stopped_by_probe().is_some() => finding(
+            Status::Unknown,
+            Basis::Did,
+            format!(
+                "sent an S256 code challenge ({length} characters); the probe refused the \
+                 request, so no code was issued and no verifier could follow"
+            ),
+            lines,
+        ),
         (Some("S256"), Some(_), None) => finding(
             Status::Partial,
             Basis::Did,
@@ -305,6 +358,21 @@ fn resource(flow: &Flow) -> Option<Finding> {
     let at_token = token.and_then(|t| t.text("resource"));
     let mut lines = vec![authorize.line];
     lines.extend(token.map(|t| t.line));
+    let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
+    if let Some(server) = flow.resource_uri() {
+        if let Some(wrong) = [at_authorize, at_token]
+            .into_iter()
+            .flatten()
+            .find(|sent| !same(sent, &server))
+        {
+            return finding(
+                Status::Partial,
+                Basis::Did,
+                format!("sent resource={wrong}, which is not the server's URI {server}"),
+                lines,
+            );
+        }
+    }
     match (at_authorize, at_token) {
         (Some(a), Some(_)) => finding(
             Status::Yes,

@@ -134,3 +134,52 @@ fn mcp_remote_authorizes_again_after_insufficient_scope_but_never_retries() {
     // Without --step-up nothing is said of it.
     assert!(!judged(GEMINI, true).contains_key("authorization.scopeStepUp"));
 }
+
+const VSCODE: &str = include_str!("../../../tests/fixtures/oauth/vscode-1.139.1-code-server.jsonl");
+
+/// VS Code in code-server registers its web redirects beside a loopback one, then asks to be
+/// sent back to `https://vscode.dev/redirect`, which the probe never sends a code to: what
+/// follows is unknown, not a failure of the client's.
+#[test]
+fn a_flow_the_probe_stopped_says_unknown_not_no() {
+    let r = judged(VSCODE, false);
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(oauth.status, Status::Unknown, "{oauth:?}");
+    assert!(
+        oauth.why.contains("redirect_uri is not one registered"),
+        "{}",
+        oauth.why
+    );
+    let pkce = &r["authorization.pkce"];
+    assert_eq!(pkce.status, Status::Unknown, "{pkce:?}");
+    assert!(pkce.why.contains("S256"), "{}", pkce.why);
+    for id in [
+        "authorization.dynamicClientRegistration",
+        "authorization.protectedResourceMetadata",
+    ] {
+        assert_eq!(status(&r, id), Some(Status::Yes), "{id}: {:?}", r.get(id));
+    }
+}
+
+/// A `resource` that is not the server's URI (RFC 8707) is partial, naming both.
+#[test]
+fn a_resource_that_is_not_the_servers_uri_is_partial() {
+    let r = judged(VSCODE, false);
+    let resource = &r["authorization.resourceIndicators"];
+    assert_eq!(resource.status, Status::Partial, "{resource:?}");
+    assert!(
+        resource.why.contains("http:/127.0.0.1:8777/mcp")
+            && resource
+                .why
+                .contains("not the server's URI http://127.0.0.1:8777/mcp"),
+        "{}",
+        resource.why
+    );
+    // The same client flow with the server's own URI is yes.
+    let fixed = VSCODE.replace("http:/127.0.0.1:8777/mcp", "http://127.0.0.1:8777/mcp");
+    let r = judged(&fixed, false);
+    assert_eq!(
+        status(&r, "authorization.resourceIndicators"),
+        Some(Status::Yes)
+    );
+}

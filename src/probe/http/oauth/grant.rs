@@ -167,7 +167,7 @@ impl Grants {
         }
     }
 
-    /// `POST /auth/register` (RFC 7591): any loopback redirect URIs are accepted.
+    /// `POST /auth/register` (RFC 7591): the loopback redirect URIs asked for are registered.
     pub fn register(&mut self, body: &[u8]) -> Step {
         let mut record = json!({"step": "register"});
         if !self.dcr {
@@ -202,13 +202,21 @@ impl Grants {
                     .collect()
             })
             .unwrap_or_default();
-        if redirect_uris.is_empty() || !redirect_uris.iter().all(|u| loopback(u)) {
+        // Only callbacks on this machine are registered (so no code is ever sent elsewhere);
+        // others are dropped from the registration, as RFC 7591 lets a server do, and the
+        // answer names what was kept. A client that offers none here is refused.
+        let (redirect_uris, dropped): (Vec<String>, Vec<String>) =
+            redirect_uris.into_iter().partition(|u| loopback(u));
+        if redirect_uris.is_empty() {
             return error(
                 400,
                 "invalid_redirect_uri",
                 "redirect_uris must be http URLs on this machine",
                 record,
             );
+        }
+        if !dropped.is_empty() {
+            record["dropped_redirect_uris"] = json!(dropped);
         }
         let method = (asked
             .get("token_endpoint_auth_method")
@@ -226,6 +234,7 @@ impl Grants {
             },
         );
         let mut answer = Map::from_iter(asked);
+        answer.insert("redirect_uris".into(), json!(redirect_uris));
         answer.insert("client_id".into(), json!(client_id));
         answer.insert("token_endpoint_auth_method".into(), json!(method));
         if let Some(secret) = secret {

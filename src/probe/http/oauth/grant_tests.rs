@@ -170,4 +170,25 @@ fn registration_and_url_client_ids_follow_what_is_offered() {
     // Only callbacks on this machine are registered.
     let far = dcr_only.register(br#"{"redirect_uris":["http://example.com/cb"]}"#);
     assert_eq!(far.status, 400);
+    // Offered beside one here (VS Code offers its web redirects too), they are dropped and
+    // the answer says what was registered; a code is never sent to them.
+    let mixed = dcr_only.register(
+        br#"{"redirect_uris":["https://vscode.dev/redirect","http://127.0.0.1:33418/"],"token_endpoint_auth_method":"none"}"#,
+    );
+    assert_eq!(mixed.status, 201);
+    assert_eq!(
+        mixed.body["redirect_uris"],
+        serde_json::json!(["http://127.0.0.1:33418/"])
+    );
+    assert_eq!(
+        mixed.record["dropped_redirect_uris"],
+        serde_json::json!(["https://vscode.dev/redirect"])
+    );
+    let id = mixed.body["client_id"].as_str().expect("a client id");
+    let elsewhere = dcr_only.authorize(
+        &format!("response_type=code&client_id={id}&redirect_uri=https%3A%2F%2Fvscode.dev%2Fredirect&code_challenge=x&code_challenge_method=S256"),
+        &urls(),
+    );
+    assert_eq!(elsewhere.status, 400);
+    assert!(elsewhere.location.is_none());
 }
