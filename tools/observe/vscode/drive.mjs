@@ -1,6 +1,6 @@
 // drive.mjs: opens code-server's workbench in headless Chromium for ~100 s, the time an MCP
 // session takes, and acts as the user would: allows a server's sampling request when asked,
-// and answers a form elicitation shown as a notification (Respond, then the text of
+// follows a sign-in it opens in a new tab, and answers a form elicitation shown as a notification (Respond, then the text of
 // $ELICIT_ANSWER; empty: leave it unanswered). Prints what the workbench showed.
 //
 //   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
@@ -19,6 +19,12 @@ const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
 page.on('console', (m) => {
   if (/mcp/i.test(m.text())) console.log('console:', m.text().slice(0, 300));
 });
+// A sign-in opens in a new tab: it follows the authorization server's redirects by itself.
+page.context().on('page', (opened) => {
+  opened.on('framenavigated', (frame) => {
+    if (frame === opened.mainFrame()) console.log('tab:', frame.url().slice(0, 200));
+  });
+});
 await page.goto(process.argv[2]);
 const answer = process.env.ELICIT_ANSWER ?? 'fieldnotes';
 let responded = false;
@@ -29,10 +35,13 @@ for (let i = 0; i < 20; i++) {
     .allInnerTexts()
     .catch(() => []);
   if (shown.length) console.log(`t=${(i + 1) * 5}s shown:`, JSON.stringify(shown).slice(0, 600));
-  const allow = page.locator('.monaco-dialog-box a.monaco-button:has-text("Allow")');
-  if (await allow.count()) {
-    console.log('click Allow');
-    await allow.first().click().catch(() => {});
+  // Allow a server's request (sampling, signing in); open the sign-in page it names.
+  for (const label of ['Allow', 'Open']) {
+    const button = page.locator(`.monaco-dialog-box a.monaco-button:has-text("${label}")`);
+    if (await button.count()) {
+      console.log('click', label);
+      await button.first().click().catch(() => {});
+    }
   }
   const respond = page.locator('.notification-toast a.monaco-button:has-text("Respond")');
   if (answer && !responded && (await respond.count())) {
