@@ -163,6 +163,26 @@ fn an_observed_cell_names_the_package_its_version_belongs_to() {
         .contains("Checked: observed, `alpha-server` 4.3.0"));
 }
 
+/// A version on a `yes` cell is the release support holds since; on any other status it is
+/// only the release the evidence describes ("as of").
+#[test]
+fn a_version_reads_since_only_on_a_yes() {
+    let site = observed_site();
+    edit(
+        &site,
+        "content/clients/client-a.md",
+        "    status: partial\n",
+        "    status: partial\n    version: 1.1.0\n",
+    );
+    site.build();
+    let page = site.output("clients/client-a.html");
+    assert!(page.contains(r#"<span class="version">since 1.2.0</span>"#));
+    assert!(page.contains(r#"<span class="version">as of 1.1.0</span>"#));
+    let md = site.output("clients/client-a.md");
+    assert!(md.contains("**yes**, since 1.2.0"), "{md}");
+    assert!(md.contains("**partial**, as of 1.1.0"), "{md}");
+}
+
 #[test]
 fn the_observation_page_shows_each_result_with_its_transcript_lines() {
     let site = observed_site();
