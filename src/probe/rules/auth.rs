@@ -52,10 +52,8 @@ impl<'a> Flow<'a> {
     /// so no code), when none was answered with a redirect: the flow stopped at the probe,
     /// which says nothing of what the client does next. Its error is the probe's reason.
     fn stopped_by_probe(&self) -> Option<Step<'a>> {
-        let mut asked = self.of("authorize").peekable();
-        asked.peek()?;
         let mut refused = None;
-        for step in asked {
+        for step in self.of("authorize") {
             if (300..400).contains(&step.status()) {
                 return None;
             }

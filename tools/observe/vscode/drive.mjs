@@ -1,7 +1,8 @@
 // drive.mjs: opens code-server's workbench in headless Chromium for ~100 s, the time an MCP
-// session takes, and acts as the user would: allows a server's sampling request when asked,
-// follows a sign-in it opens in a new tab, and answers a form elicitation shown as a notification (Respond, then the text of
-// $ELICIT_ANSWER; empty: leave it unanswered). Prints what the workbench showed.
+// session takes, and acts as the user would: allows a server's sampling request or sign-in
+// when asked, follows a sign-in it opens in a new tab, and answers a form elicitation shown
+// as a notification (Respond, then the text of $ELICIT_ANSWER; empty: leave it unanswered).
+// Prints what the workbench showed.
 //
 //   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -18,8 +18,8 @@ export PATH=$VSC/node24/node_modules/node/bin:$PATH
 cd "$VSC" && rm -rf package && npm pack "code-server@$V" && tar xzf "code-server-$V.tgz"
 (cd "$VSC/package" && npm install --omit=dev --ignore-scripts --no-audit --no-fund)
 (cd "$VSC/package/lib/vscode" && npm install --omit=dev --ignore-scripts --no-audit --no-fund)
+# node-gyp as npm ships it (the `node` package brings no npm: this is the system's).
 GYP=$(dirname "$(command -v npm)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js
-[ -f "$GYP" ] || GYP=/usr/lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js
 for m in @vscode/spdlog @vscode/native-watchdog; do
   (cd "$VSC/package/lib/vscode/node_modules/$m" && node "$GYP" rebuild --nodedir="$NODE_DIR")
 done
