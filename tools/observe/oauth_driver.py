@@ -13,6 +13,8 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   `url`, then `codex mcp login probe`.
 - gemini-cli: `~/.gemini/settings.json` `{"mcpServers": {"probe": {"httpUrl": URL}}}`, the
   folder trusted, then its TUI in tmux: `/mcp auth probe`, Enter on the consent prompt.
+- opencode: `./opencode.json` `{"mcp": {"probe": {"type": "remote", "url": URL}}}` in the
+  working folder, then `opencode mcp auth probe` under a pseudo-terminal.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
   itself on the 401.
 
@@ -89,18 +91,30 @@ def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
     subprocess.run(["tmux", "kill-session", "-t", tmux], check=False)
 
 
+def opencode(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    (work / "opencode.json").write_text(json.dumps({
+        "$schema": "https://opencode.ai/config.json",
+        "mcp": {"probe": {"type": "remote", "url": url}},
+    }))
+    login = f"{shlex.quote(bin_)} mcp auth probe"
+    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
+                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+
+
 def mcp_remote(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
     driver = Path(__file__).resolve().parent / "stdio_driver.py"
     shown(subprocess.run(["timeout", "90", sys.executable, str(driver), bin_, url], cwd=work,
                          env=env, stdin=subprocess.DEVNULL, capture_output=True))
 
 
-TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote}
+TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+            "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
 CONNECT = {
     "claude-code": (["mcp", "list"], {}),
     "codex": (["exec", "--skip-git-repo-check", "hi"], {"OPENAI_API_KEY": observe.FAKE_KEY}),
+    "opencode": (["mcp", "list"], {}),
 }
 
 # How each run is described in its observation's `command` (no machine path).
@@ -115,6 +129,9 @@ DESCRIBED = {
                   "folder trusted; gemini (TUI in tmux): `/mcp auth probe` typed after 20 s, "
                   "Enter after 2, 5 and 11 s more (submit, Yes on the consent prompt) "
                   "(BROWSER=fieldnotes probe browser)",
+    "opencode": './opencode.json: {"mcp":{"probe":{"type":"remote","url":URL}}}; '
+                "opencode mcp auth probe (in a pseudo-terminal; BROWSER=fieldnotes probe browser) "
+                "(timeout 90 s)",
     "mcp-remote": "stdio_driver.py mcp-remote URL (initialize, tools/list, tools/call; "
                   "BROWSER=fieldnotes probe browser) (timeout 90 s)",
 }
@@ -192,11 +209,11 @@ def main() -> None:
     p.add_argument("--step-up", action="store_true",
                    help="tokens without mcp:write get 403 insufficient_scope")
     p.add_argument("--connect", action="store_true",
-                   help="after the login, connect with the token (claude-code: claude mcp "
-                        "list; codex: codex exec): the flow joins that session's observation")
+                   help="after the login, connect with the token (claude-code, opencode: "
+                        "CLIENT mcp list; codex: codex exec): the flow joins that session's observation")
     p.add_argument("--refresh", type=int, default=0, metavar="SECONDS",
                    help="tokens valid this long; after the login, connect again once expired "
-                        "(claude-code: claude mcp list; codex: codex exec)")
+                        "(claude-code, opencode: CLIENT mcp list; codex: codex exec)")
     args = p.parse_args()
     for n in range(1, args.runs + 1):
         one_run(args.client, args, n)
