@@ -194,9 +194,9 @@ fn where_from(
         }),
         Ok(Reach::Branch) | Err(_) => {}
     }
-    if let Some((_, cell, pattern)) = release::client_pin(index, pinned) {
+    if let Some((client, cell, pattern)) = release::client_pin(index, pinned) {
         let version = text(&cell.version);
-        if !version.is_empty() {
+        if !version.is_empty() && !release::observed_version(index, client, cell) {
             if let Ok(Some(why)) = release::version_problem(tags, repo, pattern, version, commit) {
                 problems.push(Problem::VersionNotRelease(why));
             }

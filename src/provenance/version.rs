@@ -11,7 +11,7 @@ use super::release::{self, Tags};
 use super::verify::resolve;
 use super::{pinned, Holder};
 use crate::index::SiteIndex;
-use crate::model::{doc_id, Spanned};
+use crate::model::{doc_id, text, Spanned};
 use crate::text_file::TextFile;
 use std::collections::{BTreeMap, HashMap};
 
@@ -71,6 +71,7 @@ pub fn plan(index: &SiteIndex, cache: &mut Cache) -> VersionPlan {
         let cell = &client.support[k];
         let file = &index.files[client.doc.file];
         let outcome = match release::pattern(client) {
+            _ if release::observed_version(index, client, cell) => Ok(text(&cell.version).into()),
             None => Err(format!(
                 "{} names no `releaseTags`: add the pattern its release tags follow (`v*`)",
                 file.display_path()

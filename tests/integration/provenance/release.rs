@@ -171,3 +171,54 @@ fn cells_of_a_client_without_release_tags_are_counted_unnamed_with_the_fix() {
         "{table}"
     );
 }
+
+/// An observation of widget `version` (its package and `clientInfo`) that saw SSE work.
+fn observation(version: &str) -> String {
+    format!(
+        r#"---
+id: widget-sse
+client: widget
+clientInfo:
+  name: widget
+  version: {version}
+observed: 2026-07-02
+transport: sse
+package:
+  ecosystem: npm
+  name: widget
+  version: {version}
+command: widget connect
+transcript: widget-sse.jsonl
+results:
+  transports.sse:
+    status: yes
+    basis: did
+    why: connected over sse
+    messages: [1]
+---
+"#
+    )
+}
+
+#[test]
+fn a_version_an_observation_the_cell_cites_ran_is_neither_flagged_nor_rewritten() {
+    let (site, widget) = released();
+    let cited = client().replace(
+        "    version: \"1.0.0\"\n",
+        "    observations:\n      - widget-sse\n    version: \"1.0.0\"\n",
+    );
+    site.write(CLIENT, &cited);
+    site.write("content/observations/widget-sse.jsonl", "{\"t\": \"2026-07-02T00:00:00Z\", \"dir\": \"in\", \"msg\": {\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\"}}\n");
+    // The session ran 1.0.0: the cell is as of it, though its code is v2 (first in 1.1.0).
+    site.write("content/observations/widget-sse.md", &observation("1.0.0"));
+    assert_eq!(verify_in_client(&site, &widget), []);
+    let dry = sources_offline(&site, &widget, &["release", "--dry-run"]);
+    let table = String::from_utf8_lossy(&dry.stdout).into_owned();
+    assert!(!table.contains("transports.sse: version"), "{table}");
+    // An observation of another version does not vouch for it: FN950 again.
+    site.write("content/observations/widget-sse.md", &observation("0.9.0"));
+    assert_eq!(
+        verify_in_client(&site, &widget),
+        [("FN950".to_string(), 32)]
+    );
+}
