@@ -162,3 +162,27 @@ fn the_package_that_ran_names_the_observation_and_a_bad_one_is_refused() {
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(said.contains("not a SemVer version"), "{said}");
 }
+
+#[test]
+fn a_stateless_clients_answers_to_the_probe_join_its_session() {
+    // Goose 1.52.0 answers the probe's roots/list over 2026-07-28 as a POST holding only the
+    // result, with no session and no `_meta`: it belongs to the session that asked, not to a
+    // refused attempt of an unknown client.
+    let out = tempfile::tempdir().expect("temp");
+    let (child, address) = serve_http(out.path(), &["--protocol", "2026-07-28"]);
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"answerer","version":"1"},"io.modelcontextprotocol/clientCapabilities":{"roots":{}}}"#;
+    let discover =
+        format!(r#"{{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{{{meta}}}}}"#);
+    let answer = r#"{"jsonrpc":"2.0","id":"fieldnotes-probe/roots","result":{"roots":[]}}"#;
+    let agent = [("User-Agent", "answerer/1")];
+    assert_eq!(raw(&address, "POST", "/mcp", &agent, &discover), 200);
+    assert_eq!(raw(&address, "POST", "/mcp", &agent, answer), 202);
+    let mds = stop(child, out.path());
+    assert_eq!(mds.len(), 1, "one observation, no refused attempt: {mds:?}");
+    let (front, lines) = read_observation(&mds[0]);
+    assert_eq!(front["client"].as_str(), Some("answerer"));
+    assert!(
+        lines.iter().any(|l| l["msg"]["id"] == "fieldnotes-probe/roots"),
+        "the answer is in the session's transcript"
+    );
+}

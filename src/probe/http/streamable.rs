@@ -109,6 +109,19 @@ fn has_meta(message: &Value) -> bool {
     }
 }
 
+/// Whether a body holds only answers (results or errors, no method): a client's replies to the
+/// probe's own requests, which carry no `_meta` under 2026-07-28 either.
+fn answers_only(message: &Value) -> bool {
+    match message {
+        Value::Array(batch) => !batch.is_empty() && batch.iter().all(answers_only),
+        one => {
+            method_of(one).is_none()
+                && one.get("id").is_some()
+                && (one.get("result").is_some() || one.get("error").is_some())
+        }
+    }
+}
+
 fn method_of(message: &Value) -> Option<&str> {
     message.get("method").and_then(Value::as_str)
 }
@@ -133,6 +146,14 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
         .and_then(|b| serde_json::from_slice(b).ok());
     let mut state = hub.lock();
     let current = hub.settings.protocol == Protocol::Current;
+    // A 2026-07-28 client's answers to what the probe asked: the stateless session of its
+    // connection (or the one that connection joins), not a refused attempt of its own.
+    let answering = match (&session_id, &parsed) {
+        (None, Some(message)) if !current && answers_only(message) => {
+            sessionless(&mut state, peer, user_agent.as_deref(), false)
+        }
+        _ => None,
+    };
     let key = match session_id {
         Some(id) if state.live.contains_key(&id) => id,
         Some(_) => {
@@ -167,6 +188,7 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
             state.live.insert(id.clone(), Live::new(session));
             id
         }
+        None if answering.is_some() => answering.unwrap_or_default(),
         // A current server has no session for this (nor a 2026-07-28 one for a request without
         // `_meta`): refused as a stateful 2025-11-25 server refuses it, recorded under the
         // connection's attempts.

@@ -450,14 +450,26 @@ fn lists_again(facts: &Facts) -> Option<Finding> {
             vec![notified.line, again.line],
         );
     }
-    match facts.timed_out(scenarios::LIST_CHANGED) {
-        Some(line) => finding(
+    // A client may refresh only when it next needs its tools: the quiet after the notification
+    // shows no such thing; a tool called from the old list does.
+    let stale = facts
+        .sent_by_client("tools/call")
+        .find(|m| m.line > notified.line && m.is_request());
+    match (stale, facts.timed_out(scenarios::LIST_CHANGED)) {
+        (Some(call), _) => finding(
             Status::No,
             Basis::Absent,
-            "did not send tools/list again after notifications/tools/list_changed",
+            "called a tool after notifications/tools/list_changed without listing tools again",
+            vec![notified.line, call.line],
+        ),
+        (None, Some(line)) => finding(
+            Status::Unknown,
+            Basis::Absent,
+            "did not list tools again within the timeout, nor call a tool later (a client that \
+             lists again when it next needs its tools looks the same)",
             vec![notified.line, line],
         ),
-        None => finding(
+        (None, None) => finding(
             Status::Unknown,
             Basis::Absent,
             "left before listing tools again or the timeout",
