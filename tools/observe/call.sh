@@ -4,7 +4,7 @@
 #
 #   PREFIX=DIR OUT=DIR FIELDNOTES=BIN [MPORT=P] [CANCEL=1] call.sh CLIENT RUN [probe flags…]
 #
-# CLIENT is claude-code, codex, gemini-cli, opencode or qwen-code, installed under
+# CLIENT is claude-code, codex, gemini-cli, goose, opencode or qwen-code, installed under
 # PREFIX/CLIENT by `observe.py install` (the version pins.json names). Start the scripted model
 # first, into the same OUT: `fieldnotes probe model --port $MPORT --out $OUT`. RUN names the
 # scratch folder (PREFIX/../call-CLIENT-RUN: its own HOME and working folder). CANCEL=1 gives
@@ -31,6 +31,7 @@ case $C in
  codex) PKG=@openai/codex;;
  gemini-cli) PKG=@google/gemini-cli;;
  opencode) PKG=opencode-ai;;
+ goose) PKG=@aaif/goose-binary-linux-x64;;
  qwen-code) PKG=@qwen-code/qwen-code;;
 esac
 V=$(ver $PKG)
@@ -86,6 +87,14 @@ T
   echo "{\"mcpServers\": {\"probe\": {\"command\": \"${SERVER[0]}\", \"args\": $PJ, \"trust\": true${T2:+, \"timeout\": 2000}}}, \"security\": {\"auth\": {\"selectedType\": \"openai\"}}}" > $HOME/.qwen/settings.json
   echo "{\"$S/work\": \"TRUST_FOLDER\"}" > $HOME/.qwen/trustedFolders.json
   OPENAI_BASE_URL=$URL/v1 OPENAI_MODEL=scripted OPENAI_API_KEY=x timeout 120 $BIN/qwen -p "Call the $TOOL tool." > $S/client.out 2> $S/client.err ;;
+ goose)
+  CMD="goose run --no-session --no-profile -t 'Call the $TOOL tool.' (GOOSE_PROVIDER=openai, OPENAI_HOST=scripted model)"
+  serving "$CMD"
+  # goose splits an extension's command line at spaces, quotes and all: a script holds it.
+  printf '#!/bin/sh\nexec %s\n' "$(python3 -c 'import shlex,sys; print(shlex.join(sys.argv[1:]))' "${SERVER[@]}")" > probe.sh
+  GOOSE_PROVIDER=openai GOOSE_MODEL=gpt-4o OPENAI_HOST=$URL OPENAI_API_KEY=x GOOSE_MODE=auto \
+   timeout 120 $BIN/goose-binary-linux-x64 run --no-session --no-profile \
+   -t "Call the $TOOL tool." --with-extension "probe:sh $S/work/probe.sh" > $S/client.out 2> $S/client.err ;;
  opencode)
   CMD="opencode run --format json 'Call the $TOOL tool.' (provider @ai-sdk/openai-compatible at the scripted model)"
   serving "$CMD"

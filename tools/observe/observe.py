@@ -136,6 +136,12 @@ CLIENTS: list[Client] = [
     Client("amp", "npm", "@sourcegraph/amp", "amp",
            "amp", Trigger(["{bin}", "mcp", "doctor"], {"AMP_API_KEY": FAKE_KEY}, 25),
            ("stdio", "url")),
+    # Goose's CLI, as its npm binary package ships it (the release's own build).
+    Client("goose", "npm", "@aaif/goose-binary-linux-x64", "goose-binary-linux-x64",
+           "goose", Trigger(["{bin}", "run", "--no-session", "--no-profile", "-t", "hi"],
+                            {"GOOSE_PROVIDER": "openai", "GOOSE_MODEL": "gpt-4o",
+                             "OPENAI_API_KEY": FAKE_KEY}, 30),
+           ("stdio", "http", "url"), speaks_2026=True),
     Client("fast-agent", "pypi", "fast-agent-mcp", "fast-agent",
            "fast_agent", Trigger(["{bin}", "go", "--model", "passthrough", "--message", "hi"],
                                  {}, 45),

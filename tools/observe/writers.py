@@ -210,3 +210,17 @@ def amp(transport, server, trigger):
     if transport == "url":
         return [Run(["{bin}", "mcp", "add", NAME, server.url])]  # transport auto-detected
     unsupported("amp", transport)
+
+
+# ------------------------------------------------------------------ Goose
+
+def goose(transport, server, trigger):
+    # Extensions given on the command line (no config file); `--no-profile` keeps the user's
+    # own extensions out. A URL is Streamable HTTP only: goose has no SSE extension flag.
+    if transport == "stdio":
+        # The extension's command line is split at spaces, quotes and all: a script holds it.
+        script = "#!/bin/sh\nexec " + shlex.join(server.argv) + "\n"
+        return [File("probe.sh", script), Args(["--with-extension", f"{NAME}:sh {{work}}/probe.sh"])]
+    if transport in ("http", "url"):
+        return [Args(["--with-streamable-http-extension", server.url])]
+    unsupported("goose", transport)
