@@ -7,6 +7,9 @@
 #   GOOSE=BIN OUT=DIR FIELDNOTES=BIN ROOT=SITE MPORT=P goose_session.sh stdio [probe flags…]
 #   GOOSE=BIN MPORT=P goose_session.sh URL            (a `fieldnotes probe http` already running)
 #
+# BROWSER, when set, is passed on: with `probe http --auth oauth`, a script running
+# `fieldnotes probe browser "$1"` signs goose in on loopback.
+#
 # GOOSE is the binary of npm @aaif/goose-binary-linux-x64 (observe.py install goose); its
 # version names the observation's package. Start the scripted model first:
 # `fieldnotes probe model --port P --out OUT`. A scratch HOME and working folder are made under
@@ -33,6 +36,7 @@ else
 fi
 T=(tmux -L "${S##*/}")
 RUN=$(python3 -c 'import shlex,sys; print(shlex.join(sys.argv[1:]))' env HOME="$S/home" \
+  ${BROWSER:+BROWSER="$BROWSER"} \
   GOOSE_PROVIDER=openai GOOSE_MODEL=gpt-4o OPENAI_HOST="http://127.0.0.1:$P" OPENAI_API_KEY=x \
   GOOSE_MODE=auto "$GOOSE" session --no-profile "${EXT[@]}")
 "${T[@]}" new-session -d -x 160 -y 48 -c "$S/work" "$RUN"
@@ -45,7 +49,8 @@ wait_for() {
   echo "goose_session.sh: no '$1' on the screen after $2 s" >&2
   return 1
 }
-wait_for "Enter to send" 60 && "${T[@]}" send-keys "Call the probe_echo tool." Enter
+# Extensions load in the background (a sign-in among them prints over the prompt's hint).
+wait_for "goose is ready" 60 && sleep 6 && "${T[@]}" send-keys "Call the probe_echo tool." Enter
 wait_for "what is your name" 60 && sleep 1 && "${T[@]}" send-keys "fieldnotes" Enter
 wait_for "answered" 30
 sleep 2
