@@ -20,7 +20,7 @@ whatever the client left running (found by its scratch HOME, killed by process i
                                                      written into DIR naming the package
                                                      version installed (`--package`)
 
-Past the handshake: call.sh drives Claude Code, Codex, Gemini CLI, opencode and Qwen Code,
+Past the handshake: call.sh drives Claude Code, Codex, Gemini CLI, goose, opencode and Qwen Code,
 installed here, at `fieldnotes probe model` (a scripted model on loopback) so each calls the
 probe's tool; the exact commands are in it.
 
