@@ -19,15 +19,28 @@ fn probe_call<'f, 'a>(facts: &'f Facts<'a>) -> Option<&'f Message<'a>> {
 /// unknown when it called none (a model may never have asked).
 pub(super) fn tool_call(facts: &Facts) -> Option<Finding> {
     let Some(call) = probe_call(facts) else {
-        let asked = (facts.model.iter()).find(|(_, m)| m.get("step") == Some(&Value::from("call")));
-        return match asked {
-            Some((line, _)) => finding(
+        let calls =
+            || (facts.model.iter()).filter(|(_, m)| m.get("step") == Some(&Value::from("call")));
+        let called = |m: &Value| m.get("called").and_then(Value::as_str).map(str::to_string);
+        // The scripted model may have been told to call another tool (`--tool`).
+        let probe = calls().find(|(_, m)| called(m).is_none_or(|c| c.ends_with(TOOL)));
+        return match (probe, calls().next()) {
+            (Some((line, _)), _) => finding(
                 Status::Unknown,
                 Basis::Absent,
                 format!("its model asked for {TOOL}, but the client sent no tools/call"),
                 vec![*line],
             ),
-            None => finding(
+            (None, Some((line, m))) => finding(
+                Status::Unknown,
+                Basis::Absent,
+                format!(
+                    "its model asked for {}, not {TOOL}: no call of the probe's tool to judge",
+                    called(m).unwrap_or_default()
+                ),
+                vec![*line],
+            ),
+            (None, None) => finding(
                 Status::Unknown,
                 Basis::Absent,
                 "did not send tools/call in this session",

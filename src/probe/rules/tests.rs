@@ -154,6 +154,33 @@ fn tools_call_is_unknown_unless_the_client_called() {
 }
 
 #[test]
+fn a_model_told_to_call_another_tool_is_not_said_to_have_asked_for_the_probes() {
+    let asked = |called: &str| ("model", json!({"step": "call", "called": called}));
+    let lines = [init(json!({})), asked("list_mcp_resources")];
+    let found = result(&lines, "tools.call").expect("judged");
+    assert_eq!(found.status, Status::Unknown);
+    assert!(
+        found
+            .why
+            .contains("asked for list_mcp_resources, not probe_echo"),
+        "{}",
+        found.why
+    );
+    let lines = [
+        init(json!({})),
+        asked("ToolSearch"),
+        asked("mcp__probe__probe_echo"),
+    ];
+    let found = result(&lines, "tools.call").expect("judged");
+    assert_eq!(found.messages, vec![3]);
+    assert!(
+        found.why.contains("asked for probe_echo, but"),
+        "{}",
+        found.why
+    );
+}
+
+#[test]
 fn tools_list_changed_yes_no_or_unknown_after_the_notification() {
     let notified = ("out", scenarios::list_changed(None));
     let before = [
