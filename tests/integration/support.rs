@@ -16,7 +16,7 @@ pub fn today() -> NaiveDate {
 /// (a later day would flag nothing for months; an earlier one flags its newest dates as
 /// future). Move it forward when the content is verified again.
 pub fn example_site_day() -> NaiveDate {
-    NaiveDate::from_ymd_opt(2026, 12, 6).expect("valid date")
+    NaiveDate::from_ymd_opt(2026, 12, 7).expect("valid date")
 }
 
 /// The folder holding the fixture sites.
