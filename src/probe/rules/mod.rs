@@ -88,8 +88,8 @@ pub(crate) enum Rule {
     Declared(Declares),
     /// The probe asked (`scenario`): the answer, else the declaration, else the timeout.
     Asked(Scenario, Declares),
-    /// Yes when `tools/list` came again after `notifications/tools/list_changed`; no when it
-    /// did not in time; unknown when the client left first.
+    /// Yes when `tools/list` came again after `notifications/tools/list_changed`; else unknown
+    /// (a client may list again only when it next needs its tools).
     ListsAgain,
     /// Yes when the session used this transport.
     Transport(Transport),
@@ -450,16 +450,18 @@ fn lists_again(facts: &Facts) -> Option<Finding> {
             vec![notified.line, again.line],
         );
     }
-    // A client may refresh only when it next needs its tools: the quiet after the notification
-    // shows no such thing; a tool called from the old list does.
-    let stale = facts
+    // A client may refresh only when it next needs its tools, and a call its model chose before
+    // the notification arrived may still go out after it: no quiet, and no later call, shows
+    // that it never lists again.
+    let later_call = facts
         .sent_by_client("tools/call")
         .find(|m| m.line > notified.line && m.is_request());
-    match (stale, facts.timed_out(scenarios::LIST_CHANGED)) {
+    match (later_call, facts.timed_out(scenarios::LIST_CHANGED)) {
         (Some(call), _) => finding(
-            Status::No,
+            Status::Unknown,
             Basis::Absent,
-            "called a tool after notifications/tools/list_changed without listing tools again",
+            "called a tool after notifications/tools/list_changed without listing tools again \
+             (its model may have chosen the call before the notification arrived)",
             vec![notified.line, call.line],
         ),
         (None, Some(line)) => finding(
