@@ -182,7 +182,9 @@ fn a_stateless_clients_answers_to_the_probe_join_its_session() {
     let (front, lines) = read_observation(&mds[0]);
     assert_eq!(front["client"].as_str(), Some("answerer"));
     assert!(
-        lines.iter().any(|l| l["msg"]["id"] == "fieldnotes-probe/roots"),
+        lines
+            .iter()
+            .any(|l| l["msg"]["id"] == "fieldnotes-probe/roots"),
         "the answer is in the session's transcript"
     );
 }
