@@ -7,6 +7,12 @@
 #   … openclaw.sh probe RUN [probe flags…]       `openclaw mcp probe` over stdio (no model)
 #   … openclaw.sh url RUN URL [sse|streamable-http] `openclaw mcp probe` against a running
 #                                                 `fieldnotes probe http` (no transport key: sse)
+#   … openclaw.sh oauth RUN URL                  the same with `transport: "streamable-http"` and
+#                                                 `auth: "oauth"` (a `probe http --auth oauth`):
+#                                                 `openclaw mcp login probe` prints the authorization
+#                                                 URL and waits on its loopback callback (it opens no
+#                                                 browser here); `fieldnotes probe browser` opens it,
+#                                                 then `openclaw mcp probe` connects with the token
 #
 # PREFIX is where `npm install --prefix PREFIX openclaw@VERSION --ignore-scripts` put it; it
 # needs Node 24 (`npm i node@24` brings one: NODE names that node binary). For `exec` start the
@@ -30,7 +36,7 @@ S=$(mktemp -d "${TMPDIR:-/tmp}/openclaw-$R.XXXXXX"); mkdir -p "$S/home/.openclaw
 trap 'rm -rf "$S"' EXIT
 export HOME=$S/home; cd "$S/work" || exit 1
 P=${MPORT:-18767}
-TOOL=${TOOL:-probe_echo}
+TOOL=${TOOL:-probe_echo}; AUTH=
 PROBE=("$FN" probe stdio --root "${ROOT:?set ROOT to the site}" --out "$OUT" --package "npm:openclaw@$V"
        --quiet-timeout 3 --idle-limit 600)
 case $MODE in
@@ -38,10 +44,11 @@ case $MODE in
  probe) CMD="openclaw mcp probe probe";;
  url) URL=$1; TR=${2:-}
   CMD="openclaw mcp probe probe (mcp.servers.probe: url${TR:+, transport $TR})";;
- *) echo "openclaw.sh: MODE is exec, probe or url" >&2; exit 2;;
+ oauth) URL=$1; TR=streamable-http; AUTH=1;;
+ *) echo "openclaw.sh: MODE is exec, probe, url or oauth" >&2; exit 2;;
 esac
-if [ "$MODE" = url ]; then
-  SERVER="{\"url\": \"$URL\"${TR:+, \"transport\": \"$TR\"}}"
+if [ "$MODE" = url ] || [ "$MODE" = oauth ]; then
+  SERVER="{\"url\": \"$URL\"${TR:+, \"transport\": \"$TR\"}${AUTH:+, \"auth\": \"oauth\"}}"
 else
   SERVER=$(python3 -c 'import json,sys; print(json.dumps({"command": sys.argv[1], "args": sys.argv[2:]}))' \
     "${PROBE[@]}" --command "$CMD" "$@")
@@ -55,6 +62,13 @@ cat > "$HOME/.openclaw/openclaw.json" <<T
  "mcp": {"servers": {"probe": $SERVER}}}
 T
 case $MODE in
+ oauth) timeout 90 "$NODE" "$OC" mcp login probe > "$S/login.out" 2> "$S/login.err" & LOGIN=$!
+  for _ in $(seq 60); do
+    A=$(grep -o 'http://[^ ]*/authorize?[^ ]*' "$S/login.out" | head -1); [ -n "$A" ] && break; sleep 1
+  done
+  [ -n "$A" ] && "$FN" probe browser "$A"
+  wait $LOGIN; tail -n 1 "$S/login.out"
+  timeout 90 "$NODE" "$OC" mcp probe probe > "$S/client.out" 2> "$S/client.err";;
  exec) timeout 180 "$NODE" "$OC" agent exec --json --code-mode direct --model scripted/probe \
    --cwd "$S/work" "Call the $TOOL tool." > "$S/client.out" 2> "$S/client.err";;
  *) timeout 90 "$NODE" "$OC" mcp probe probe > "$S/client.out" 2> "$S/client.err";;
