@@ -188,3 +188,22 @@ fn a_stateless_clients_answers_to_the_probe_join_its_session() {
         "the answer is in the session's transcript"
     );
 }
+
+#[test]
+fn a_refused_get_without_a_session_is_a_no_session_observation() {
+    // OpenClaw 2026.9.6 given a Streamable HTTP URL with no transport opens an SSE stream
+    // (GET), is refused and gives up: that attempt is recorded, not lost.
+    let out = tempfile::tempdir().expect("temp");
+    let (child, address) = serve_http(out.path(), &["--client", "sse-only"]);
+    let agent = [
+        ("User-Agent", "sse-only/1"),
+        ("Accept", "text/event-stream"),
+    ];
+    assert_eq!(raw(&address, "GET", "/mcp", &agent, ""), 400);
+    let mds = stop(child, out.path());
+    assert_eq!(mds.len(), 1, "{mds:?}");
+    let (front, lines) = read_observation(&mds[0]);
+    assert_eq!(front["outcome"].as_str(), Some("no-session"));
+    assert_eq!(lines[0]["http"]["method"], "GET");
+    assert_eq!(lines[0]["http"]["status"], 400);
+}

@@ -334,9 +334,13 @@ fn get(hub: &Hub, peer: SocketAddr, request: &Request<Incoming>) -> Response<Bod
     let accepts_events = header(request, "accept").is_some_and(|a| a.contains("text/event-stream"));
     let agent = user_agent(request);
     let mut state = hub.lock();
+    // Recorded and written like a refused POST: a client that only GETs (a legacy SSE client
+    // given the Streamable HTTP URL) and gives up still leaves an observation saying so.
     let refuse = |status: StatusCode, state: &mut super::State, why: &str| {
         let http = http_event(request, status, "none");
-        (state.attempts).push(hub, peer, agent.as_deref(), Entry::Http { http });
+        let attempt = state.attempts.of(hub, peer, agent.as_deref());
+        attempt.transcript.push(Entry::Http { http });
+        attempt.dirty = true;
         plain(status, why.to_string())
     };
     let Some(live) = session_id.as_ref().and_then(|id| state.live.get_mut(id)) else {
