@@ -12,7 +12,7 @@ use super::cache::Repo;
 use super::Pinned;
 use crate::index::observations::compare_versions;
 use crate::index::SiteIndex;
-use crate::model::{doc_id, text, Client, SupportCell};
+use crate::model::{text, Client, SupportCell};
 use std::collections::{BTreeSet, HashMap};
 
 /// One release: its tag, the version the tag names, and the commit it points at.
@@ -83,17 +83,18 @@ pub fn own_pin<'i>(
     (pinned.repository.as_deref() == Some(own.as_str())).then(|| (client, &client.support[cell]))
 }
 
-/// Whether `cell`'s `version` is the version one of the observations it cites ran (its
-/// package's or its `clientInfo`'s): the claim is as of that session, and its code sources
-/// say how, whichever commit they pin. Such a version is neither checked against the pins nor
-/// rewritten from them.
-pub fn observed_version(index: &SiteIndex, client: &Client, cell: &SupportCell) -> bool {
-    let (version, id) = (text(&cell.version), doc_id(&client.id, &client.doc));
+/// Whether the `version` of cell `cell` of client `client` is the version one of the
+/// client's own observations it cites ran (its package's or its `clientInfo`'s): the claim is
+/// as of that session, and its code sources say how, whichever commit they pin. Such a version
+/// is neither checked against the pins nor rewritten from them.
+pub fn observed_version(index: &SiteIndex, client: usize, cell: usize) -> bool {
+    let cell = &index.content.clients[client].support[cell];
+    let version = text(&cell.version);
     !version.is_empty()
         && (cell.observations.iter())
             .filter_map(|o| index.ids.observation(&o.value))
+            .filter(|&o| index.observations.client[o] == Some(client))
             .map(|o| &index.content.observations[o])
-            .filter(|o| o.client.as_ref().map(|c| c.value.as_str()) == Some(id))
             .any(|o| {
                 o.package_version() == Some(version) || o.client_info_version() == Some(version)
             })

@@ -11,7 +11,7 @@ use super::git::{too_large, Object};
 use super::locate::Text;
 use super::pin::LineRange;
 use super::release::{self, Reach, Tags};
-use super::{pinned, short, Pinned};
+use super::{pinned, short, Holder, Pinned};
 use crate::index::SiteIndex;
 use crate::model::text;
 use std::collections::HashMap;
@@ -194,9 +194,13 @@ fn where_from(
         }),
         Ok(Reach::Branch) | Err(_) => {}
     }
-    if let Some((client, cell, pattern)) = release::client_pin(index, pinned) {
+    if let Some((_, cell, pattern)) = release::client_pin(index, pinned) {
         let version = text(&cell.version);
-        if !version.is_empty() && !release::observed_version(index, client, cell) {
+        let observed = match pinned.holder {
+            Holder::Cell { client, cell } => release::observed_version(index, client, cell),
+            _ => false,
+        };
+        if !version.is_empty() && !observed {
             if let Ok(Some(why)) = release::version_problem(tags, repo, pattern, version, commit) {
                 problems.push(Problem::VersionNotRelease(why));
             }

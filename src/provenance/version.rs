@@ -71,7 +71,7 @@ pub fn plan(index: &SiteIndex, cache: &mut Cache) -> VersionPlan {
         let cell = &client.support[k];
         let file = &index.files[client.doc.file];
         let outcome = match release::pattern(client) {
-            _ if release::observed_version(index, client, cell) => Ok(text(&cell.version).into()),
+            _ if release::observed_version(index, c, k) => Ok(text(&cell.version).into()),
             None => Err(format!(
                 "{} names no `releaseTags`: add the pattern its release tags follow (`v*`)",
                 file.display_path()
