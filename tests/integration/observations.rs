@@ -163,10 +163,10 @@ fn an_observed_cell_names_the_package_its_version_belongs_to() {
         .contains("Checked: observed, `alpha-server` 4.3.0"));
 }
 
-/// A version on a `yes` cell is the release support holds since; on any other status it is
-/// only the release the evidence describes ("as of").
+/// A cell's version is the release its evidence describes: a pin or a session shows what one
+/// release did, not when support began, so every status reads "as of" it, a `yes` too.
 #[test]
-fn a_version_reads_since_only_on_a_yes() {
+fn a_version_reads_as_of_the_release_the_evidence_describes() {
     let site = observed_site();
     edit(
         &site,
@@ -176,10 +176,11 @@ fn a_version_reads_since_only_on_a_yes() {
     );
     site.build();
     let page = site.output("clients/client-a.html");
-    assert!(page.contains(r#"<span class="version">since 1.2.0</span>"#));
+    assert!(page.contains(r#"<span class="version">as of 1.2.0</span>"#));
     assert!(page.contains(r#"<span class="version">as of 1.1.0</span>"#));
+    assert!(!page.contains(">since "), "{page}");
     let md = site.output("clients/client-a.md");
-    assert!(md.contains("**yes**, since 1.2.0"), "{md}");
+    assert!(md.contains("**yes**, as of 1.2.0"), "{md}");
     assert!(md.contains("**partial**, as of 1.1.0"), "{md}");
 }
 
