@@ -8,17 +8,20 @@ pub(crate) mod auth;
 #[cfg(test)]
 mod auth_tests;
 mod calls;
+mod declared;
 mod facts;
 mod no_session;
 #[cfg(test)]
 mod observed_tests;
 #[cfg(test)]
 mod tests;
+mod transport;
 
 use crate::probe::scenarios::{self, Scenario, ELICIT_FORM, ELICIT_URL, ROOTS, SAMPLING};
 use crate::probe::session::Transport;
 use crate::probe::transcript::Record;
-use facts::{Facts, Message};
+pub(crate) use declared::Declares;
+use facts::Facts;
 use no_session::no_session;
 use serde::Serialize;
 use serde_json::Value;
@@ -66,15 +69,6 @@ pub(crate) struct Seen {
     pub mode: &'static str,
     /// Whether a handshake completed (else the session is `no-session`).
     pub handshake: bool,
-}
-
-/// Which declared client capability a rule reads.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum Declares {
-    /// A path into the capabilities object: present means declared.
-    Path(&'static [&'static str]),
-    /// `elicitation.form`, or `elicitation: {}` (which means form alone).
-    ElicitationForm,
 }
 
 /// How a capability is judged from a transcript.
@@ -244,33 +238,15 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::StructuredOutput => calls::structured_output(facts),
         Rule::Cancellation => calls::cancellation(facts),
         Rule::Instructions => calls::instructions(facts),
-        Rule::Declared(declares) => {
-            let (line, caps) = facts.capabilities()?;
-            let name = declares.name();
-            if declares.holds(caps) {
-                finding(
-                    Status::Yes,
-                    Basis::Declared,
-                    format!("declared the {name} capability"),
-                    vec![line],
-                )
-            } else {
-                finding(
-                    Status::No,
-                    Basis::Declared,
-                    format!("did not declare the {name} capability"),
-                    vec![line],
-                )
-            }
-        }
+        Rule::Declared(declares) => declared::declared(facts, declares),
         Rule::Asked(scenario, declares) => asked(facts, scenario, declares),
         Rule::ListsAgain => lists_again(facts),
-        Rule::Transport(transport) => used_transport(facts, transport),
+        Rule::Transport(transport) => transport::used_transport(facts, transport),
         Rule::Header {
             name,
             stateful,
             posted_requests,
-        } => header(facts, name, stateful, posted_requests),
+        } => transport::header(facts, name, stateful, posted_requests),
         Rule::Stateless => {
             if facts.initialize().is_some() {
                 return None;
@@ -282,33 +258,6 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
                 "sent requests carrying 2026-07-28 _meta, without initialize",
                 vec![first.line],
             )
-        }
-    }
-}
-
-impl Declares {
-    fn name(self) -> String {
-        match self {
-            Declares::Path(path) => path.join("."),
-            Declares::ElicitationForm => "elicitation (form)".to_string(),
-        }
-    }
-
-    fn holds(self, caps: &Value) -> bool {
-        match self {
-            Declares::Path(path) => {
-                let mut at = caps;
-                for key in path {
-                    match at.get(key) {
-                        Some(next) => at = next,
-                        None => return false,
-                    }
-                }
-                !matches!(at, Value::Null | Value::Bool(false))
-            }
-            Declares::ElicitationForm => caps.get("elicitation").is_some_and(|e| {
-                e.get("form").is_some() || (e.get("url").is_none() && !e.is_null())
-            }),
         }
     }
 }
@@ -499,126 +448,4 @@ fn progress(facts: &Facts) -> Option<Finding> {
         "sent notifications/progress",
         vec![notified.line],
     )
-}
-
-/// The transport the session used: yes from the client's first request there (legacy SSE:
-/// from the `GET` that opened the stream and the first message after it, never from a
-/// refused POST). A legacy session that began with a refused POST shows Streamable HTTP was
-/// tried first.
-fn used_transport(facts: &Facts, transport: Transport) -> Option<Finding> {
-    if facts.transport == transport {
-        if transport == Transport::Sse {
-            let (opened, _) = facts
-                .http
-                .iter()
-                .find(|(_, h)| h.method == "GET" && h.status == 200 && h.stream == "sse")?;
-            let first = facts
-                .messages
-                .iter()
-                .find(|m| m.incoming && m.is_request() && m.line > *opened)?;
-            return finding(
-                Status::Yes,
-                Basis::Did,
-                "opened the SSE stream and posted its requests to the endpoint it named",
-                vec![*opened, first.line],
-            );
-        }
-        let first = facts
-            .messages
-            .iter()
-            .find(|m| m.incoming && m.is_request())?;
-        return finding(
-            Status::Yes,
-            Basis::Did,
-            format!("connected over {}", transport.id()),
-            vec![first.line],
-        );
-    }
-    if (facts.transport, transport) == (Transport::Sse, Transport::StreamableHttp) {
-        let (line, refused) = facts
-            .http
-            .iter()
-            .find(|(_, h)| h.method == "POST" && matches!(h.status, 404 | 405))?;
-        return finding(
-            Status::Yes,
-            Basis::Did,
-            format!(
-                "tried Streamable HTTP first (POST {} answered {}), then fell back to SSE",
-                refused.path, refused.status
-            ),
-            vec![*line],
-        );
-    }
-    None
-}
-
-/// Whether the client's HTTP requests after `initialize` carry `name`: yes on all, partial
-/// on some, no on none. Streamable HTTP only (legacy SSE has no such headers). With
-/// `posted_requests`, only POSTs whose body was a request or notification count.
-fn header(facts: &Facts, name: &str, stateful: bool, posted_requests: bool) -> Option<Finding> {
-    if facts.transport != Transport::StreamableHttp || (stateful && facts.initialize().is_none()) {
-        return None;
-    }
-    let after = facts.initialize().map_or(0, |m: &Message| m.line);
-    let carries_request = |line: usize| {
-        facts
-            .messages
-            .iter()
-            .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
-    };
-    let requests: Vec<(usize, bool)> = facts
-        .http
-        .iter()
-        .filter(|(line, h)| *line > after && matches!(h.method.as_str(), "POST" | "GET" | "DELETE"))
-        .filter(|(line, h)| !posted_requests || (h.method == "POST" && carries_request(*line)))
-        .map(|(line, h)| (*line, h.headers.contains_key(name)))
-        .collect();
-    if requests.is_empty() {
-        return None;
-    }
-    // The standard headers (`Mcp-Method`, 2026-07-28) are no part of a session begun with
-    // `initialize`: their absence there shows nothing.
-    if posted_requests && facts.initialize().is_some() && requests.iter().all(|(_, has)| !*has) {
-        return None;
-    }
-    let with: Vec<usize> = requests
-        .iter()
-        .filter(|(_, has)| *has)
-        .map(|(l, _)| *l)
-        .collect();
-    let without: Vec<usize> = requests
-        .iter()
-        .filter(|(_, has)| !*has)
-        .map(|(l, _)| *l)
-        .collect();
-    let what = if posted_requests {
-        "POSTed requests"
-    } else {
-        "requests"
-    };
-    let scope = if after > 0 { " after initialize" } else { "" };
-    match (with.is_empty(), without.is_empty()) {
-        (false, true) => finding(
-            Status::Yes,
-            Basis::Did,
-            format!("sent {name} on every one of its {what}{scope}"),
-            with,
-        ),
-        (true, false) => finding(
-            Status::No,
-            Basis::Absent,
-            format!("sent no {name} on its {what}{scope}"),
-            without,
-        ),
-        _ => finding(
-            Status::Partial,
-            Basis::Did,
-            format!(
-                "sent {name} on {} of {} {what}{scope}",
-                with.len(),
-                requests.len()
-            ),
-            without,
-        ),
-    }
 }

@@ -1,0 +1,133 @@
+//! The rules of the transport: which one the session used (and a fallback to legacy SSE),
+//! and whether the client's HTTP requests carry a header.
+
+use super::facts::{Facts, Message};
+use super::{finding, Basis, Finding, Status};
+use crate::probe::session::Transport;
+
+/// The transport the session used: yes from the client's first request there (legacy SSE:
+/// from the `GET` that opened the stream and the first message after it, never from a
+/// refused POST). A legacy session that began with a refused POST shows Streamable HTTP was
+/// tried first.
+pub(super) fn used_transport(facts: &Facts, transport: Transport) -> Option<Finding> {
+    if facts.transport == transport {
+        if transport == Transport::Sse {
+            let (opened, _) = facts
+                .http
+                .iter()
+                .find(|(_, h)| h.method == "GET" && h.status == 200 && h.stream == "sse")?;
+            let first = facts
+                .messages
+                .iter()
+                .find(|m| m.incoming && m.is_request() && m.line > *opened)?;
+            return finding(
+                Status::Yes,
+                Basis::Did,
+                "opened the SSE stream and posted its requests to the endpoint it named",
+                vec![*opened, first.line],
+            );
+        }
+        let first = facts
+            .messages
+            .iter()
+            .find(|m| m.incoming && m.is_request())?;
+        return finding(
+            Status::Yes,
+            Basis::Did,
+            format!("connected over {}", transport.id()),
+            vec![first.line],
+        );
+    }
+    if (facts.transport, transport) == (Transport::Sse, Transport::StreamableHttp) {
+        let (line, refused) = facts
+            .http
+            .iter()
+            .find(|(_, h)| h.method == "POST" && matches!(h.status, 404 | 405))?;
+        return finding(
+            Status::Yes,
+            Basis::Did,
+            format!(
+                "tried Streamable HTTP first (POST {} answered {}), then fell back to SSE",
+                refused.path, refused.status
+            ),
+            vec![*line],
+        );
+    }
+    None
+}
+
+/// Whether the client's HTTP requests after `initialize` carry `name`: yes on all, partial
+/// on some, no on none. Streamable HTTP only (legacy SSE has no such headers). With
+/// `posted_requests`, only POSTs whose body was a request or notification count.
+pub(super) fn header(
+    facts: &Facts,
+    name: &str,
+    stateful: bool,
+    posted_requests: bool,
+) -> Option<Finding> {
+    if facts.transport != Transport::StreamableHttp || (stateful && facts.initialize().is_none()) {
+        return None;
+    }
+    let after = facts.initialize().map_or(0, |m: &Message| m.line);
+    let carries_request = |line: usize| {
+        facts
+            .messages
+            .iter()
+            .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
+    };
+    let requests: Vec<(usize, bool)> = facts
+        .http
+        .iter()
+        .filter(|(line, h)| *line > after && matches!(h.method.as_str(), "POST" | "GET" | "DELETE"))
+        .filter(|(line, h)| !posted_requests || (h.method == "POST" && carries_request(*line)))
+        .map(|(line, h)| (*line, h.headers.contains_key(name)))
+        .collect();
+    if requests.is_empty() {
+        return None;
+    }
+    // The standard headers (`Mcp-Method`, 2026-07-28) are no part of a session begun with
+    // `initialize`: their absence there shows nothing.
+    if posted_requests && facts.initialize().is_some() && requests.iter().all(|(_, has)| !*has) {
+        return None;
+    }
+    let with: Vec<usize> = requests
+        .iter()
+        .filter(|(_, has)| *has)
+        .map(|(l, _)| *l)
+        .collect();
+    let without: Vec<usize> = requests
+        .iter()
+        .filter(|(_, has)| !*has)
+        .map(|(l, _)| *l)
+        .collect();
+    let what = if posted_requests {
+        "POSTed requests"
+    } else {
+        "requests"
+    };
+    let scope = if after > 0 { " after initialize" } else { "" };
+    match (with.is_empty(), without.is_empty()) {
+        (false, true) => finding(
+            Status::Yes,
+            Basis::Did,
+            format!("sent {name} on every one of its {what}{scope}"),
+            with,
+        ),
+        (true, false) => finding(
+            Status::No,
+            Basis::Absent,
+            format!("sent no {name} on its {what}{scope}"),
+            without,
+        ),
+        _ => finding(
+            Status::Partial,
+            Basis::Did,
+            format!(
+                "sent {name} on {} of {} {what}{scope}",
+                with.len(),
+                requests.len()
+            ),
+            without,
+        ),
+    }
+}
