@@ -15,6 +15,10 @@
 # mcp_wire.py, which logs the raw wire to the scratch folder's wire.jsonl (FALLBACK=1: the
 # proxy refuses server/discover, so a dual-era client must fall back). TOOL names the tool the
 # client is asked for (default probe_echo); start `probe model --tool TOOL --arguments JSON`.
+#
+# SLASH=NAME (opencode only): run the slash command NAME (an MCP prompt is `server:prompt`,
+# e.g. probe:probe_prompt) with `opencode run --command NAME WORDS…`, WORDS from $WORDS
+# (default `fieldnotes`), instead of asking for a tool.
 set -u
 C=$1; R=$2; shift 2
 FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
@@ -96,7 +100,8 @@ T
    timeout 120 $BIN/goose-binary-linux-x64 run --no-session --no-profile \
    -t "Call the $TOOL tool." --with-extension "probe:sh $S/work/probe.sh" > $S/client.out 2> $S/client.err ;;
  opencode)
-  CMD="opencode run --format json 'Call the $TOOL tool.' (provider @ai-sdk/openai-compatible at the scripted model)"
+  MSG=("Call the $TOOL tool."); [ -n "${SLASH:-}" ] && MSG=(--command "$SLASH" ${WORDS:-fieldnotes})
+  CMD="opencode run --format json $(python3 -c 'import shlex,sys; print(shlex.join(sys.argv[1:]))' "${MSG[@]}") (provider @ai-sdk/openai-compatible at the scripted model)"
   serving "$CMD"
   PJ=$(python3 -c 'import json,sys; print(json.dumps(sys.argv[1:]))' "${SERVER[@]}")
   cat > opencode.json <<T
@@ -107,7 +112,7 @@ T
  "permission": {"*": "allow"},
  "mcp": {"probe": {"type": "local", "command": $PJ${T2:+, "timeout": 2000}}}}
 T
-  timeout 120 $BIN/opencode run --format json "Call the $TOOL tool." > $S/client.out 2> $S/client.err ;;
+  timeout 120 $BIN/opencode run --format json "${MSG[@]}" > $S/client.out 2> $S/client.err ;;
 esac
 echo "exit $?"
 for p in $(grep -l -a "HOME=$S/home" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do [ "$p" != "$$" ] && kill $p 2>/dev/null; done; true
