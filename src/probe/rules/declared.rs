@@ -1,8 +1,10 @@
 //! The rules that read the client's declared capabilities alone: [`Declares`] names one,
-//! [`declared`] judges it.
+//! [`declared`] judges it, and [`declared_at_initialize`] judges the 2025-11-25 core
+//! capabilities (tasks) only of a session that began with `initialize` below 2026-07-28.
 
-use super::facts::Facts;
+use super::facts::{Facts, Message};
 use super::{finding, Basis, Finding, Status};
+use crate::probe::protocol::STATELESS;
 use serde_json::Value;
 
 /// Which declared client capability a rule reads.
@@ -63,4 +65,27 @@ pub(super) fn declared(facts: &Facts, declares: Declares) -> Option<Finding> {
             vec![line],
         )
     }
+}
+
+/// As [`declared`], for a capability of the core protocol of 2025-11-25 that 2026-07-28
+/// removed (tasks): judged only when the session began with `initialize` and was not
+/// agreed at 2026-07-28 or later. A 2026-07-28 client has no such capability to declare,
+/// so its silence says nothing.
+pub(super) fn declared_at_initialize(facts: &Facts, declares: Declares) -> Option<Finding> {
+    let init = facts.initialize()?;
+    if agreed_version(facts, init).is_some_and(|v| v >= STATELESS) {
+        return None;
+    }
+    declared(facts, declares)
+}
+
+/// The revision a session begun with `initialize` speaks: the probe's answer's, else what
+/// the client asked for.
+fn agreed_version<'a>(facts: &Facts<'a>, init: &Message<'a>) -> Option<&'a str> {
+    let answered = facts
+        .reply_to(init)
+        .and_then(|r| r.msg.pointer("/result/protocolVersion"));
+    answered
+        .or_else(|| init.msg.pointer("/params/protocolVersion"))
+        .and_then(Value::as_str)
 }

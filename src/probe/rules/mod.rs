@@ -80,6 +80,9 @@ pub(crate) enum Rule {
     Progress,
     /// From the declared capability: yes when `path` is declared, no when not.
     Declared(Declares),
+    /// As `Declared`, only for a session begun with `initialize` below 2026-07-28: a core
+    /// capability of 2025-11-25 that 2026-07-28 removed (tasks) ([`declared`]).
+    DeclaredAtInitialize(Declares),
     /// The probe asked (`scenario`): the answer, else the declaration, else the timeout.
     Asked(Scenario, Declares),
     /// Yes when `tools/list` came again after `notifications/tools/list_changed`; else unknown
@@ -155,6 +158,33 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         Rule::Declared(Declares::Path(&[
             "extensions",
             "io.modelcontextprotocol/ui",
+        ])),
+    ),
+    ("logging.setLevel", Rule::Sent("logging/setLevel")),
+    (
+        "tasks.list",
+        Rule::DeclaredAtInitialize(Declares::Path(&["tasks", "list"])),
+    ),
+    (
+        "tasks.cancel",
+        Rule::DeclaredAtInitialize(Declares::Path(&["tasks", "cancel"])),
+    ),
+    (
+        "tasks.sampling",
+        Rule::DeclaredAtInitialize(Declares::Path(&[
+            "tasks",
+            "requests",
+            "sampling",
+            "createMessage",
+        ])),
+    ),
+    (
+        "tasks.elicitation",
+        Rule::DeclaredAtInitialize(Declares::Path(&[
+            "tasks",
+            "requests",
+            "elicitation",
+            "create",
         ])),
     ),
     ("transports.stdio", Rule::Transport(Transport::Stdio)),
@@ -239,6 +269,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::Cancellation => calls::cancellation(facts),
         Rule::Instructions => calls::instructions(facts),
         Rule::Declared(declares) => declared::declared(facts, declares),
+        Rule::DeclaredAtInitialize(declares) => declared::declared_at_initialize(facts, declares),
         Rule::Asked(scenario, declares) => asked(facts, scenario, declares),
         Rule::ListsAgain => lists_again(facts),
         Rule::Transport(transport) => transport::used_transport(facts, transport),
