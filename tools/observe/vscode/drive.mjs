@@ -1,7 +1,8 @@
 // drive.mjs: opens code-server's workbench in headless Chromium for ~100 s, the time an MCP
 // session takes, and acts as the user would: allows a server's sampling request or sign-in
 // when asked, follows a sign-in it opens in a new tab, and answers a form elicitation shown
-// as a notification (Respond, then the text of $ELICIT_ANSWER; empty: leave it unanswered).
+// as a notification (Respond, then the text of $ELICIT_ANSWER; empty: leave it unanswered),
+// and in a quick pick (the extension's resource picker) clicks the entry that shows $PICK.
 // Prints what the workbench showed.
 //
 //   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
@@ -43,6 +44,12 @@ for (let i = 0; i < 20; i++) {
       console.log('click', label);
       await button.first().click().catch(() => {});
     }
+  }
+  const pick = process.env.PICK;
+  const entry = page.locator(`.quick-input-widget:visible .monaco-list-row:has-text("${pick}")`);
+  if (pick && (await entry.count())) {
+    console.log('pick', pick);
+    await entry.first().click().catch(() => {});
   }
   const respond = page.locator('.notification-toast a.monaco-button:has-text("Respond")');
   if (answer && !responded && (await respond.count())) {

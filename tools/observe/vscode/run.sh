@@ -2,12 +2,14 @@
 # run.sh: one session of VS Code's MCP client (code-server, installed by install.sh) against
 # `fieldnotes probe`, its observation written into OUT.
 #
-#   VSC=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] run.sh stdio
+#   VSC=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] run.sh stdio [probe stdio flags…]
 #   VSC=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] run.sh http PORT [probe http flags…]
 #
 # The user mcp.json names one server, the probe: over stdio, or at http://127.0.0.1:PORT/mcp
 # (`type: "http"`; add `--mode legacy-only-404` to see the SSE fallback). code-server starts,
 # drive.mjs opens its workbench, and the driver extension starts the server and calls its tool.
+# MCP_DRIVER_CANCEL_MS=N (with `--tool-delay`) cancels the call after N ms; MCP_DRIVER_RESOURCES=1
+# then opens the resource picker, where drive.mjs picks the entry showing $PICK.
 set -u
 VSC=${VSC:?set VSC to install.sh\'s folder}
 OUT=${OUT:?set OUT to the observations folder}; mkdir -p "$OUT"
@@ -18,13 +20,16 @@ export PATH=$VSC/node24/node_modules/node/bin:$PATH
 V=$(node -e "console.log(require('$VSC/package/package.json').version)")
 CODE=$(node -e "console.log(require('$VSC/package/lib/vscode/package.json').version)")
 WHY="code-server $V (VS Code $CODE in a browser): a user mcp.json $1 server, started by workbench.mcp.startServer and its tool called with vscode.lm.invokeTool from an extension (tools/observe/vscode)"
+[ -n "${MCP_DRIVER_CANCEL_MS:-}" ] && WHY="$WHY, the call's token cancelled after $MCP_DRIVER_CANCEL_MS ms"
+[ -n "${MCP_DRIVER_RESOURCES:-}" ] && WHY="$WHY, then the resource picker (quick access \`mcpr \`) opened and the entry showing ${PICK:-nothing} clicked"
 PROBE=(probe --root "$ROOT")
 FLAGS=(--out "$OUT" --package "npm:code-server@$V" --command "$WHY")
 rm -rf "$VSC/data/User/globalStorage" "$VSC/data/User/workspaceStorage" "$VSC/data/logs"
 probe=
 case $1 in
   stdio)
-    python3 - "$FN" "$VSC/data/User/mcp.json" "${PROBE[@]}" stdio "${FLAGS[@]}" <<'PY'
+    shift
+    python3 - "$FN" "$VSC/data/User/mcp.json" "${PROBE[@]}" stdio "${FLAGS[@]}" "$@" <<'PY'
 import json, sys
 fn, out, args = sys.argv[1], sys.argv[2], sys.argv[3:]
 json.dump({"servers": {"fieldnotes-probe": {"type": "stdio", "command": fn, "args": args}}}, open(out, "w"))

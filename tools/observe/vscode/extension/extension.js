@@ -2,6 +2,9 @@
 // (`workbench.mcp.startServer`) and calls the probe's tool outside chat with
 // `vscode.lm.invokeTool`, so no chat model or sign-in is needed. Each step is logged to
 // $MCP_DRIVER_LOG (default: driver.log in the extension host's working folder).
+// $MCP_DRIVER_CANCEL_MS: cancel the call's token after that many ms (give the probe
+// `--tool-delay`), as a user stopping a tool does. $MCP_DRIVER_RESOURCES=1: afterwards open
+// the MCP resource picker (quick access `mcpr `), where drive.mjs picks the entry $PICK.
 const vscode = require('vscode');
 const fs = require('fs');
 const LOG = process.env.MCP_DRIVER_LOG || 'driver.log';
@@ -9,6 +12,29 @@ const TOOL = process.env.MCP_DRIVER_TOOL || 'probe_echo';
 const log = (m) => fs.appendFileSync(LOG, new Date().toISOString() + ' ' + m + '\n');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const found = () => vscode.lm.tools.find((t) => t.name.endsWith(TOOL));
+
+// The user's token for the call: cancelled after $MCP_DRIVER_CANCEL_MS, if set.
+function callToken() {
+  const ms = Number(process.env.MCP_DRIVER_CANCEL_MS || 0);
+  if (!ms) return undefined;
+  const source = new vscode.CancellationTokenSource();
+  setTimeout(() => {
+    log('cancelling the call after ' + ms + ' ms');
+    source.cancel();
+  }, ms);
+  return source.token;
+}
+
+// Open the resource picker, where the browser script picks a resource as a user would
+// (drive.mjs, $PICK), and say which editor that opened.
+async function browseResources() {
+  await vscode.commands.executeCommand('workbench.action.quickOpen', 'mcpr ');
+  log('resource picker open');
+  await sleep(20000);
+  const opened = vscode.window.activeTextEditor;
+  log('active editor: ' + (opened ? opened.document.uri.toString() : 'none'));
+  if (opened) log('its text: ' + JSON.stringify(opened.document.getText().slice(0, 200)));
+}
 
 exports.activate = async function () {
   log('activated; vscode ' + vscode.version);
@@ -22,11 +48,17 @@ exports.activate = async function () {
     const tool = found();
     log('tools: ' + vscode.lm.tools.filter((t) => t.name.startsWith('mcp_')).map((t) => t.name).join(', '));
     if (!tool) return;
-    const result = await vscode.lm.invokeTool(tool.name, {
-      input: { text: 'hello from vscode' },
-      toolInvocationToken: undefined,
-    });
-    log('result: ' + JSON.stringify(result.content.map((c) => c.value ?? c)));
+    try {
+      const result = await vscode.lm.invokeTool(
+        tool.name,
+        { input: { text: 'hello from vscode' }, toolInvocationToken: undefined },
+        callToken(),
+      );
+      log('result: ' + JSON.stringify(result.content.map((c) => c.value ?? c)));
+    } catch (e) {
+      log('call ended: ' + (e && e.message ? e.message : e));
+    }
+    if (process.env.MCP_DRIVER_RESOURCES) await browseResources();
   } catch (e) {
     log('error: ' + (e && e.stack ? e.stack : e));
   }
