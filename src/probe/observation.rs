@@ -114,7 +114,21 @@ struct FrontMatter<'a> {
     outcome: &'static str,
     command: &'a str,
     transcript: String,
-    results: BTreeMap<&'static str, rules::Finding>,
+}
+
+/// The last field of the front matter, on its own: [`results_yaml`] writes it.
+#[derive(Serialize)]
+struct ResultsBlock<'a> {
+    results: &'a BTreeMap<&'static str, rules::Finding>,
+}
+
+/// The `results:` block of an observation's front matter, as [`Writer::write`] writes it
+/// after the other fields (YAML lines, each ending in a newline; machine folders not yet
+/// scrubbed). `fieldnotes probe judge` writes a block again with it.
+pub(crate) fn results_yaml(
+    results: &BTreeMap<&'static str, rules::Finding>,
+) -> std::result::Result<String, serde_yaml::Error> {
+    serde_yaml::to_string(&ResultsBlock { results })
 }
 
 #[derive(Serialize)]
@@ -238,18 +252,20 @@ impl Writer {
             },
             command: &self.command,
             transcript: format!("{id}.jsonl"),
-            results: rules::results(
-                &rules::Seen {
-                    transport: session.transport,
-                    mode: self.mode,
-                    handshake: session.handshake,
-                },
-                &records,
-            ),
         };
-        let yaml = serde_yaml::to_string(&front).map_err(|e| Error::Usage {
-            message: format!("could not write the observation {id}: {e}"),
-        })?;
+        let results = rules::results(
+            &rules::Seen {
+                transport: session.transport,
+                mode: self.mode,
+                handshake: session.handshake,
+            },
+            &records,
+        );
+        let yaml = serde_yaml::to_string(&front)
+            .and_then(|front| Ok(front + &results_yaml(&results)?))
+            .map_err(|e| Error::Usage {
+                message: format!("could not write the observation {id}: {e}"),
+            })?;
         let markdown = scrub::folders(&format!(
             "---\n{yaml}---\nObserved by `fieldnotes probe`. Add what a person saw below.\n"
         ));

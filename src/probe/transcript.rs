@@ -196,16 +196,40 @@ impl Transcript {
         to_jsonl(&self.records)
     }
 
-    /// Reads JSON lines back (tests, and rules run over a written transcript).
+    /// Reads JSON lines back (tests).
     #[cfg(test)]
     pub fn from_jsonl(text: &str) -> Transcript {
         let mut transcript = Transcript::default();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            let record: Record = serde_json::from_str(line).expect("a transcript line");
+        for record in records_from_jsonl(text).expect("transcript lines") {
             transcript.push_at(record.t, record.entry);
         }
         transcript
     }
+}
+
+/// A line of a written transcript that is not a record: its 1-based number and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BadLine {
+    pub line: usize,
+    pub why: String,
+}
+
+/// Reads a written transcript back: every line a record (line `n` of the file is record
+/// `n`, as results cite it), or the first line that is not one.
+pub(crate) fn records_from_jsonl(text: &str) -> Result<Vec<Record>, BadLine> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    (text.lines().enumerate())
+        .map(|(index, line)| {
+            let bad = |why: String| BadLine {
+                line: index + 1,
+                why,
+            };
+            if line.trim().is_empty() {
+                return Err(bad("the line is empty".to_string()));
+            }
+            serde_json::from_str(line).map_err(|e| bad(e.to_string()))
+        })
+        .collect()
 }
 
 /// Records as JSON lines, each ending in `\n`.
@@ -290,6 +314,23 @@ mod tests {
 
     /// A request answered in a later millisecond than its body was read still sorts before
     /// its body, and a model line stamped between the two cannot be merged in between them.
+    #[test]
+    fn a_written_transcript_reads_back_or_names_its_first_bad_line() {
+        let good = r#"{"t":"2026-12-01T23:15:00.123Z","dir":"note","note":"x"}"#;
+        assert_eq!(
+            records_from_jsonl(&format!("{good}\n{good}\n")).map(|r| r.len()),
+            Ok(2)
+        );
+        for (text, line) in [
+            (format!("{good}\nnot json\n{good}\n"), 2),
+            (format!("{good}\n\n{good}\n"), 2),
+            (format!("{good}\n{{\"t\":\"x\",\"dir\":\"sideways\"}}\n"), 2),
+        ] {
+            let bad = records_from_jsonl(&text).expect_err("a bad line");
+            assert_eq!(bad.line, line, "{text}: {}", bad.why);
+        }
+    }
+
     #[test]
     fn an_inserted_request_takes_its_bodys_stamp() {
         let post = Entry::Http {
