@@ -1,4 +1,5 @@
-//! `fieldnotes probe`'s arguments: the transports, the scripted model and browser, OAuth.
+//! `fieldnotes probe`'s arguments: the transports, the scripted model and browser, OAuth,
+//! and judging recorded observations again.
 
 use clap::{Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -19,6 +20,22 @@ pub enum ProbeCommand {
     /// A scripted browser for `--auth oauth` runs, to set as $BROWSER (or as xdg-open): GETs
     /// the URL and follows its redirects, all on this machine, to the client's callback.
     Browser(ProbeBrowserArgs),
+    /// Run the current rules again over recorded observations (after a rule changed): print
+    /// each result that would be added, changed or removed; with --write, rewrite only their
+    /// `results:` blocks.
+    Judge(ProbeJudgeArgs),
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProbeJudgeArgs {
+    /// Observations to judge: their .md files, or folders of them [default: the site's
+    /// content/observations/, else ./observations].
+    #[arg(value_name = "PATHS")]
+    pub paths: Vec<PathBuf>,
+    /// Rewrite each observation's `results:` block (nothing else in the file), each file
+    /// replaced whole; nothing is written while any observation cannot be judged.
+    #[arg(long)]
+    pub write: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,5 +1,6 @@
-//! `fieldnotes probe stdio|http|model`: record an MCP client's session as an observation,
-//! and the scripted model that makes a client call the probe's tool.
+//! `fieldnotes probe stdio|http|model|browser|judge`: record an MCP client's session as an
+//! observation, the scripted model and browser that drive a client, and the rules run again
+//! over recorded observations.
 
 use crate::cli::ProbeRegistration;
 use crate::cli::{ProbeArgs, ProbeCommand, ProbeHttpArgs, ProbeMode, ProbeProtocol};
@@ -51,6 +52,13 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
             })?
         }
         ProbeCommand::Browser(args) => return crate::probe::browser(&args.url, args.max_redirects),
+        ProbeCommand::Judge(args) => {
+            let paths = match args.paths {
+                paths if !paths.is_empty() => paths,
+                _ => vec![observations_folder(run)],
+            };
+            return crate::probe::judge(&paths, args.write);
+        }
     }
     Ok(0)
 }

@@ -11,10 +11,11 @@
 //! the [`package`] that ran. [`stdio`] and [`http`] are the transports (`http` with its
 //! OAuth side, `--auth oauth`); [`browser`] is the scripted browser of OAuth runs. [`model`]
 //! is the scripted model that makes a client call the probe's tool; its lines join the
-//! transcript.
+//! transcript. [`judge`] runs the rules again over recorded observations.
 
 mod browser;
 mod http;
+mod judge;
 mod model;
 mod observation;
 mod package;
@@ -31,6 +32,7 @@ use crate::error::{Error, Result};
 pub use browser::browser;
 pub use http::oauth::{AuthConfig, Discovery, Registration};
 pub use http::{HttpMode, Listen};
+pub use judge::judge;
 pub use model::{serve as model, ModelOptions};
 pub(crate) use observation::ClientNames;
 use observation::Writer;

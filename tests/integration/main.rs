@@ -24,6 +24,7 @@ mod observations;
 mod printing;
 mod probe;
 mod probe_http;
+mod probe_judge;
 mod probe_model;
 mod probe_modes;
 mod probe_oauth;
