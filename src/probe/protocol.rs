@@ -1,5 +1,6 @@
 //! What the probe answers: `server/discover`, `initialize` for every revision, one tool, one
-//! resource and one prompt, and JSON-RPC errors for the rest. Pure functions of a request.
+//! resource, one resource template (whose variable it completes) and one prompt, and JSON-RPC
+//! errors for the rest. Pure functions of a request.
 
 use super::settings::Protocol;
 use serde_json::{json, Value};
@@ -38,6 +39,12 @@ const INSTRUCTIONS: &str =
     "fieldnotes probe: records what this client sends and answers. (fieldnotes-instructions)";
 pub(crate) const STRUCTURED_MARK: &str = "fieldnotes-structured-content";
 pub(crate) const RESOURCE: &str = "probe://fieldnotes/about";
+/// The probe's resource template: a client that offers its variable to the user may ask the
+/// probe to complete it (`completion/complete`), and reads what it expands to.
+pub(crate) const TEMPLATE: &str = "probe://fieldnotes/topic/{topic}";
+const TEMPLATE_PREFIX: &str = "probe://fieldnotes/topic/";
+/// What the probe offers to complete a template variable or a prompt argument with.
+const COMPLETION: &str = "fieldnotes";
 pub(crate) const PROMPT: &str = "probe_prompt";
 
 /// JSON-RPC error codes the probe answers with.
@@ -78,14 +85,25 @@ pub(crate) fn negotiate(offered: Option<&str>) -> &str {
         .unwrap_or(LATEST_LEGACY)
 }
 
-/// What the probe offers: tools (which change), resources, prompts.
+/// What the probe offers: tools (which change), resources, prompts, completions.
 pub(crate) fn server_capabilities() -> Value {
     json!({
         "tools": {"listChanged": true},
         "resources": {},
         "prompts": {},
         "logging": {},
+        "completions": {},
     })
+}
+
+/// What the probe offers in an `initialize` handshake of `revision`: below 2026-07-28 its
+/// resources can also be subscribed to (`resources/subscribe`, gone from 2026-07-28).
+fn initialize_capabilities(revision: &str) -> Value {
+    let mut capabilities = server_capabilities();
+    if revision != STATELESS {
+        capabilities["resources"]["subscribe"] = json!(true);
+    }
+    capabilities
 }
 
 pub(crate) fn server_info() -> Value {
@@ -127,7 +145,7 @@ pub(crate) fn answer(
             };
             json!({
                 "protocolVersion": agreed,
-                "capabilities": server_capabilities(),
+                "capabilities": initialize_capabilities(agreed),
                 "serverInfo": server_info(),
                 "instructions": INSTRUCTIONS,
             })
@@ -177,21 +195,31 @@ pub(crate) fn answer(
             "title": "About the probe",
             "mimeType": "text/plain",
         }]}),
-        "resources/templates/list" => json!({"resourceTemplates": []}),
+        "resources/templates/list" => json!({"resourceTemplates": [{
+            "uriTemplate": TEMPLATE,
+            "name": "topic",
+            "title": "A topic",
+            "description": "Any topic, completed from the probe (fieldnotes probe).",
+            "mimeType": "text/plain",
+        }]}),
         "resources/read" => {
             let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
-            if uri != Some(RESOURCE) {
-                let code = if stateless { INVALID_PARAMS } else { -32002 };
-                return Err(RpcError::new(
-                    code,
-                    format!("unknown resource; the probe has one: {RESOURCE}"),
-                ));
-            }
-            json!({"contents": [{
-                "uri": RESOURCE,
-                "mimeType": "text/plain",
-                "text": "fieldnotes probe: an MCP server that records its clients.",
-            }]})
+            let text = match uri {
+                Some(RESOURCE) => {
+                    "fieldnotes probe: an MCP server that records its clients.".into()
+                }
+                Some(uri) if uri.starts_with(TEMPLATE_PREFIX) => {
+                    format!("fieldnotes probe: topic {}", &uri[TEMPLATE_PREFIX.len()..])
+                }
+                _ => {
+                    let code = if stateless { INVALID_PARAMS } else { -32002 };
+                    return Err(RpcError::new(
+                        code,
+                        format!("unknown resource; the probe has {RESOURCE} and {TEMPLATE}"),
+                    ));
+                }
+            };
+            json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": text}]})
         }
         "prompts/list" => json!({"prompts": [{
             "name": PROMPT,
@@ -212,7 +240,11 @@ pub(crate) fn answer(
                 "content": {"type": "text", "text": "Say hello to the fieldnotes probe."},
             }]})
         }
-        "completion/complete" => json!({"completion": {"values": [], "hasMore": false}}),
+        "completion/complete" => json!({"completion": {
+            "values": [COMPLETION],
+            "total": 1,
+            "hasMore": false,
+        }}),
         _ => {
             return Err(RpcError::new(
                 METHOD_NOT_FOUND,
@@ -319,5 +351,60 @@ mod tests {
         )
         .expect("answered");
         assert!(result.get("resultType").is_none());
+    }
+
+    #[test]
+    fn the_template_expands_completes_and_is_subscribable_only_below_2026_07_28() {
+        let templates = answer(
+            "resources/templates/list",
+            None,
+            LATEST_LEGACY,
+            Protocol::Next,
+        )
+        .expect("answered");
+        assert_eq!(templates["resourceTemplates"][0]["uriTemplate"], TEMPLATE);
+        let params = json!({"uri": "probe://fieldnotes/topic/mcp"});
+        let read = answer(
+            "resources/read",
+            Some(&params),
+            LATEST_LEGACY,
+            Protocol::Next,
+        )
+        .expect("answered");
+        assert_eq!(read["contents"][0]["uri"], "probe://fieldnotes/topic/mcp");
+        assert_eq!(read["contents"][0]["text"], "fieldnotes probe: topic mcp");
+        let params = json!({"uri": "probe://elsewhere"});
+        let error = answer(
+            "resources/read",
+            Some(&params),
+            LATEST_LEGACY,
+            Protocol::Next,
+        )
+        .expect_err("refused");
+        assert_eq!(error.code, -32002);
+        let params = json!({"ref": {"type": "ref/resource", "uri": TEMPLATE},
+            "argument": {"name": "topic", "value": "f"}});
+        let completed = answer(
+            "completion/complete",
+            Some(&params),
+            LATEST_LEGACY,
+            Protocol::Next,
+        )
+        .expect("answered");
+        assert_eq!(completed["completion"]["values"][0], COMPLETION);
+        let subscribable = |revision: &str| {
+            let params = json!({"protocolVersion": revision});
+            let result =
+                answer("initialize", Some(&params), revision, Protocol::Next).expect("answered");
+            assert_eq!(result["capabilities"]["completions"], json!({}));
+            result["capabilities"]["resources"]["subscribe"] == json!(true)
+        };
+        assert!(subscribable(LATEST_LEGACY));
+        assert!(!subscribable(STATELESS));
+        let discover =
+            answer("server/discover", None, STATELESS, Protocol::Next).expect("answered");
+        assert!(discover["capabilities"]["resources"]
+            .get("subscribe")
+            .is_none());
     }
 }

@@ -130,8 +130,10 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         "resources.templates",
         Rule::Sent("resources/templates/list"),
     ),
+    ("resources.subscribe", Rule::Sent("resources/subscribe")),
     ("prompts.list", Rule::Sent("prompts/list")),
     ("prompts.get", Rule::Sent("prompts/get")),
+    ("completions.complete", Rule::Sent("completion/complete")),
     ("roots.list", Rule::Asked(ROOTS, Declares::Path(&["roots"]))),
     (
         "roots.listChanged",

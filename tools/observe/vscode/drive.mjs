@@ -2,7 +2,8 @@
 // session takes, and acts as the user would: allows a server's sampling request or sign-in
 // when asked, follows a sign-in it opens in a new tab, and answers a form elicitation shown
 // as a notification (Respond, then the text of $ELICIT_ANSWER; empty: leave it unanswered),
-// and in a quick pick (the extension's resource picker) clicks the entry that shows $PICK.
+// and in a quick pick (the extension's resource picker) clicks the entry that shows $PICK,
+// then types $PICK_TYPE into the input that follows (a template's variable), if set.
 // Prints what the workbench showed.
 //
 //   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
@@ -30,6 +31,7 @@ page.context().on('page', (opened) => {
 await page.goto(process.argv[2]);
 const answer = process.env.ELICIT_ANSWER ?? 'fieldnotes';
 let responded = false;
+let picked = false;
 for (let i = 0; i < 20; i++) {
   await page.waitForTimeout(5000);
   const shown = await page
@@ -47,9 +49,18 @@ for (let i = 0; i < 20; i++) {
   }
   const pick = process.env.PICK;
   const entry = page.locator(`.quick-input-widget:visible .monaco-list-row:has-text("${pick}")`);
-  if (pick && (await entry.count())) {
+  if (pick && !picked && (await entry.count())) {
     console.log('pick', pick);
     await entry.first().click().catch(() => {});
+    picked = true;
+    if (process.env.PICK_TYPE) {
+      await page.waitForTimeout(3000);
+      const offered = await page.locator('.quick-input-widget:visible').allInnerTexts();
+      console.log('offered:', JSON.stringify(offered).slice(0, 300));
+      await page.keyboard.type(process.env.PICK_TYPE);
+      await page.waitForTimeout(1000);
+      await page.keyboard.press('Enter');
+    }
   }
   const respond = page.locator('.notification-toast a.monaco-button:has-text("Respond")');
   if (answer && !responded && (await respond.count())) {
