@@ -124,6 +124,8 @@ fn list_and_get_requests_are_yes_when_sent_and_left_out_otherwise() {
         ("resources.templates", "resources/templates/list"),
         ("prompts.list", "prompts/list"),
         ("prompts.get", "prompts/get"),
+        ("resources.subscribe", "resources/subscribe"),
+        ("completions.complete", "completion/complete"),
         ("core.discover", "server/discover"),
         ("core.subscriptions", "subscriptions/listen"),
     ] {
