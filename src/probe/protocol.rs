@@ -97,11 +97,13 @@ pub(crate) fn server_capabilities() -> Value {
 }
 
 /// What the probe offers in an `initialize` handshake of `revision`: below 2026-07-28 its
-/// resources can also be subscribed to (`resources/subscribe`, gone from 2026-07-28).
+/// resources can also be subscribed to (`resources/subscribe`, gone from 2026-07-28), and its
+/// resource and prompt lists change (a `current` session says so with the tools').
 fn initialize_capabilities(revision: &str) -> Value {
     let mut capabilities = server_capabilities();
     if revision != STATELESS {
-        capabilities["resources"]["subscribe"] = json!(true);
+        capabilities["resources"] = json!({"subscribe": true, "listChanged": true});
+        capabilities["prompts"] = json!({"listChanged": true});
     }
     capabilities
 }

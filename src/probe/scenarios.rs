@@ -54,6 +54,10 @@ pub(crate) const REQUESTS: [Scenario; 5] = [PING, ROOTS, SAMPLING, ELICIT_FORM, 
 
 /// The notification whose effect the probe watches: does the client list tools again?
 pub(crate) const LIST_CHANGED: &str = "notifications/tools/list_changed";
+/// Sent with [`LIST_CHANGED`] in a `current` session: does the client list resources, and
+/// prompts, again?
+pub(crate) const RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+pub(crate) const PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
 
 /// The request `scenario` sends to a client speaking `version`.
 pub(crate) fn request(scenario: Scenario, version: &str) -> Value {
@@ -147,6 +151,11 @@ pub(crate) fn list_changed(subscription: Option<&Value>) -> Value {
             "params": {"_meta": {SUBSCRIPTION_ID: id}}}),
         None => json!({"jsonrpc": "2.0", "method": LIST_CHANGED}),
     }
+}
+
+/// `notifications/resources/list_changed` and `notifications/prompts/list_changed`.
+pub(crate) fn other_lists_changed() -> [Value; 2] {
+    [RESOURCES_LIST_CHANGED, PROMPTS_LIST_CHANGED].map(|m| json!({"jsonrpc": "2.0", "method": m}))
 }
 
 /// The note written when `what` got no answer in time; [`timed_out`] reads it back.

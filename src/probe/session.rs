@@ -457,7 +457,8 @@ impl Session {
         }
     }
 
-    /// Queues what falls due by `now`: the questions, the list-changed notification.
+    /// Queues what falls due by `now`: the questions, the list-changed notifications (in a
+    /// `current` session the resource and prompt lists are said to change with the tools).
     pub fn due(&mut self, now: Instant) {
         if self.held_until.is_some_and(|at| at <= now) {
             self.release();
@@ -471,6 +472,9 @@ impl Session {
                 let subscription = self.subscription.as_ref().filter(|(_, tools)| *tools);
                 self.outbound
                     .push_back(scenarios::list_changed(subscription.map(|(id, _)| id)));
+                if self.protocol() == Protocol::Current {
+                    self.outbound.extend(scenarios::other_lists_changed());
+                }
                 self.list_changed = ListChanged::Sent(now);
             }
         }

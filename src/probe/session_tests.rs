@@ -24,7 +24,18 @@ fn the_scenarios_go_out_once_after_initialized_and_list_changed_after_tools_list
     assert_eq!(sent.len(), scenarios::REQUESTS.len());
     s.receive(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
     s.due(Instant::now());
-    assert_eq!(s.drain_outbound()[0]["method"], LIST_CHANGED);
+    // A current session says the resource and prompt lists changed with the tools.
+    let changed: Vec<Value> = (s.drain_outbound().iter())
+        .map(|m| m["method"].clone())
+        .collect();
+    assert_eq!(
+        changed,
+        [
+            LIST_CHANGED,
+            scenarios::RESOURCES_LIST_CHANGED,
+            scenarios::PROMPTS_LIST_CHANGED
+        ]
+    );
     s.receive(json!({"jsonrpc":"2.0","id":"fieldnotes-probe/ping","result":{}}));
     assert!(!s.is_quiet(Instant::now(), Duration::ZERO));
     s.expire(Instant::now() + Duration::from_secs(1));

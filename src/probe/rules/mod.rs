@@ -85,9 +85,9 @@ pub(crate) enum Rule {
     DeclaredAtInitialize(Declares),
     /// The probe asked (`scenario`): the answer, else the declaration, else the timeout.
     Asked(Scenario, Declares),
-    /// Yes when `tools/list` came again after `notifications/tools/list_changed`; else unknown
-    /// (a client may list again only when it next needs its tools).
-    ListsAgain,
+    /// Yes when the list came again after the probe said it changed; else unknown (a client
+    /// may list again only when it next needs the list).
+    ListsAgain(ListChange),
     /// Yes when the session used this transport.
     Transport(Transport),
     /// HTTP: whether the client's requests after `initialize` carry header `name`; with
@@ -123,7 +123,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("tools.list", Rule::Sent("tools/list")),
     ("tools.call", Rule::ToolCall),
     ("tools.structuredOutput", Rule::StructuredOutput),
-    ("tools.listChanged", Rule::ListsAgain),
+    ("tools.listChanged", Rule::ListsAgain(TOOLS_CHANGED)),
     ("resources.list", Rule::Sent("resources/list")),
     ("resources.read", Rule::Sent("resources/read")),
     (
@@ -131,8 +131,10 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
         Rule::Sent("resources/templates/list"),
     ),
     ("resources.subscribe", Rule::Sent("resources/subscribe")),
+    ("resources.listChanged", Rule::ListsAgain(RESOURCES_CHANGED)),
     ("prompts.list", Rule::Sent("prompts/list")),
     ("prompts.get", Rule::Sent("prompts/get")),
+    ("prompts.listChanged", Rule::ListsAgain(PROMPTS_CHANGED)),
     ("completions.complete", Rule::Sent("completion/complete")),
     ("roots.list", Rule::Asked(ROOTS, Declares::Path(&["roots"]))),
     (
@@ -273,7 +275,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::Declared(declares) => declared::declared(facts, declares),
         Rule::DeclaredAtInitialize(declares) => declared::declared_at_initialize(facts, declares),
         Rule::Asked(scenario, declares) => asked(facts, scenario, declares),
-        Rule::ListsAgain => lists_again(facts),
+        Rule::ListsAgain(change) => lists_again(facts, change),
         Rule::Transport(transport) => transport::used_transport(facts, transport),
         Rule::Header {
             name,
@@ -419,17 +421,49 @@ fn code(error: &Value) -> String {
         .map_or_else(|| "(no code)".to_string(), Value::to_string)
 }
 
-fn lists_again(facts: &Facts) -> Option<Finding> {
-    let notified = facts.sent_by_probe(scenarios::LIST_CHANGED, None)?;
+/// A list the probe says changed: its notification, and the request that lists it again.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ListChange {
+    notification: &'static str,
+    list: &'static str,
+}
+
+const TOOLS_CHANGED: ListChange = ListChange {
+    notification: scenarios::LIST_CHANGED,
+    list: "tools/list",
+};
+const RESOURCES_CHANGED: ListChange = ListChange {
+    notification: scenarios::RESOURCES_LIST_CHANGED,
+    list: "resources/list",
+};
+const PROMPTS_CHANGED: ListChange = ListChange {
+    notification: scenarios::PROMPTS_LIST_CHANGED,
+    list: "prompts/list",
+};
+
+fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
+    let ListChange { notification, list } = change;
+    let notified = facts.sent_by_probe(notification, None)?;
     let again = facts
-        .sent_by_client("tools/list")
+        .sent_by_client(list)
         .find(|m| m.line > notified.line && m.is_request());
     if let Some(again) = again {
         return finding(
             Status::Yes,
             Basis::Did,
-            "sent tools/list again after notifications/tools/list_changed",
+            format!("sent {list} again after {notification}"),
             vec![notified.line, again.line],
+        );
+    }
+    if list != TOOLS_CHANGED.list {
+        return finding(
+            Status::Unknown,
+            Basis::Absent,
+            format!(
+                "did not send {list} again after {notification} (a client that lists again \
+                 only when it next needs the list looks the same)"
+            ),
+            vec![notified.line],
         );
     }
     // A client may refresh only when it next needs its tools, and a call its model chose before

@@ -212,6 +212,32 @@ fn tools_list_changed_is_yes_on_a_new_list_and_unknown_without_one() {
 }
 
 #[test]
+fn resource_and_prompt_list_changes_are_yes_on_a_new_list_and_unknown_without_one() {
+    let [resources, prompts] = scenarios::other_lists_changed();
+    for (id, notification, list) in [
+        ("resources.listChanged", resources, "resources/list"),
+        ("prompts.listChanged", prompts, "prompts/list"),
+    ] {
+        let before = [init(json!({})), request(1, list), reply(json!(1))];
+        assert_eq!(status(&before, id), None, "{id}: not said to change");
+        let mut notified = before.to_vec();
+        notified.push(("out", notification));
+        let found = result(&notified, id).expect(id);
+        assert_eq!((found.status, found.messages), (Status::Unknown, vec![4]));
+        // Listing the other list again is not this one.
+        notified.push(request(2, "tools/list"));
+        assert_eq!(status(&notified, id), Some(Status::Unknown), "{id}");
+        notified.push(request(3, list));
+        let found = result(&notified, id).expect(id);
+        assert_eq!(
+            (found.status, found.messages),
+            (Status::Yes, vec![4, 6]),
+            "{id}"
+        );
+    }
+}
+
+#[test]
 fn roots_list_from_the_declaration_and_the_answer() {
     let declared = json!({"roots": {"listChanged": true}});
     assert_eq!(

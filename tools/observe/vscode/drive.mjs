@@ -3,7 +3,8 @@
 // when asked, follows a sign-in it opens in a new tab, and answers a form elicitation shown
 // as a notification (Respond, then the text of $ELICIT_ANSWER; empty: leave it unanswered),
 // and in a quick pick (the extension's resource picker) clicks the entry that shows $PICK,
-// then types $PICK_TYPE into the input that follows (a template's variable), if set.
+// then types $PICK_TYPE into the input that follows (a template's variable), if set; with
+// $OPEN_URL set it also opens a URL elicitation's page from its notification (Open URL).
 // Prints what the workbench showed.
 //
 //   node drive.mjs URL        (PLAYWRIGHT: playwright-core's index.mjs; CHROMIUM: the browser)
@@ -32,6 +33,7 @@ await page.goto(process.argv[2]);
 const answer = process.env.ELICIT_ANSWER ?? 'fieldnotes';
 let responded = false;
 let picked = false;
+let opened = false;
 for (let i = 0; i < 20; i++) {
   await page.waitForTimeout(5000);
   const shown = await page
@@ -61,6 +63,12 @@ for (let i = 0; i < 20; i++) {
       await page.waitForTimeout(1000);
       await page.keyboard.press('Enter');
     }
+  }
+  const open = page.locator('.notification-toast a.monaco-button:has-text("Open URL")');
+  if (process.env.OPEN_URL && !opened && (await open.count())) {
+    console.log('click Open URL');
+    await open.first().click().catch(() => {});
+    opened = true;
   }
   const respond = page.locator('.notification-toast a.monaco-button:has-text("Respond")');
   if (answer && !responded && (await respond.count())) {

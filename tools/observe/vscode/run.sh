@@ -21,6 +21,7 @@ V=$(node -e "console.log(require('$VSC/package/package.json').version)")
 CODE=$(node -e "console.log(require('$VSC/package/lib/vscode/package.json').version)")
 WHY="code-server $V (VS Code $CODE in a browser): a user mcp.json $1 server, started by workbench.mcp.startServer and its tool called with vscode.lm.invokeTool from an extension (tools/observe/vscode)"
 [ -n "${MCP_DRIVER_CANCEL_MS:-}" ] && WHY="$WHY, the call's token cancelled after $MCP_DRIVER_CANCEL_MS ms"
+[ -n "${OPEN_URL:-}" ] && WHY="$WHY, a URL elicitation's page opened from its notification"
 [ -n "${MCP_DRIVER_RESOURCES:-}" ] && WHY="$WHY, then the resource picker (quick access \`mcpr \`) opened and the entry showing ${PICK:-nothing} clicked${PICK_TYPE:+, then $PICK_TYPE typed into the input that followed}"
 PROBE=(probe --root "$ROOT")
 FLAGS=(--out "$OUT" --package "npm:code-server@$V" --command "$WHY")
