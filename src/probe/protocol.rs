@@ -1,6 +1,6 @@
 //! What the probe answers: `server/discover`, `initialize` for every revision, one tool, one
-//! resource, one resource template (whose variable it completes) and one prompt, and JSON-RPC
-//! errors for the rest. Pure functions of a request.
+//! resource, one resource template (whose variable it completes) and one prompt, each list in
+//! two pages (the second empty), and JSON-RPC errors for the rest. Pure functions of a request.
 
 use super::settings::Protocol;
 use serde_json::{json, Value};
@@ -45,6 +45,9 @@ pub(crate) const TEMPLATE: &str = "probe://fieldnotes/topic/{topic}";
 const TEMPLATE_PREFIX: &str = "probe://fieldnotes/topic/";
 /// What the probe offers to complete a template variable or a prompt argument with.
 const COMPLETION: &str = "fieldnotes";
+/// The cursor of every list's second page, which the first page names as its `nextCursor`:
+/// a client that reads the whole list asks for it.
+pub(crate) const NEXT_PAGE: &str = "fieldnotes-page-2";
 pub(crate) const PROMPT: &str = "probe_prompt";
 
 /// JSON-RPC error codes the probe answers with.
@@ -158,21 +161,25 @@ pub(crate) fn answer(
             "instructions": INSTRUCTIONS,
         }),
         "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => json!({}),
-        "tools/list" => json!({"tools": [{
-            "name": TOOL,
-            "title": "Echo",
-            "description": "Returns the text it is given (fieldnotes probe).",
-            "inputSchema": {
-                "type": "object",
-                "properties": {"text": {"type": "string"}},
-            },
-            "outputSchema": {
-                "type": "object",
-                "properties": {"echo": {"type": "string"}, "part": {"type": "string"}},
-                "required": ["echo", "part"],
-            },
-            "annotations": {"readOnlyHint": true},
-        }]}),
+        "tools/list" => page(
+            params,
+            "tools",
+            json!([{
+                "name": TOOL,
+                "title": "Echo",
+                "description": "Returns the text it is given (fieldnotes probe).",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {"text": {"type": "string"}},
+                },
+                "outputSchema": {
+                    "type": "object",
+                    "properties": {"echo": {"type": "string"}, "part": {"type": "string"}},
+                    "required": ["echo", "part"],
+                },
+                "annotations": {"readOnlyHint": true},
+            }]),
+        )?,
         "tools/call" => {
             let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
             if name != Some(TOOL) {
@@ -191,19 +198,27 @@ pub(crate) fn answer(
                 "isError": false,
             })
         }
-        "resources/list" => json!({"resources": [{
-            "uri": RESOURCE,
-            "name": "about",
-            "title": "About the probe",
-            "mimeType": "text/plain",
-        }]}),
-        "resources/templates/list" => json!({"resourceTemplates": [{
-            "uriTemplate": TEMPLATE,
-            "name": "topic",
-            "title": "A topic",
-            "description": "Any topic, completed from the probe (fieldnotes probe).",
-            "mimeType": "text/plain",
-        }]}),
+        "resources/list" => page(
+            params,
+            "resources",
+            json!([{
+                "uri": RESOURCE,
+                "name": "about",
+                "title": "About the probe",
+                "mimeType": "text/plain",
+            }]),
+        )?,
+        "resources/templates/list" => page(
+            params,
+            "resourceTemplates",
+            json!([{
+                "uriTemplate": TEMPLATE,
+                "name": "topic",
+                "title": "A topic",
+                "description": "Any topic, completed from the probe (fieldnotes probe).",
+                "mimeType": "text/plain",
+            }]),
+        )?,
         "resources/read" => {
             let uri = params.and_then(|p| p.get("uri")).and_then(Value::as_str);
             let text = match uri {
@@ -223,12 +238,16 @@ pub(crate) fn answer(
             };
             json!({"contents": [{"uri": uri, "mimeType": "text/plain", "text": text}]})
         }
-        "prompts/list" => json!({"prompts": [{
-            "name": PROMPT,
-            "title": "Probe prompt",
-            "description": "A prompt with one argument (fieldnotes probe).",
-            "arguments": [{"name": "topic", "required": false}],
-        }]}),
+        "prompts/list" => page(
+            params,
+            "prompts",
+            json!([{
+                "name": PROMPT,
+                "title": "Probe prompt",
+                "description": "A prompt with one argument (fieldnotes probe).",
+                "arguments": [{"name": "topic", "required": false}],
+            }]),
+        )?,
         "prompts/get" => {
             let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
             if name != Some(PROMPT) {
@@ -258,6 +277,28 @@ pub(crate) fn answer(
         stamp_stateless(method, &mut result);
     }
     Ok(result)
+}
+
+/// One page of a list under `key`: without a cursor the first, its `items` and [`NEXT_PAGE`]
+/// as `nextCursor`; asked with [`NEXT_PAGE`], the second, empty and last.
+fn page(params: Option<&Value>, key: &str, items: Value) -> Result<Value, RpcError> {
+    let items = match params.and_then(|p| p.get("cursor")) {
+        None | Some(Value::Null) => items,
+        Some(cursor) if cursor == NEXT_PAGE => json!([]),
+        Some(_) => {
+            return Err(RpcError::new(
+                INVALID_PARAMS,
+                format!("unknown cursor; the probe's lists have two pages, the second {NEXT_PAGE}"),
+            ))
+        }
+    };
+    let mut result = serde_json::Map::new();
+    let first = items.as_array().is_some_and(|i| !i.is_empty());
+    result.insert(key.into(), items);
+    if first {
+        result.insert("nextCursor".into(), json!(NEXT_PAGE));
+    }
+    Ok(Value::Object(result))
 }
 
 /// The 2026-07-28 fields every result carries, and the cache hints of list and read results.
@@ -353,6 +394,28 @@ mod tests {
         )
         .expect("answered");
         assert!(result.get("resultType").is_none());
+    }
+
+    #[test]
+    fn every_list_has_a_second_page_named_by_the_first() {
+        for (method, key) in [
+            ("tools/list", "tools"),
+            ("resources/list", "resources"),
+            ("resources/templates/list", "resourceTemplates"),
+            ("prompts/list", "prompts"),
+        ] {
+            let first = answer(method, None, LATEST_LEGACY, Protocol::Next).expect(method);
+            assert_eq!(first[key].as_array().map(Vec::len), Some(1), "{method}");
+            assert_eq!(first["nextCursor"], NEXT_PAGE, "{method}");
+            let params = json!({"cursor": NEXT_PAGE});
+            let second =
+                answer(method, Some(&params), LATEST_LEGACY, Protocol::Next).expect(method);
+            assert_eq!(second, json!({key: []}), "{method}: empty and last");
+            let params = json!({"cursor": "elsewhere"});
+            let error =
+                answer(method, Some(&params), LATEST_LEGACY, Protocol::Next).expect_err(method);
+            assert_eq!(error.code, INVALID_PARAMS);
+        }
     }
 
     #[test]

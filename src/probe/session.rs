@@ -232,7 +232,8 @@ impl Session {
                 if method != "initialize" && self.initialized {
                     self.schedule();
                 }
-                if method == "tools/list" && outcome.is_ok() {
+                let first_page = params.and_then(|p| p.get("cursor")).is_none();
+                if method == "tools/list" && first_page && outcome.is_ok() {
                     self.tools_listed();
                 }
                 let called = method == "tools/call" && outcome.is_ok();

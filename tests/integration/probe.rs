@@ -125,13 +125,14 @@ fn rmcp_client_over_stdio_is_recorded_with_its_results() {
             .arg(out.path());
         let transport = TokioChildProcess::new(command).expect("spawn the probe");
         let client = ().serve(transport).await.expect("rmcp connects to the probe");
-        let tools = client.list_tools(None).await.expect("tools/list");
-        assert_eq!(tools.tools[0].name, "probe_echo");
+        // Each list in full: the probe gives two pages.
+        let tools = client.list_all_tools().await.expect("tools/list");
+        assert_eq!(tools[0].name, "probe_echo");
         let mut call = CallToolRequestParams::new("probe_echo");
         call.arguments = serde_json::json!({"text": "hi"}).as_object().cloned();
         client.call_tool(call).await.expect("tools/call");
-        client.list_resources(None).await.expect("resources/list");
-        client.list_prompts(None).await.expect("prompts/list");
+        client.list_all_resources().await.expect("resources/list");
+        client.list_all_prompts().await.expect("prompts/list");
         // Time for the probe's requests to be answered, then the client goes.
         tokio::time::sleep(Duration::from_millis(1500)).await;
         client.cancel().await.expect("the client closes");

@@ -52,17 +52,29 @@ def callbacks(changed: asyncio.Event):
     )
 
 
+async def every_page(list_page, key: str) -> list:
+    """Every page of a list (the probe gives two): the items under `key`."""
+    items, cursor = [], None
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await list_page(params=params)
+        items += getattr(page, key)
+        cursor = page.next_cursor
+        if not cursor:
+            return items
+
+
 async def exercise(session: ClientSession, changed: asyncio.Event) -> None:
     await session.initialize()
-    tools = (await session.list_tools()).tools
+    tools = await every_page(session.list_tools, "tools")
     assert tools[0].name == "probe_echo", tools
     result = await session.call_tool("probe_echo", {"text": "hi"})
     # The text and structuredContent carry different marks, so a model-side transcript shows
     # which of the two a client passed its model.
     assert result.content[0].text == "fieldnotes-text-content: hi", result
     assert result.structured_content == {"echo": "hi", "part": "fieldnotes-structured-content"}, result
-    await session.list_resources()
-    await session.list_prompts()
+    await every_page(session.list_resources, "resources")
+    await every_page(session.list_prompts, "prompts")
     # A client that heeds list_changed lists again; then time for the probe's requests.
     try:
         await asyncio.wait_for(changed.wait(), 1.5)

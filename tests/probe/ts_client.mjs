@@ -42,16 +42,28 @@ function client() {
   return c;
 }
 
+/** Every page of a list (the probe gives two): the items under `key`. */
+async function all(list, key) {
+  const items = [];
+  let cursor;
+  do {
+    const page = await list(cursor ? { cursor } : undefined);
+    items.push(...page[key]);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
 async function exercise(c) {
-  const tools = await c.listTools();
-  assert.equal(tools.tools[0].name, "probe_echo");
+  const tools = await all((p) => c.listTools(p), "tools");
+  assert.equal(tools[0].name, "probe_echo");
   const called = await c.callTool({ name: "probe_echo", arguments: { text: "hi" } });
   // The text and structuredContent carry different marks (which one a model was shown).
   assert.equal(called.content[0].text, "fieldnotes-text-content: hi");
   assert.deepEqual(called.structuredContent, { echo: "hi", part: "fieldnotes-structured-content" });
-  await c.listResources();
+  await all((p) => c.listResources(p), "resources");
   await c.readResource({ uri: "probe://fieldnotes/about" });
-  await c.listPrompts();
+  await all((p) => c.listPrompts(p), "prompts");
   await c.getPrompt({ name: "probe_prompt" });
   // Time for the probe's requests, and for the list_changed round trip.
   await sleep(1500);

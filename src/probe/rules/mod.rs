@@ -21,7 +21,7 @@ use crate::probe::scenarios::{self, Scenario, ELICIT_FORM, ELICIT_URL, ROOTS, SA
 use crate::probe::session::Transport;
 use crate::probe::transcript::Record;
 pub(crate) use declared::Declares;
-use facts::Facts;
+use facts::{Facts, Message};
 use no_session::no_session;
 use serde::Serialize;
 use serde_json::Value;
@@ -76,6 +76,9 @@ pub(crate) struct Seen {
 pub(crate) enum Rule {
     /// Yes when the client sent this method (a request or notification); left out otherwise.
     Sent(&'static str),
+    /// A list the probe gives in two pages: yes when the client asked for the page the first
+    /// one's `nextCursor` names (or none was named), partial when it took the first alone.
+    Lists(&'static str),
     /// Yes when the client sent a `progressToken` or a progress notification.
     Progress,
     /// From the declared capability: yes when `path` is declared, no when not.
@@ -120,19 +123,19 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
     ("core.subscriptions", Rule::Sent("subscriptions/listen")),
     ("core.cancellation", Rule::Cancellation),
     ("core.progress", Rule::Progress),
-    ("tools.list", Rule::Sent("tools/list")),
+    ("tools.list", Rule::Lists("tools/list")),
     ("tools.call", Rule::ToolCall),
     ("tools.structuredOutput", Rule::StructuredOutput),
     ("tools.listChanged", Rule::ListsAgain(TOOLS_CHANGED)),
-    ("resources.list", Rule::Sent("resources/list")),
+    ("resources.list", Rule::Lists("resources/list")),
     ("resources.read", Rule::Sent("resources/read")),
     (
         "resources.templates",
-        Rule::Sent("resources/templates/list"),
+        Rule::Lists("resources/templates/list"),
     ),
     ("resources.subscribe", Rule::Sent("resources/subscribe")),
     ("resources.listChanged", Rule::ListsAgain(RESOURCES_CHANGED)),
-    ("prompts.list", Rule::Sent("prompts/list")),
+    ("prompts.list", Rule::Lists("prompts/list")),
     ("prompts.get", Rule::Sent("prompts/get")),
     ("prompts.listChanged", Rule::ListsAgain(PROMPTS_CHANGED)),
     ("completions.complete", Rule::Sent("completion/complete")),
@@ -267,6 +270,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
             lines.extend(facts.reply_to(sent).map(|r| r.line));
             finding(Status::Yes, Basis::Did, format!("sent {method}"), lines)
         }
+        Rule::Lists(method) => lists(facts, method),
         Rule::Progress => progress(facts),
         Rule::ToolCall => calls::tool_call(facts),
         Rule::StructuredOutput => calls::structured_output(facts),
@@ -444,9 +448,10 @@ const PROMPTS_CHANGED: ListChange = ListChange {
 fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
     let ListChange { notification, list } = change;
     let notified = facts.sent_by_probe(notification, None)?;
+    // A later page of the list it had is no new list.
     let again = facts
         .sent_by_client(list)
-        .find(|m| m.line > notified.line && m.is_request());
+        .find(|m| m.line > notified.line && m.is_request() && cursor(m).is_none());
     if let Some(again) = again {
         return finding(
             Status::Yes,
@@ -492,6 +497,50 @@ fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
             Basis::Absent,
             "left before listing tools again or the timeout",
             vec![notified.line],
+        ),
+    }
+}
+
+/// The cursor a list request asked with.
+fn cursor<'m>(request: &'m Message) -> Option<&'m str> {
+    request
+        .msg
+        .pointer("/params/cursor")
+        .and_then(Value::as_str)
+}
+
+fn lists(facts: &Facts, method: &str) -> Option<Finding> {
+    let first = facts
+        .sent_by_client(method)
+        .find(|m| m.is_request() && cursor(m).is_none())?;
+    let answer = facts.reply_to(first);
+    let mut lines = vec![first.line];
+    lines.extend(answer.map(|r| r.line));
+    let next = answer.and_then(|r| r.msg.pointer("/result/nextCursor")?.as_str());
+    let Some(next) = next else {
+        return finding(Status::Yes, Basis::Did, format!("sent {method}"), lines);
+    };
+    match facts
+        .sent_by_client(method)
+        .find(|m| m.is_request() && cursor(m) == Some(next))
+    {
+        Some(second) => {
+            lines.push(second.line);
+            finding(
+                Status::Yes,
+                Basis::Did,
+                format!("sent {method} and asked for the page its nextCursor named"),
+                lines,
+            )
+        }
+        None => finding(
+            Status::Partial,
+            Basis::Absent,
+            format!(
+                "sent {method} but never asked for the page its nextCursor named: the first \
+                 page alone"
+            ),
+            lines,
         ),
     }
 }

@@ -212,6 +212,52 @@ fn tools_list_changed_is_yes_on_a_new_list_and_unknown_without_one() {
 }
 
 #[test]
+fn a_list_is_partial_when_the_page_its_next_cursor_names_is_never_asked_for() {
+    use crate::probe::protocol::NEXT_PAGE;
+    for (id, method) in [
+        ("tools.list", "tools/list"),
+        ("resources.list", "resources/list"),
+        ("resources.templates", "resources/templates/list"),
+        ("prompts.list", "prompts/list"),
+    ] {
+        let first_page = [
+            init(json!({})),
+            request(1, method),
+            (
+                "out",
+                json!({"jsonrpc":"2.0","id":1,"result":{"nextCursor":NEXT_PAGE}}),
+            ),
+        ];
+        let found = result(&first_page, id).expect(id);
+        assert_eq!(
+            (found.status, found.basis),
+            (Status::Partial, Basis::Absent),
+            "{id}"
+        );
+        assert!(
+            found.why.contains("first page alone"),
+            "{id}: {}",
+            found.why
+        );
+        // Listing again from the start is not the next page.
+        let mut again = first_page.to_vec();
+        again.push(request(2, method));
+        assert_eq!(status(&again, id), Some(Status::Partial), "{id}");
+        let mut paged = first_page.to_vec();
+        paged.push((
+            "in",
+            json!({"jsonrpc":"2.0","id":3,"method":method,"params":{"cursor":NEXT_PAGE}}),
+        ));
+        let found = result(&paged, id).expect(id);
+        assert_eq!(
+            (found.status, found.messages),
+            (Status::Yes, vec![2, 3, 4]),
+            "{id}"
+        );
+    }
+}
+
+#[test]
 fn resource_and_prompt_list_changes_are_yes_on_a_new_list_and_unknown_without_one() {
     let [resources, prompts] = scenarios::other_lists_changed();
     for (id, notification, list) in [
@@ -224,14 +270,18 @@ fn resource_and_prompt_list_changes_are_yes_on_a_new_list_and_unknown_without_on
         notified.push(("out", notification));
         let found = result(&notified, id).expect(id);
         assert_eq!((found.status, found.messages), (Status::Unknown, vec![4]));
-        // Listing the other list again is not this one.
+        // Listing the other list again is not this one, nor is a later page of the old one.
         notified.push(request(2, "tools/list"));
+        notified.push((
+            "in",
+            json!({"jsonrpc":"2.0","id":4,"method":list,"params":{"cursor":"p2"}}),
+        ));
         assert_eq!(status(&notified, id), Some(Status::Unknown), "{id}");
         notified.push(request(3, list));
         let found = result(&notified, id).expect(id);
         assert_eq!(
             (found.status, found.messages),
-            (Status::Yes, vec![4, 6]),
+            (Status::Yes, vec![4, 7]),
             "{id}"
         );
     }
