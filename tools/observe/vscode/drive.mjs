@@ -64,6 +64,12 @@ for (let i = 0; i < 20; i++) {
       await page.keyboard.press('Enter');
     }
   }
+  // Allow a server's sampling outside a tool call, asked in a notification.
+  const allow = page.locator('.notification-toast a.monaco-button:has-text("Allow in this Session")');
+  if (process.env.MCP_DRIVER_MODEL && (await allow.count())) {
+    console.log('click Allow in this Session');
+    await allow.first().click().catch(() => {});
+  }
   const open = page.locator('.notification-toast a.monaco-button:has-text("Open URL")');
   if (process.env.OPEN_URL && !opened && (await open.count())) {
     console.log('click Open URL');

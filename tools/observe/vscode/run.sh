@@ -9,7 +9,8 @@
 # (`type: "http"`; add `--mode legacy-only-404` to see the SSE fallback). code-server starts,
 # drive.mjs opens its workbench, and the driver extension starts the server and calls its tool.
 # MCP_DRIVER_CANCEL_MS=N (with `--tool-delay`) cancels the call after N ms; MCP_DRIVER_RESOURCES=1
-# then opens the resource picker, where drive.mjs picks the entry showing $PICK.
+# then opens the resource picker, where drive.mjs picks the entry showing $PICK. MCP_DRIVER_MODEL=1
+# gives VS Code a stand-in language model, so an allowed sampling request is answered.
 set -u
 VSC=${VSC:?set VSC to install.sh\'s folder}
 OUT=${OUT:?set OUT to the observations folder}; mkdir -p "$OUT"
@@ -21,6 +22,7 @@ V=$(node -e "console.log(require('$VSC/package/package.json').version)")
 CODE=$(node -e "console.log(require('$VSC/package/lib/vscode/package.json').version)")
 WHY="code-server $V (VS Code $CODE in a browser): a user mcp.json $1 server, started by workbench.mcp.startServer and its tool called with vscode.lm.invokeTool from an extension (tools/observe/vscode)"
 [ -n "${MCP_DRIVER_CANCEL_MS:-}" ] && WHY="$WHY, the call's token cancelled after $MCP_DRIVER_CANCEL_MS ms"
+[ -n "${MCP_DRIVER_MODEL:-}" ] && WHY="$WHY, a stand-in language model registered by the extension (vendor fieldnotes) and the server's sampling allowed for the session"
 [ -n "${OPEN_URL:-}" ] && WHY="$WHY, a URL elicitation's page opened from its notification"
 [ -n "${MCP_DRIVER_RESOURCES:-}" ] && WHY="$WHY, then the resource picker (quick access \`mcpr \`) opened and the entry showing ${PICK:-nothing} clicked${PICK_TYPE:+, then $PICK_TYPE typed into the input that followed}"
 PROBE=(probe --root "$ROOT")

@@ -25,6 +25,34 @@ function callToken() {
   return source.token;
 }
 
+// $MCP_DRIVER_MODEL=1: a language model of its own (vendor `fieldnotes`), always answering the
+// same line, so a server's sampling request has a model to go to once the user allows it.
+async function registerModel() {
+  if (!process.env.MCP_DRIVER_MODEL) return;
+  vscode.lm.registerLanguageModelChatProvider('fieldnotes', {
+    provideLanguageModelChatInformation: async () => [
+      {
+        id: 'fieldnotes-model',
+        name: 'fieldnotes model',
+        family: 'fieldnotes',
+        version: '1',
+        maxInputTokens: 8192,
+        maxOutputTokens: 1024,
+        capabilities: {},
+      },
+    ],
+    provideLanguageModelChatResponse: async (model, messages, options, progress) => {
+      log('model asked, ' + messages.length + ' message(s)');
+      progress.report(new vscode.LanguageModelTextPart('hello from the fieldnotes model'));
+    },
+    provideTokenCount: async () => 1,
+  });
+  log('language model registered');
+  // Models are resolved on demand: ask for this one, so sampling finds it among the defaults.
+  const models = await vscode.lm.selectChatModels({ vendor: 'fieldnotes' });
+  log('models: ' + models.map((m) => m.id).join(', '));
+}
+
 // Open the resource picker, where the browser script picks a resource as a user would
 // (drive.mjs, $PICK), and say which editor that opened.
 async function browseResources() {
@@ -39,6 +67,7 @@ async function browseResources() {
 exports.activate = async function () {
   log('activated; vscode ' + vscode.version);
   try {
+    await registerModel();
     // The servers' definitions load after startup: ask again until the tool shows.
     for (let i = 0; i < 40 && !found(); i++) {
       await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true });
