@@ -279,11 +279,17 @@ pub(crate) fn answer(
     Ok(result)
 }
 
+/// The cursor a list request asks with, if any (a `null` one is none): without one it asks
+/// for the first page.
+pub(crate) fn cursor(params: Option<&Value>) -> Option<&Value> {
+    params?.get("cursor").filter(|c| !c.is_null())
+}
+
 /// One page of a list under `key`: without a cursor the first, its `items` and [`NEXT_PAGE`]
 /// as `nextCursor`; asked with [`NEXT_PAGE`], the second, empty and last.
 fn page(params: Option<&Value>, key: &str, items: Value) -> Result<Value, RpcError> {
-    let items = match params.and_then(|p| p.get("cursor")) {
-        None | Some(Value::Null) => items,
+    let items = match cursor(params) {
+        None => items,
         Some(cursor) if cursor == NEXT_PAGE => json!([]),
         Some(_) => {
             return Err(RpcError::new(

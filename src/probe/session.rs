@@ -232,7 +232,7 @@ impl Session {
                 if method != "initialize" && self.initialized {
                     self.schedule();
                 }
-                let first_page = params.and_then(|p| p.get("cursor")).is_none();
+                let first_page = protocol::cursor(params).is_none();
                 if method == "tools/list" && first_page && outcome.is_ok() {
                     self.tools_listed();
                 }

@@ -312,8 +312,6 @@ mod tests {
         );
     }
 
-    /// A request answered in a later millisecond than its body was read still sorts before
-    /// its body, and a model line stamped between the two cannot be merged in between them.
     #[test]
     fn a_written_transcript_reads_back_or_names_its_first_bad_line() {
         let good = r#"{"t":"2026-12-01T23:15:00.123Z","dir":"note","note":"x"}"#;
@@ -331,6 +329,8 @@ mod tests {
         }
     }
 
+    /// A request answered in a later millisecond than its body was read still sorts before
+    /// its body, and a model line stamped between the two cannot be merged in between them.
     #[test]
     fn an_inserted_request_takes_its_bodys_stamp() {
         let post = Entry::Http {

@@ -503,10 +503,7 @@ fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
 
 /// The cursor a list request asked with.
 fn cursor<'m>(request: &'m Message) -> Option<&'m str> {
-    request
-        .msg
-        .pointer("/params/cursor")
-        .and_then(Value::as_str)
+    crate::probe::protocol::cursor(request.msg.get("params")).and_then(Value::as_str)
 }
 
 fn lists(facts: &Facts, method: &str) -> Option<Finding> {
