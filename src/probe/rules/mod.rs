@@ -167,6 +167,13 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
             "io.modelcontextprotocol/ui",
         ])),
     ),
+    (
+        "tasks.extension",
+        Rule::Declared(Declares::Path(&[
+            "extensions",
+            "io.modelcontextprotocol/tasks",
+        ])),
+    ),
     ("logging.setLevel", Rule::Sent("logging/setLevel")),
     (
         "tasks.list",

@@ -141,12 +141,15 @@ fn a_client_declaring_no_tasks_at_initialize_is_no_for_each() {
 }
 
 /// 2026-07-28 has no core tasks: Goose's stateless session (no `initialize`), and Copilot
-/// CLI's `initialize` the probe answered at 2026-07-28, get no task result; the same Copilot
-/// CLI answered at 2025-11-25 does.
+/// CLI's `initialize` the probe answered at 2026-07-28, get no core task result; the same
+/// Copilot CLI answered at 2025-11-25 does. The tasks extension of 2026-07-28 is judged in
+/// every session whose capabilities are known.
 #[test]
 fn a_2026_07_28_session_gets_no_task_result() {
     let tasks = |results: &BTreeMap<&str, Finding>| {
-        results.keys().filter(|id| id.starts_with("tasks.")).count()
+        let core = |id: &&&str| id.starts_with("tasks.") && **id != "tasks.extension";
+        assert_eq!(results["tasks.extension"].status, Status::No);
+        results.keys().filter(core).count()
     };
     let goose = include_str!(
         "../../../content/observations/goose-1-52-0-stdio-2026-07-28-20261207-011412.jsonl"

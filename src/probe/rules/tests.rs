@@ -626,21 +626,31 @@ fn instructions_are_judged_from_the_model_lines_and_left_out_without_them() {
 }
 
 #[test]
-fn the_mcp_apps_extension_is_read_off_the_declared_extensions() {
+fn an_official_extension_is_read_off_the_declared_extensions() {
     let stdio = Seen {
         transport: Transport::Stdio,
         mode: "stdio",
         handshake: true,
     };
-    let apps = json!({"extensions": {"io.modelcontextprotocol/ui":
-        {"mimeTypes": ["text/html;profile=mcp-app"]}}});
-    let declared = transcript(&[init(apps), reply(json!(0))]);
-    let found = &results(&stdio, &declared)["extensions.apps"];
-    assert_eq!((found.status, found.basis), (Status::Yes, Basis::Declared));
-    let other = json!({"extensions": {"io.example/other": {}}});
-    let undeclared = transcript(&[init(other), reply(json!(0))]);
-    assert_eq!(
-        results(&stdio, &undeclared)["extensions.apps"].status,
-        Status::No
-    );
+    for (capability, extension) in [
+        ("extensions.apps", "io.modelcontextprotocol/ui"),
+        ("tasks.extension", "io.modelcontextprotocol/tasks"),
+    ] {
+        let settings = json!({"mimeTypes": ["text/html;profile=mcp-app"]});
+        let declared = transcript(&[
+            init(json!({"extensions": {extension: settings}})),
+            reply(json!(0)),
+        ]);
+        let found = &results(&stdio, &declared)[capability];
+        assert_eq!(
+            (found.status, found.basis),
+            (Status::Yes, Basis::Declared),
+            "{capability}"
+        );
+        assert!(found.why.contains(extension), "{capability}: {}", found.why);
+        let other = json!({"extensions": {"io.example/other": {}}});
+        let undeclared = transcript(&[init(other), reply(json!(0))]);
+        let found = &results(&stdio, &undeclared)[capability];
+        assert_eq!((found.status, found.basis), (Status::No, Basis::Declared));
+    }
 }
