@@ -26,6 +26,7 @@ mod scrub;
 mod session;
 mod settings;
 mod stdio;
+mod tasks;
 mod transcript;
 
 use crate::error::{Error, Result};

@@ -1,8 +1,10 @@
 //! What the probe answers: `server/discover`, `initialize` for every revision, one tool, one
 //! resource, one resource template (whose variable it completes) and one prompt, each list in
-//! two pages (the second empty), and JSON-RPC errors for the rest. Pure functions of a request.
+//! two pages (the second empty), the tool as a task at 2025-11-25 ([`tasks`]), and JSON-RPC
+//! errors for the rest. Pure functions of a request.
 
 use super::settings::Protocol;
+use super::tasks::{self, TASKS_REVISION};
 use serde_json::{json, Value};
 
 /// The revisions the probe speaks, oldest first.
@@ -101,12 +103,16 @@ pub(crate) fn server_capabilities() -> Value {
 
 /// What the probe offers in an `initialize` handshake of `revision`: below 2026-07-28 its
 /// resources can also be subscribed to (`resources/subscribe`, gone from 2026-07-28), and its
-/// resource and prompt lists change (a `current` session says so with the tools').
+/// resource and prompt lists change (a `current` session says so with the tools'); at
+/// 2025-11-25 its tool can be called as a task.
 fn initialize_capabilities(revision: &str) -> Value {
     let mut capabilities = server_capabilities();
     if revision != STATELESS {
         capabilities["resources"] = json!({"subscribe": true, "listChanged": true});
         capabilities["prompts"] = json!({"listChanged": true});
+    }
+    if revision == TASKS_REVISION {
+        capabilities["tasks"] = tasks::capability();
     }
     capabilities
 }
@@ -161,10 +167,8 @@ pub(crate) fn answer(
             "instructions": INSTRUCTIONS,
         }),
         "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => json!({}),
-        "tools/list" => page(
-            params,
-            "tools",
-            json!([{
+        "tools/list" => {
+            let mut tool = json!({
                 "name": TOOL,
                 "title": "Echo",
                 "description": "Returns the text it is given (fieldnotes probe).",
@@ -178,8 +182,12 @@ pub(crate) fn answer(
                     "required": ["echo", "part"],
                 },
                 "annotations": {"readOnlyHint": true},
-            }]),
-        )?,
+            });
+            if version == TASKS_REVISION {
+                tool["execution"] = tasks::tool_execution();
+            }
+            page(params, "tools", json!([tool]))?
+        }
         "tools/call" => {
             let name = params.and_then(|p| p.get("name")).and_then(Value::as_str);
             if name != Some(TOOL) {
@@ -192,11 +200,11 @@ pub(crate) fn answer(
                 .and_then(|p| p.pointer("/arguments/text"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
-            json!({
-                "content": [{"type": "text", "text": format!("{TEXT_MARK}: {text}")}],
-                "structuredContent": {"echo": text, "part": STRUCTURED_MARK},
-                "isError": false,
-            })
+            if version == TASKS_REVISION && tasks::asked(params) {
+                tasks::created(text)
+            } else {
+                echo(text)
+            }
         }
         "resources/list" => page(
             params,
@@ -261,6 +269,7 @@ pub(crate) fn answer(
                 "content": {"type": "text", "text": "Say hello to the fieldnotes probe."},
             }]})
         }
+        method if tasks::is_task_request(method) => tasks::answer(method, params, echo)?,
         "completion/complete" => json!({"completion": {
             "values": [COMPLETION],
             "total": 1,
@@ -277,6 +286,16 @@ pub(crate) fn answer(
         stamp_stateless(method, &mut result);
     }
     Ok(result)
+}
+
+/// The probe's tool's result for `text`: the text content and `structuredContent`, each
+/// marked.
+fn echo(text: &str) -> Value {
+    json!({
+        "content": [{"type": "text", "text": format!("{TEXT_MARK}: {text}")}],
+        "structuredContent": {"echo": text, "part": STRUCTURED_MARK},
+        "isError": false,
+    })
 }
 
 /// The cursor a list request asks with, if any (a `null` one is none): without one it asks
@@ -355,6 +374,36 @@ mod tests {
         let result =
             answer("initialize", Some(&params), LATEST_LEGACY, Protocol::Next).expect("answered");
         assert_eq!(result["protocolVersion"], LATEST_LEGACY);
+    }
+
+    #[test]
+    fn only_a_2025_11_25_session_may_call_the_tool_as_a_task() {
+        let call = json!({"name": TOOL, "arguments": {"text": "t"}, "task": {"ttl": 1000}});
+        for revision in REVISIONS {
+            let init = json!({"protocolVersion": revision, "capabilities": {}});
+            let agreed = answer("initialize", Some(&init), revision, Protocol::Next).unwrap();
+            let offered = revision == TASKS_REVISION;
+            let tasks = agreed.pointer("/capabilities/tasks/requests/tools/call");
+            assert_eq!(tasks.is_some(), offered, "{revision}");
+            let listed = answer("tools/list", None, revision, Protocol::Next).unwrap();
+            let execution = listed.pointer("/tools/0/execution/taskSupport");
+            assert_eq!(execution.is_some(), offered, "{revision}");
+            let called = answer("tools/call", Some(&call), revision, Protocol::Next).unwrap();
+            // Below or past 2025-11-25 `task` is an unknown field: the result comes at once.
+            let handle = called.pointer("/task/taskId").and_then(Value::as_str);
+            assert_eq!(handle.is_some(), offered, "{revision}");
+            assert_eq!(
+                called.get("structuredContent").is_none(),
+                offered,
+                "{revision}"
+            );
+            if let Some(id) = handle {
+                let params = json!({"taskId": id});
+                let result =
+                    answer("tasks/result", Some(&params), revision, Protocol::Next).unwrap();
+                assert_eq!(result["structuredContent"]["echo"], "t");
+            }
+        }
     }
 
     #[test]

@@ -1,6 +1,6 @@
-//! The rules of a tool call: whether the client called the probe's tool, what its model was
-//! shown of the result (read from the scripted model's lines, `fieldnotes probe model`), and
-//! whether, when and why it cancelled a request.
+//! The rules of a tool call: whether the client called the probe's tool (and as a task, where
+//! the probe offered that), what its model was shown of the result (read from the scripted
+//! model's lines, `fieldnotes probe model`), and whether, when and why it cancelled a request.
 
 use super::facts::{Facts, Message};
 use super::{finding, Basis, Finding, Status};
@@ -56,6 +56,47 @@ pub(super) fn tool_call(facts: &Facts) -> Option<Finding> {
         None => format!("called {TOOL} (tools/call); it was not answered"),
     };
     finding(Status::Yes, Basis::Did, why, lines)
+}
+
+/// `tasks.toolCalls`, judged only where the probe's `initialize` answer offered its tool as a
+/// task (`tasks.requests.tools.call`, at 2025-11-25): yes when the client called it with `task`
+/// and then fetched the result (`tasks/result`), partial when it never fetched it, unknown
+/// when it called the tool without `task`, which the tool's `optional` task support allows.
+pub(super) fn task_call(facts: &Facts) -> Option<Finding> {
+    let init = facts.initialize()?;
+    let offer = "/result/capabilities/tasks/requests/tools/call";
+    facts.reply_to(init)?.msg.pointer(offer)?;
+    let plain = probe_call(facts)?;
+    let as_task = |m: &&Message| {
+        m.is_request() && m.msg.pointer("/params/task").is_some_and(Value::is_object)
+    };
+    let Some(call) = facts.sent_by_client("tools/call").find(as_task) else {
+        return finding(
+            Status::Unknown,
+            Basis::Absent,
+            format!("called {TOOL} without `task`, which the tool allows: no task call to judge"),
+            vec![plain.line],
+        );
+    };
+    let after =
+        |method| (facts.sent_by_client(method)).find(|m| m.is_request() && m.line > call.line);
+    let (polled, fetched) = (after("tasks/get"), after("tasks/result"));
+    let mut lines = vec![call.line];
+    lines.extend(polled.iter().chain(fetched.iter()).map(|m| m.line));
+    let polled = if polled.is_some() {
+        ", polled it (tasks/get)"
+    } else {
+        ""
+    };
+    let (status, then) = match fetched {
+        Some(_) => (Status::Yes, "and fetched its result (tasks/result)"),
+        None => (
+            Status::Partial,
+            "but never fetched its result (tasks/result)",
+        ),
+    };
+    let why = format!("called {TOOL} as a task (tools/call with `task`){polled} {then}");
+    finding(status, Basis::Did, why, lines)
 }
 
 /// `tools.structuredOutput`: what of the probe's result (text and `structuredContent`,

@@ -14,6 +14,8 @@ mod no_session;
 #[cfg(test)]
 mod observed_tests;
 #[cfg(test)]
+mod task_tests;
+#[cfg(test)]
 mod tests;
 mod transport;
 
@@ -108,6 +110,8 @@ pub(crate) enum Rule {
     ToolCall,
     /// What the client's model was shown of the tool result ([`calls`]).
     StructuredOutput,
+    /// The client's call of the probe's tool as a 2025-11-25 task ([`calls`]).
+    TaskCall,
     /// The client's `notifications/cancelled`, its reason and timing ([`calls`]).
     Cancellation,
     /// Whether the server's instructions reached the client's model ([`calls`]).
@@ -167,6 +171,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
             "io.modelcontextprotocol/ui",
         ])),
     ),
+    ("tasks.toolCalls", Rule::TaskCall),
     (
         "tasks.extension",
         Rule::Declared(Declares::Path(&[
@@ -281,6 +286,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::Progress => progress(facts),
         Rule::ToolCall => calls::tool_call(facts),
         Rule::StructuredOutput => calls::structured_output(facts),
+        Rule::TaskCall => calls::task_call(facts),
         Rule::Cancellation => calls::cancellation(facts),
         Rule::Instructions => calls::instructions(facts),
         Rule::Declared(declares) => declared::declared(facts, declares),
