@@ -269,7 +269,9 @@ pub(crate) fn answer(
                 "content": {"type": "text", "text": "Say hello to the fieldnotes probe."},
             }]})
         }
-        method if tasks::is_task_request(method) => tasks::answer(method, params, echo)?,
+        method if tasks::is_task_request(method) => {
+            tasks::answer(method, params, echo).map_err(|e| RpcError::new(INVALID_PARAMS, e))?
+        }
         "completion/complete" => json!({"completion": {
             "values": [COMPLETION],
             "total": 1,

@@ -5,7 +5,6 @@
 //! call's text, so the result can be rebuilt from the id alone, and every task it is asked
 //! about has already completed.
 
-use super::protocol::{RpcError, INVALID_PARAMS};
 use serde_json::{json, Value};
 
 /// The revision whose core protocol has tasks (2026-07-28 moves them into an extension).
@@ -45,12 +44,12 @@ pub(crate) fn created(text: &str) -> Value {
 }
 
 /// The answer to `tasks/get`, `tasks/result`, `tasks/list` or `tasks/cancel`; `echo` builds
-/// the tool's result from its text.
+/// the tool's result from its text. An error is the message of an invalid-params error.
 pub(crate) fn answer(
     method: &str,
     params: Option<&Value>,
     echo: impl Fn(&str) -> Value,
-) -> Result<Value, RpcError> {
+) -> Result<Value, String> {
     if method == "tasks/list" {
         // The probe remembers no task: a client that lists finds none.
         return Ok(json!({"tasks": []}));
@@ -60,9 +59,8 @@ pub(crate) fn answer(
         .and_then(Value::as_str)
         .unwrap_or_default();
     let Some(text) = text_of(id) else {
-        return Err(RpcError::new(
-            INVALID_PARAMS,
-            format!("unknown task; the probe's task ids start with {ID_PREFIX}"),
+        return Err(format!(
+            "unknown task; the probe's task ids start with {ID_PREFIX}"
         ));
     };
     match method {
@@ -73,10 +71,7 @@ pub(crate) fn answer(
             Ok(result)
         }
         // "cancel" (a task that has completed cannot be cancelled)
-        _ => Err(RpcError::new(
-            INVALID_PARAMS,
-            "the task has already completed and cannot be cancelled",
-        )),
+        _ => Err("the task has already completed and cannot be cancelled".into()),
     }
 }
 
@@ -150,7 +145,7 @@ mod tests {
         assert_eq!(result.pointer("/content/0/text"), Some(&json!("héllo")));
         assert_eq!(result["_meta"][RELATED_TASK]["taskId"], id);
         let cancel = answer("tasks/cancel", Some(&params), echo).unwrap_err();
-        assert_eq!(cancel.code, INVALID_PARAMS);
+        assert!(cancel.contains("cannot be cancelled"), "{cancel}");
         assert_eq!(
             answer("tasks/list", None, echo).unwrap(),
             json!({"tasks": []})
@@ -167,7 +162,7 @@ mod tests {
         ] {
             let params = json!({"taskId": bad});
             let error = answer("tasks/get", Some(&params), echo).unwrap_err();
-            assert_eq!(error.code, INVALID_PARAMS, "{bad}");
+            assert!(error.starts_with("unknown task"), "{bad}: {error}");
         }
         let long = "é".repeat(200);
         let id = task_id(&long);
