@@ -101,7 +101,8 @@ pub struct ProbeHttpArgs {
     #[arg(long, default_value = "all", requires = "auth")]
     pub discovery: String,
     /// The site's client id a session is filed under when the client sent no clientInfo (a
-    /// sign-in command such as `claude mcp login` makes no MCP request).
+    /// sign-in command such as `claude mcp login` makes no MCP request), or sent a name
+    /// several clients claim (an SDK's default, such as `mcp`).
     #[arg(long, value_name = "ID")]
     pub client: Option<String>,
     /// With --auth oauth: a token without the scope `mcp:write` gets 403

@@ -21,26 +21,21 @@ use std::sync::Mutex;
 /// The longest observation id.
 const MAX_ID_BYTES: usize = 100;
 
-/// The site's clients by the `clientInfo.name`s they claim.
+/// The site's clients by the `clientInfo.name`s they claim: most names one client, but an
+/// SDK's default (the Python SDK's `mcp`) can be claimed by every client that leaves it.
 #[derive(Debug, Default, Clone)]
-pub(crate) struct ClientNames(BTreeMap<String, String>);
+pub(crate) struct ClientNames(BTreeMap<String, Vec<String>>);
 
 impl ClientNames {
     /// The names of the site in `root` (its clients' `clientInfoNames`); none when the site
     /// cannot be read (said on standard error: the probe still records).
     pub fn of_site(root: &Path) -> ClientNames {
         match crate::open(root) {
-            Ok(index) => ClientNames(
-                index
-                    .content
-                    .clients
-                    .iter()
-                    .filter_map(|c| Some((c.id.as_ref()?.value.clone(), &c.client_info_names)))
-                    .flat_map(|(id, names)| {
-                        names.iter().map(move |n| (n.value.clone(), id.clone()))
-                    })
-                    .collect(),
-            ),
+            Ok(index) => ClientNames::of_pairs(index.content.clients.iter().flat_map(|c| {
+                let id = c.id.as_ref().map(|id| id.value.clone());
+                (c.client_info_names.iter())
+                    .filter_map(move |n| Some((n.value.clone(), id.clone()?)))
+            })),
             Err(error) => {
                 eprintln!(
                     "warning: {}; clients are named by their clientInfo.name",
@@ -51,29 +46,55 @@ impl ClientNames {
         }
     }
 
+    fn of_pairs(pairs: impl Iterator<Item = (String, String)>) -> ClientNames {
+        let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (name, id) in pairs {
+            names.entry(name).or_default().push(id);
+        }
+        names.values_mut().for_each(|ids| ids.sort());
+        ClientNames(names)
+    }
+
     #[cfg(test)]
     pub fn of(pairs: &[(&str, &str)]) -> ClientNames {
-        ClientNames(
-            pairs
-                .iter()
-                .map(|(n, id)| (n.to_string(), id.to_string()))
-                .collect(),
-        )
+        ClientNames::of_pairs(pairs.iter().map(|(n, id)| (n.to_string(), id.to_string())))
     }
 
     /// The client id for `name`: the site's client claiming it, or claiming the proxy a name
     /// like `host (via mcp-remote 0.15.1)` names (a proxy forwards its host's clientInfo with
-    /// its own name added), else its kebab-case.
-    fn client_id(&self, name: &str) -> String {
+    /// its own name added), else its kebab-case. Of several clients claiming it, the one
+    /// `--client` names, else the one the package that ran is named for (its name, or the
+    /// longest id its name holds); failing both, the first, and standard error says so.
+    fn client_id(&self, name: &str, client: Option<&str>, package: Option<&str>) -> String {
         let proxy = crate::model::proxy_name(name);
-        self.0
-            .get(name)
-            .or_else(|| self.0.get(proxy?))
-            .cloned()
-            .unwrap_or_else(|| match kebab(name) {
+        let claimants = self.0.get(name).or_else(|| self.0.get(proxy?));
+        let Some(claimants) = claimants else {
+            return match kebab(name) {
                 k if k.is_empty() => "unknown".to_string(),
                 k => k,
-            })
+            };
+        };
+        if let [only] = claimants.as_slice() {
+            return only.clone();
+        }
+        let given = client
+            .map(kebab)
+            .and_then(|c| claimants.iter().find(|id| **id == c));
+        let base = package.map(|p| p.rsplit('/').next().unwrap_or(p));
+        let named = base.and_then(|base| {
+            (claimants.iter())
+                .filter(|id| base.contains(id.as_str()))
+                .max_by_key(|id| (base == id.as_str(), id.len()))
+        });
+        given.or(named).cloned().unwrap_or_else(|| {
+            eprintln!(
+                "warning: clientInfo.name `{name}` is claimed by {}: filed under {}; name the \
+                 package that ran (--package) or the client (--client)",
+                claimants.join(", "),
+                claimants[0]
+            );
+            claimants[0].clone()
+        })
     }
 }
 
@@ -90,7 +111,7 @@ pub(crate) struct Writer {
     pub package: Option<Package>,
     /// `--auth oauth`: what the probe offered (`probe.auth`), and the id's part for it.
     pub auth: Option<(String, String)>,
-    /// `--client`: the client id of a session that sent no clientInfo.
+    /// `--client`: the client id of a session that sent no clientInfo, or a name several clients claim.
     pub client: Option<String>,
     /// Ids picked by this process.
     taken: Mutex<BTreeSet<String>>,
@@ -207,7 +228,10 @@ impl Writer {
             .and_then(Value::as_str);
         let client = match (name, &self.client) {
             (None, Some(given)) if !kebab(given).is_empty() => kebab(given),
-            _ => self.clients.client_id(name.unwrap_or("")),
+            _ => {
+                let package = self.package.as_ref().map(|p| p.name.as_str());
+                (self.clients).client_id(name.unwrap_or(""), self.client.as_deref(), package)
+            }
         };
         let id = match &session.observation_id {
             Some(id) => id.clone(),
@@ -401,16 +425,39 @@ mod tests {
     use std::time::Duration;
 
     #[test]
+    fn a_name_several_clients_claim_goes_to_the_client_or_package_that_ran() {
+        let clients = ClientNames::of(&[
+            ("mcp", "mcp-agent"),
+            ("mcp", "hermes-agent"),
+            ("mcp", "gptme"),
+            ("goose", "goose"),
+        ]);
+        let id = |client, package| clients.client_id("mcp", client, package);
+        assert_eq!(id(None, Some("hermes-agent")), "hermes-agent");
+        assert_eq!(id(None, Some("gptme")), "gptme");
+        // The longest id the package's name holds: not `gptme` for a package named for both.
+        assert_eq!(id(None, Some("@x/mcp-agent-gptme-bridge")), "mcp-agent");
+        assert_eq!(id(Some("gptme"), Some("hermes-agent")), "gptme");
+        // Nothing to choose by: the first, by id.
+        assert_eq!(id(None, None), "gptme");
+        assert_eq!(id(None, Some("other")), "gptme");
+        assert_eq!(
+            clients.client_id("goose", None, Some("hermes-agent")),
+            "goose"
+        );
+    }
+
+    #[test]
     fn an_observation_is_written_with_the_site_client_and_a_unique_id() {
         let dir = tempfile::tempdir().expect("temp");
         let clients =
             ClientNames::of(&[("claude-code", "claude-code"), ("mcp-remote", "mcp-remote")]);
         assert_eq!(
-            clients.client_id("host (via mcp-remote 0.15.1)"),
+            clients.client_id("host (via mcp-remote 0.15.1)", None, None),
             "mcp-remote"
         );
         assert_eq!(
-            clients.client_id("host (via other 1.0)"),
+            clients.client_id("host (via other 1.0)", None, None),
             "host-via-other-1-0"
         );
         let writer = Writer::new(dir.path().into(), String::new(), "stdio", clients);
