@@ -10,6 +10,8 @@ mod auth_tests;
 mod calls;
 mod declared;
 mod facts;
+#[cfg(test)]
+mod list_tests;
 mod no_session;
 #[cfg(test)]
 mod observed_tests;
@@ -461,10 +463,22 @@ const PROMPTS_CHANGED: ListChange = ListChange {
 fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
     let ListChange { notification, list } = change;
     let notified = facts.sent_by_probe(notification, None)?;
-    // A later page of the list it had is no new list.
-    let again = facts
-        .sent_by_client(list)
-        .find(|m| m.line > notified.line && m.is_request() && cursor(m).is_none());
+    // A later page of the list it had is no new list, and a first list is no list again.
+    let first_pages =
+        || (facts.sent_by_client(list)).filter(|m| m.is_request() && cursor(m).is_none());
+    let had = first_pages().find(|m| m.line < notified.line);
+    let again = first_pages().find(|m| m.line > notified.line);
+    if let (None, Some(first)) = (had, again) {
+        return finding(
+            Status::Unknown,
+            Basis::Absent,
+            format!(
+                "sent {list} for the first time after {notification}: it had no list to \
+                 refresh"
+            ),
+            vec![notified.line, first.line],
+        );
+    }
     if let Some(again) = again {
         return finding(
             Status::Yes,
