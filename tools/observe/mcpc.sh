@@ -15,8 +15,11 @@
 # resources-subscribe, resources-unsubscribe, prompts-list, prompts-get, logging-set-level,
 # ping, tasks-list, close. CANCEL=1 runs only connect, a tools-call with `--timeout 2` and close
 # (give the probe --tool-delay 10000 so the call outlives it). Each command's output goes to
-# the scratch folder's client.out. Every process left running with the scratch HOME is ended
-# by its process id.
+# the scratch folder's client.out. LOGIN=1 (a URL only; set FIELDNOTES) first runs
+# `mcpc login URL` with `fieldnotes probe browser` as xdg-open and $BROWSER, for a probe run
+# with `--auth oauth`; the session then connects with the profile saved. WAIT=SECONDS sleeps
+# that long before the commands after connect (past a short --token-lifetime). Every process
+# left running with the scratch HOME is ended by its process id.
 set -u
 R=$1; TARGET=$2; shift 2
 MCPC=${MCPC:?set MCPC to the mcpc binary of an npm prefix}
@@ -43,8 +46,14 @@ else
   SERVER=$TARGET
 fi
 run() { echo "== mcpc $*" >> "$S/client.out"; timeout 60 "$MCPC" "$@" >> "$S/client.out" 2>&1; echo "rc=$?" >> "$S/client.out"; sleep 1; }
+if [ -n "${LOGIN:-}" ]; then
+  mkdir -p "$S/bin"
+  printf '#!/bin/sh\nexec %s probe browser "$1"\n' "${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}" > "$S/bin/xdg-open"
+  chmod +x "$S/bin/xdg-open"; export PATH=$S/bin:$PATH BROWSER=$S/bin/xdg-open
+  run login "$SERVER" < /dev/null
+fi
 run connect "$SERVER" @probe
-sleep 2
+sleep "${WAIT:-2}"
 if [ -n "${CANCEL:-}" ]; then
   run --timeout 2 @probe tools-call probe_echo text:=hello --json
   sleep 12
