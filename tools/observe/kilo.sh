@@ -19,6 +19,10 @@
 #                  server:prompt, e.g. probe:probe_prompt; WORDS default fieldnotes)
 #   LIST=1         kilo mcp list (connects, lists tools, no model)
 #   CANCEL=1       the server entry gets "timeout": 2000 (give the probe --tool-delay 10000)
+#   AUTH=1         (a URL only; set FIELDNOTES) first `kilo mcp auth probe` in a pseudo-
+#                  terminal (`script`), `fieldnotes probe browser` as xdg-open and $BROWSER,
+#                  for a probe run with `--auth oauth`; then, WAIT seconds later (default
+#                  1), the run above
 # Output goes to the scratch folder's client.out and client.err. Every process left running
 # with the scratch HOME is ended by its process id.
 set -u
@@ -60,6 +64,14 @@ cat > kilo.json <<T
  "permission": {"*": "allow"},
  "mcp": {"probe": $MCP}}
 T
+if [ -n "${AUTH:-}" ]; then
+  mkdir -p "$S/bin"
+  printf '#!/bin/sh\nexec %s probe browser "$1"\n' "${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}" > "$S/bin/xdg-open"
+  chmod +x "$S/bin/xdg-open"; export PATH=$S/bin:$PATH BROWSER=$S/bin/xdg-open
+  timeout 90 script -q -c "$(printf '%q' "$KILO") mcp auth probe" /dev/null < /dev/null > "$S/auth.out" 2>&1
+  echo "kilo mcp auth: exit $?"
+  sleep "${WAIT:-1}"
+fi
 timeout 180 "$KILO" "${RUNARGS[@]}" > "$S/client.out" 2> "$S/client.err"
 echo "kilo $V: exit $?, output in $S/client.out"
 for p in $(grep -l -a "HOME=$S/home" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do [ "$p" != "$$" ] && kill "$p" 2>/dev/null; done; true
