@@ -18,7 +18,9 @@
 # the scratch folder's client.out. LOGIN=1 (a URL only; set FIELDNOTES) first runs
 # `mcpc login URL` with `fieldnotes probe browser` as xdg-open and $BROWSER, for a probe run
 # with `--auth oauth`; the session then connects with the profile saved. WAIT=SECONDS sleeps
-# that long before the commands after connect (past a short --token-lifetime). Every process
+# that long before the commands after connect (past a short --token-lifetime); PRELIST=1 runs
+# resources-list and prompts-list right after connect, before that wait (with the probe's
+# --settle-ms longer than it, so the list-changed notifications come after). Every process
 # left running with the scratch HOME is ended by its process id.
 set -u
 R=$1; TARGET=$2; shift 2
@@ -30,7 +32,7 @@ cd "$S/work" || exit 1
 if [ -n "${CANCEL:-}" ]; then
   STEPS="connect, tools-call probe_echo with --timeout 2, close"
 else
-  STEPS="connect, then @probe (overview), tools-list, tools-get, tools-call probe_echo, resources-list, resources-templates-list, resources-read (the resource and a templated URI), resources-subscribe, resources-unsubscribe, prompts-list, prompts-get, logging-set-level debug, ping, tasks-list, close"
+  STEPS="connect, then ${PRELIST:+resources-list, prompts-list, ${WAIT:-2} s later }@probe (overview), tools-list, tools-get, tools-call probe_echo, resources-list, resources-templates-list, resources-read (the resource and a templated URI), resources-subscribe, resources-unsubscribe, prompts-list, prompts-get, logging-set-level debug, ping, tasks-list, close"
 fi
 if [ "$TARGET" = stdio ]; then
   FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
@@ -53,6 +55,7 @@ if [ -n "${LOGIN:-}" ]; then
   run login "$SERVER" < /dev/null
 fi
 run connect "$SERVER" @probe
+[ -n "${PRELIST:-}" ] && { run @probe resources-list; run @probe prompts-list; }
 sleep "${WAIT:-2}"
 if [ -n "${CANCEL:-}" ]; then
   run --timeout 2 @probe tools-call probe_echo text:=hello --json
