@@ -261,9 +261,9 @@ const OBSERVATION: &[Field] = &[
     ),
     field(
         "clientInfo",
-        true,
+        false,
         Object(ObjectKind::ClientInfo),
-        "clientInfo as the client sent it",
+        "clientInfo as the client sent it (left out when it sent none: no MCP request)",
     ),
     field("observed", true, Date, "the day of the session (UTC)"),
     field("transport", true, Text, "stdio, streamableHttp or sse"),

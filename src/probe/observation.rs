@@ -124,7 +124,8 @@ pub(crate) struct Writer {
 struct FrontMatter<'a> {
     id: &'a str,
     client: String,
-    client_info: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    client_info: Option<Value>,
     observed: String,
     transport: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -253,10 +254,7 @@ impl Writer {
         let front = FrontMatter {
             id: &id,
             client,
-            client_info: session
-                .client_info
-                .clone()
-                .unwrap_or_else(|| Value::Object(Default::default())),
+            client_info: session.client_info.clone(),
             observed: session.started.format("%Y-%m-%d").to_string(),
             transport: session.transport.id(),
             protocol_version: session.protocol_version.as_deref(),

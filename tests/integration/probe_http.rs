@@ -3,6 +3,7 @@
 //! grouped into one record, query strings scrubbed, and `--package` checked and written.
 
 use super::probe::{exits, observations, read_observation, serve_http, status};
+use super::support::TestSite;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
@@ -195,7 +196,13 @@ fn a_refused_get_without_a_session_is_a_no_session_observation() {
     // OpenClaw 2026.9.6 given a Streamable HTTP URL with no transport opens an SSE stream
     // (GET), is refused and gives up: that attempt is recorded, not lost.
     let out = tempfile::tempdir().expect("temp");
-    let (child, address) = serve_http(out.path(), &["--client", "sse-only"]);
+    let args = [
+        "--client",
+        "client-a",
+        "--command",
+        "a GET of /mcp, as a test",
+    ];
+    let (child, address) = serve_http(out.path(), &args);
     let agent = [
         ("User-Agent", "sse-only/1"),
         ("Accept", "text/event-stream"),
@@ -207,4 +214,23 @@ fn a_refused_get_without_a_session_is_a_no_session_observation() {
     assert_eq!(front["outcome"].as_str(), Some("no-session"));
     assert_eq!(lines[0]["http"]["method"], "GET");
     assert_eq!(lines[0]["http"]["status"], 400);
+    // It sent no clientInfo: none is written, and the observation lints clean as it is.
+    assert_eq!(front["client"].as_str(), Some("client-a"));
+    assert!(front.get("clientInfo").is_none(), "{front:?}");
+    let site = TestSite::fixture("basic");
+    for md in &mds {
+        let name = md.file_name().expect("name").to_string_lossy().into_owned();
+        let jsonl = name.replace(".md", ".jsonl");
+        let read = |p: &Path| std::fs::read_to_string(p).expect("read");
+        site.write(&format!("content/observations/{name}"), &read(md));
+        site.write(
+            &format!("content/observations/{jsonl}"),
+            &read(&md.with_extension("jsonl")),
+        );
+    }
+    assert_eq!(
+        site.lint(),
+        vec![],
+        "a probe-written observation lints clean"
+    );
 }
