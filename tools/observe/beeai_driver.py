@@ -22,10 +22,10 @@ order (each step in `--steps`):
 BeeAI has no API for an MCP server's resources or prompts, so none is called. It prints what
 each step returned, as JSON lines, on standard output.
 """
-import argparse
 import asyncio
 import json
-import sys
+
+import framework_cli  # the command line the framework drivers share (tools/observe)
 
 
 def client(args):
@@ -80,14 +80,7 @@ async def main(args):
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("transport", choices=["stdio", "streamable_http", "sse"])
-    p.add_argument("target", nargs="+", help="the server's command and arguments, or its URL")
-    p.add_argument("--model-url", default=None)
-    p.add_argument("--steps", default="tools,llm")
     # BeeAI keeps the session open until its tools are garbage-collected; at interpreter exit the
     # stdio server may be ended before it writes anything, so stay longer than the probe's
     # --quiet-timeout (5 in beeai.sh) and let it write the session after a quiet spell.
-    p.add_argument("--linger", type=float, default=7.0,
-                   help="seconds to stay connected after the last step")
-    sys.exit(asyncio.run(main(p.parse_args())))
+    framework_cli.run(main, __doc__, ["stdio", "streamable_http", "sse"], "tools,llm", 7.0)

@@ -26,10 +26,10 @@ opened); sampling is left to mcp-agent's own handler, which asks the configured 
 The server gets one root, `file:///fieldnotes-root` (`MCPServerSettings.roots`). It prints what
 each step returned, as JSON lines, on standard output.
 """
-import argparse
 import asyncio
 import json
-import sys
+
+import framework_cli  # the command line the framework drivers share (tools/observe)
 
 
 def settings(args):
@@ -106,11 +106,5 @@ async def main(args):
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("transport", choices=["stdio", "streamable_http", "sse"])
-    p.add_argument("target", nargs="+", help="the server's command and arguments, or its URL")
-    p.add_argument("--model-url", default=None)
-    p.add_argument("--steps", default="tools,llm,resources,prompts")
-    p.add_argument("--linger", type=float, default=1.0,
-                   help="seconds to stay connected after the last step")
-    sys.exit(asyncio.run(main(p.parse_args())))
+    framework_cli.run(main, __doc__, ["stdio", "streamable_http", "sse"],
+                      "tools,llm,resources,prompts", 1.0)

@@ -15,26 +15,12 @@
 # process left running with the scratch HOME is ended by its process id.
 set -u
 R=$1; TARGET=$2; shift 2
-PY=${PY:?set PY to the python of a venv with mcp-use}
-D=$(cd "$(dirname "$0")" && pwd)/mcp_use_driver.py
-S=${SCRATCH:-$PWD/mcp-use-$R}; rm -rf "$S"; mkdir -p "$S/home" "$S/work"
-V=$("$PY" -c 'import importlib.metadata as m; print(m.version("mcp-use"))')
-STEPS=${STEPS:-tools,agent,resources,prompts,roots}
-NOAUTH_FLAG=(); [ -n "${NOAUTH:-}" ] && NOAUTH_FLAG=(--no-auth)
-MODEL=(); [ -n "${MPORT:-}" ] && MODEL=(--model-url "http://127.0.0.1:$MPORT/v1")
-CMD="python tools/observe/mcp_use_driver.py --steps $STEPS${MPORT:+ --model-url <scripted model>}"
-if [ "$TARGET" = stdio ]; then
-  FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
-  CMD="$CMD stdio -- <probe> (MCPClient config command/args, create_session(probe))"
-  ARGS=(stdio -- "$FN" probe stdio --root "${ROOT:?set ROOT to the site}" --out "${OUT:?set OUT}"
-        --package "pypi:mcp-use@$V" --quiet-timeout "${QUIET:-5}" --idle-limit 600 --command "$CMD" "$@")
-else
-  CMD="$CMD${NOAUTH:+ --no-auth} http <url> (MCPClient config url, create_session(probe))"
-  ARGS=(http "$TARGET")
-  echo "command (give it to probe http as --command): $CMD"
-fi
-cd "$S/work" || exit 1
-HOME=$S/home MCP_USE_ANONYMIZED_TELEMETRY=false timeout 180 "$PY" "$D" --steps "$STEPS" "${MODEL[@]}" "${NOAUTH_FLAG[@]}" "${ARGS[@]}" \
-  > "$S/client.out" 2> "$S/client.err" < /dev/null
-echo "exit $?"
-for p in $(grep -l -a "HOME=$S/home" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3); do [ "$p" != "$$" ] && kill "$p" 2>/dev/null; done; true
+PKG=mcp-use DRIVER=mcp_use_driver.py STEPS=${STEPS:-tools,agent,resources,prompts,roots}
+FLAGS=(); [ -n "${NOAUTH:-}" ] && FLAGS=(--no-auth)
+ENVS=MCP_USE_ANONYMIZED_TELEMETRY=false
+HOW_STDIO="MCPClient config command/args, create_session(probe)"
+url_args() {
+  URL_ARGS=(http "$TARGET")
+  HOW_URL="${NOAUTH:+--no-auth }http <url> (MCPClient config url, create_session(probe))"
+}
+. "$(dirname "$0")/framework.sh"

@@ -28,10 +28,10 @@ request with `{"name": "fieldnotes"}` and a URL-mode request with `accept` (no p
 the `sampling_callback` answers with the text "fieldnotes sample" (no model is asked). It prints
 what each step returned, as JSON lines, on standard output.
 """
-import argparse
 import asyncio
 import json
-import sys
+
+import framework_cli  # the command line the framework drivers share (tools/observe)
 
 
 def config(args):
@@ -115,13 +115,8 @@ async def main(args):
 
 
 if __name__ == "__main__":
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("transport", choices=["stdio", "http"])
-    p.add_argument("target", nargs="+", help="the server's command and arguments, or its URL")
-    p.add_argument("--model-url", default=None)
-    p.add_argument("--steps", default="tools,agent,resources,prompts,roots")
-    p.add_argument("--no-auth", action="store_true",
-                   help='give the server "auth": null (no OAuth discovery GETs first)')
-    p.add_argument("--linger", type=float, default=2.0,
-                   help="seconds to stay connected after the last step")
-    sys.exit(asyncio.run(main(p.parse_args())))
+    framework_cli.run(
+        main, __doc__, ["stdio", "http"], "tools,agent,resources,prompts,roots", 2.0,
+        lambda p: p.add_argument("--no-auth", action="store_true",
+                                 help='give the server "auth": null (no OAuth discovery GETs first)'),
+    )
