@@ -58,7 +58,8 @@ pub struct ProbeOptions {
     pub package: Option<Package>,
     /// The protocol era, the settle time and the idle limit.
     pub settings: Settings,
-    /// `probe http --client`: the client id of a session that sent no clientInfo, or a name several clients claim.
+    /// `probe http --client`: the client id of a session that sent no clientInfo, or sent a
+    /// name several clients claim.
     pub client: Option<String>,
 }
 

@@ -111,7 +111,8 @@ pub(crate) struct Writer {
     pub package: Option<Package>,
     /// `--auth oauth`: what the probe offered (`probe.auth`), and the id's part for it.
     pub auth: Option<(String, String)>,
-    /// `--client`: the client id of a session that sent no clientInfo, or a name several clients claim.
+    /// `--client`: the client id of a session that sent no clientInfo, or sent a name
+    /// several clients claim.
     pub client: Option<String>,
     /// Ids picked by this process.
     taken: Mutex<BTreeSet<String>>,

@@ -6,6 +6,7 @@ use super::facts::{Facts, Message};
 use super::{finding, Basis, Finding, Status};
 use crate::probe::protocol::TOOL;
 use crate::probe::session::CANCELLED_NOTE;
+use crate::probe::tasks;
 use serde_json::Value;
 
 /// The client's `tools/call` of the probe's tool.
@@ -67,9 +68,7 @@ pub(super) fn task_call(facts: &Facts) -> Option<Finding> {
     let offer = "/result/capabilities/tasks/requests/tools/call";
     facts.reply_to(init)?.msg.pointer(offer)?;
     let plain = probe_call(facts)?;
-    let as_task = |m: &&Message| {
-        m.is_request() && m.msg.pointer("/params/task").is_some_and(Value::is_object)
-    };
+    let as_task = |m: &&Message| m.is_request() && tasks::asked(m.msg.get("params"));
     let Some(call) = facts.sent_by_client("tools/call").find(as_task) else {
         return finding(
             Status::Unknown,
