@@ -11,7 +11,8 @@
 //! the [`package`] that ran. [`stdio`] and [`http`] are the transports (`http` with its
 //! OAuth side, `--auth oauth`); [`browser`] is the scripted browser of OAuth runs. [`model`]
 //! is the scripted model that makes a client call the probe's tool; its lines join the
-//! transcript. [`judge`] runs the rules again over recorded observations.
+//! transcript of the session whose [`session_mark`] they carry. [`judge`] runs the rules
+//! again over recorded observations.
 
 mod browser;
 mod http;
@@ -24,6 +25,7 @@ mod rules;
 mod scenarios;
 mod scrub;
 mod session;
+mod session_mark;
 mod settings;
 mod stdio;
 mod tasks;

@@ -243,9 +243,10 @@ impl Writer {
                 id
             }
         };
-        // The scripted model's lines of the session's time join its transcript.
+        // The scripted model's lines of the session's time, and its mark, join its transcript.
         let from = super::transcript::stamp(session.started);
         let model = super::model::lines_between(&self.dir, &from, &super::transcript::now());
+        let model = super::session_mark::own_lines(model, &session.mark);
         // The probe's lines in time order to the millisecond (ties keep the order they were
         // written in: a request's HTTP line before its message, an answer after the request
         // it answers); then the model's lines merged in by their full stamps.

@@ -9,6 +9,7 @@
 
 use super::protocol::{self, RpcError};
 use super::scenarios::{self, LIST_CHANGED};
+use super::session_mark;
 use super::settings::{Protocol, Settings};
 use super::transcript::{quote, Entry, Transcript, MAX_MESSAGE_BYTES};
 use serde_json::Value;
@@ -95,6 +96,9 @@ pub(crate) struct Session {
     pub started: chrono::DateTime<chrono::Utc>,
     /// The observation's id, picked when it is first written.
     pub observation_id: Option<String>,
+    /// This session's mark, written into its instructions and tool results
+    /// ([`super::session_mark`]).
+    pub mark: String,
 }
 
 impl Session {
@@ -123,6 +127,7 @@ impl Session {
             dirty: false,
             started: chrono::Utc::now(),
             observation_id: None,
+            mark: session_mark::new(),
         }
     }
 
@@ -224,7 +229,11 @@ impl Session {
                 if next && method == "subscriptions/listen" {
                     return Some(self.listen(id, params));
                 }
-                let outcome = protocol::answer(&method, params, self.version(), self.protocol());
+                let outcome = protocol::answer(&method, params, self.version(), self.protocol())
+                    .map(|mut result| {
+                        session_mark::stamp(&mut result, &self.mark);
+                        result
+                    });
                 let stateless = next && protocol::meta_version(params).is_some();
                 if outcome.is_ok() && (method == "initialize" || stateless) {
                     self.handshake = true;

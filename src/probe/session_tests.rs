@@ -259,3 +259,23 @@ fn a_delayed_call_cancelled_in_flight_is_never_answered() {
     );
     assert!(noted);
 }
+
+#[test]
+fn each_session_marks_its_instructions_and_tool_result_with_its_own_mark() {
+    let (mut a, mut b) = (session(), session());
+    assert_ne!(a.mark, b.mark);
+    let replies = a.receive(json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}));
+    let instructions = replies[0]["result"]["instructions"]
+        .as_str()
+        .expect("instructions");
+    assert_eq!(session_mark::instructed(instructions), vec![a.mark.clone()]);
+    init(&mut b);
+    let call = json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":protocol::TOOL,"arguments":{"text":"hi"}}});
+    let result = b.receive(call).pop().expect("a reply")["result"].clone();
+    assert_eq!(
+        result["structuredContent"]["session"],
+        Value::from(b.mark.as_str())
+    );
+    let text = result["content"][0]["text"].as_str().expect("text");
+    assert_eq!(session_mark::found(text), vec![b.mark.clone()]);
+}

@@ -4,7 +4,7 @@
 //! result's text alone. The observation joins the model-side lines: the call shows, and what
 //! the model was shown of the result.
 
-use super::probe::{observation, status};
+use super::probe::{observations, read_observation, status};
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::TokioChildProcess;
 use rmcp::ServiceExt;
@@ -58,13 +58,20 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
         .enable_all()
         .build()
         .expect("runtime");
-    let (first, last) = runtime.block_on(async {
+    let probe = || {
         let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_fieldnotes"));
         command
             .args(["probe", "stdio", "--quiet-timeout", "1", "--out"])
             .arg(out.path());
-        let transport = TokioChildProcess::new(command).expect("spawn the probe");
-        let client = ().serve(transport).await.expect("rmcp connects to the probe");
+        TokioChildProcess::new(command).expect("spawn the probe")
+    };
+    let (first, last) = runtime.block_on(async {
+        // A bystander: a second probe session, open the whole time, that never calls the
+        // tool. The model's lines fall in its time too; the one that carries the result
+        // is the other session's, and must not be judged here.
+        let bystander = ().serve(probe()).await.expect("rmcp connects to a second probe");
+        bystander.list_tools(None).await.expect("tools/list");
+        let client = ().serve(probe()).await.expect("rmcp connects to the probe");
         let tools: Vec<Value> = (client.list_tools(None).await.expect("tools/list").tools)
             .into_iter()
             .map(|t| {
@@ -92,13 +99,42 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
             "content": result["content"][0]["text"]}));
         let last = post(&address, "/v1/chat/completions", &request(&messages));
         client.cancel().await.expect("the client closes");
+        bystander.cancel().await.expect("the bystander closes");
         (first, last)
     });
     assert_eq!(first["choices"][0]["finish_reason"], "tool_calls");
     assert_eq!(last["choices"][0]["finish_reason"], "stop");
-    let (front, lines) = observation(out.path());
     let _ = model.kill();
     let _ = model.wait();
+    let sessions: Vec<_> = observations(out.path())
+        .iter()
+        .map(|md| read_observation(md))
+        .collect();
+    assert_eq!(sessions.len(), 2, "two sessions observed");
+    let called =
+        |(front, _): &&(serde_yaml::Value, Vec<Value>)| status(front, "tools.call") == Some("yes");
+    let (front, lines) = sessions
+        .iter()
+        .find(called)
+        .expect("the session that called");
+    let (other, other_lines) = sessions.iter().find(|s| !called(s)).expect("the bystander");
+    assert_eq!(status(other, "tools.structuredOutput"), None);
+    let results_seen = |lines: &[Value]| {
+        (lines.iter())
+            .filter(|l| l["dir"] == "model" && l["model"]["toolResults"].is_array())
+            .count()
+    };
+    assert_eq!(
+        results_seen(other_lines),
+        0,
+        "the result line stays with its session"
+    );
+    assert!(
+        (other_lines.iter()).any(|l| l["note"].as_str().is_some_and(
+            |n| n.starts_with("model-side lines of another probe session left out: 1")
+        )),
+        "the bystander's transcript says a line was left out"
+    );
     assert_eq!(status(&front, "tools.call"), Some("yes"));
     assert_eq!(status(&front, "tools.structuredOutput"), Some("partial"));
     let why = front["results"]["tools.structuredOutput"]["why"]

@@ -21,6 +21,7 @@ pub(crate) mod script;
 
 use crate::error::{Error, Result};
 use crate::net::{http1, MODEL};
+use crate::probe::session_mark;
 use http_body_util::{BodyExt, Full};
 use hyper::body::{Bytes, Incoming};
 use hyper::header::{HeaderValue, CONTENT_TYPE};
@@ -328,6 +329,11 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str, t
             .text
             .contains(crate::probe::protocol::INSTRUCTIONS_MARK);
         line["instructions"] = json!(instructions);
+        // Whose: the sessions whose marked instructions the request held.
+        let sessions = session_mark::instructed(&turn.text);
+        if !sessions.is_empty() {
+            line["instructionsFor"] = json!(sessions);
+        }
     }
     if let Step::Call {
         name, namespace, ..
@@ -350,7 +356,13 @@ fn describe(line: &mut Value, api: &str, turn: &Turn, step: &Step, kind: &str, t
                 output.truncate(end);
                 output.push('…');
             }
-            json!({"tool": r.name, "shown": shown(&r.output), "output": output})
+            let mut result = json!({"tool": r.name, "shown": shown(&r.output), "output": output});
+            // The session whose tool answered: the mark its result carries, which the probe
+            // writes after the echoed text (so a mark the client put in that text is not it).
+            if let Some(mark) = session_mark::found(&r.output.to_string()).pop() {
+                result["session"] = json!(mark);
+            }
+            result
         })
         .collect();
     if !results.is_empty() {

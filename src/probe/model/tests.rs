@@ -127,3 +127,25 @@ fn a_gemini_routing_request_gets_json_its_schema_allows() {
     let routed: Value = serde_json::from_str(text).expect("the text is JSON");
     assert_eq!(routed["model_choice"], "flash");
 }
+
+#[test]
+fn a_line_names_the_sessions_whose_instructions_and_result_the_model_was_shown() {
+    let (model, dir) = model();
+    let tools = json!([{"name": "mcp__probe__probe_echo", "input_schema": {}}]);
+    let system = "fieldnotes probe (fieldnotes-instructions fieldnotes-session-3-4)";
+    // The client's own text echoed back names another mark; the probe's comes last.
+    let result = "fieldnotes-text-content: see fieldnotes-session-9-9 (fieldnotes-session-3-4)";
+    let messages = json!([
+        {"role": "assistant", "content": [{"type": "tool_use", "id": "t1",
+            "name": "mcp__probe__probe_echo", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+            "content": result}]}]);
+    let request =
+        json!({"model": "claude-x", "system": system, "tools": tools, "messages": messages});
+    post(&model, "/v1/messages", "", request);
+    let logged = lines(&dir);
+    let line = &logged[0]["model"];
+    assert_eq!(line["instructionsFor"], json!(["fieldnotes-session-3-4"]));
+    assert_eq!(line["toolResults"][0]["session"], "fieldnotes-session-3-4");
+    assert_eq!(line["toolResults"][0]["shown"], "text");
+}

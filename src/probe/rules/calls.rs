@@ -99,21 +99,24 @@ pub(super) fn task_call(facts: &Facts) -> Option<Finding> {
 }
 
 /// `tools.structuredOutput`: what of the probe's result (text and `structuredContent`,
-/// each marked) the client passed its model, as the scripted model saw it.
+/// each marked) the client passed its model, as the scripted model saw it. Only a result
+/// of this session's own call counts: one that carries the session's mark, or, in a
+/// transcript made before sessions were marked, any, if this session called the tool.
 pub(super) fn structured_output(facts: &Facts) -> Option<Finding> {
+    let call = probe_call(facts)?;
+    let ours = |r: &Value| match &facts.mark {
+        Some(mark) => r.get("session").and_then(Value::as_str) == Some(mark.as_str()),
+        None => true,
+    };
     let (line, shown) = facts.model.iter().rev().find_map(|(line, m)| {
         let results = m.get("toolResults")?.as_array()?;
-        let shown = results
-            .iter()
+        let shown = (results.iter().filter(|r| ours(r)))
             .filter_map(|r| r.get("shown")?.as_str())
             .rfind(|s| *s != "neither")?;
         Some((*line, shown))
     })?;
-    let mut lines = vec![line];
-    if let Some(call) = probe_call(facts) {
-        lines.push(call.line);
-        lines.extend(facts.reply_to(call).map(|r| r.line));
-    }
+    let mut lines = vec![line, call.line];
+    lines.extend(facts.reply_to(call).map(|r| r.line));
     let (status, why) = match shown {
         "structuredContent" => (
             Status::Yes,
@@ -180,13 +183,30 @@ pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
 /// `core.instructions`: whether the server's instructions (marked) reached the client's
 /// model, as the scripted model saw the requests that offered it tools: yes when one held
 /// them, no when the model was asked with tools and none did; left out with no model lines.
+/// Where sessions are marked, only this session's instructions count, and a model shown
+/// only another session's (its lines left out) decides nothing.
 pub(super) fn instructions(facts: &Facts) -> Option<Finding> {
+    let held = |m: &Value| {
+        let marked = m.get("instructions").and_then(Value::as_bool) == Some(true);
+        match (
+            &facts.mark,
+            m.get("instructionsFor").and_then(Value::as_array),
+        ) {
+            (Some(mark), Some(whose)) => whose.iter().any(|w| w.as_str() == Some(mark.as_str())),
+            // Unattributed: an old transcript, or instructions cut before their session mark.
+            _ => marked,
+        }
+    };
     let asked: Vec<(usize, bool)> = (facts.model.iter())
-        .filter_map(|(line, m)| Some((*line, m.get("instructions")?.as_bool()?)))
+        .filter(|(_, m)| m.get("instructions").is_some())
+        .map(|(line, m)| (*line, held(m)))
         .collect();
     if let Some((line, _)) = asked.iter().find(|(_, seen)| *seen) {
         let why = "passed the server's instructions to its model".to_string();
         return finding(Status::Yes, Basis::Did, why, vec![*line]);
+    }
+    if facts.mark.is_some() && facts.others_left_out() {
+        return None;
     }
     let (first, _) = asked.first()?;
     let why = format!(

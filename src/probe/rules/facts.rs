@@ -4,6 +4,7 @@
 use crate::probe::protocol::{self, META_CAPABILITIES};
 use crate::probe::scenarios;
 use crate::probe::session::Transport;
+use crate::probe::session_mark;
 use crate::probe::transcript::{Entry, HttpEvent, Record};
 use serde_json::Value;
 
@@ -41,6 +42,9 @@ pub(crate) struct Facts<'a> {
     pub model: Vec<(usize, &'a Value)>,
     /// The OAuth flow's records with their lines.
     pub auth: Vec<(usize, &'a Value)>,
+    /// The session's mark, as the probe wrote it into its instructions or tool result (none
+    /// in transcripts made before sessions were marked).
+    pub mark: Option<String>,
 }
 
 impl<'a> Facts<'a> {
@@ -52,6 +56,7 @@ impl<'a> Facts<'a> {
             notes: Vec::new(),
             model: Vec::new(),
             auth: Vec::new(),
+            mark: None,
         };
         for (index, record) in records.iter().enumerate() {
             let line = index + 1;
@@ -88,7 +93,31 @@ impl<'a> Facts<'a> {
                 }),
             }
         }
+        facts.mark = facts.own_mark();
         facts
+    }
+
+    /// The mark the probe wrote into its own answers: after the instructions' mark, or as
+    /// a tool result's `structuredContent.session` (never read from the client's text).
+    fn own_mark(&self) -> Option<String> {
+        let answers = self.messages.iter().filter(|m| !m.incoming);
+        answers
+            .filter_map(|m| m.msg.get("result"))
+            .find_map(|result| {
+                let instructions = result.get("instructions").and_then(Value::as_str);
+                let from_instructions =
+                    instructions.and_then(|i| session_mark::instructed(i).pop());
+                let structured = result
+                    .pointer("/structuredContent/session")
+                    .and_then(Value::as_str);
+                from_instructions.or_else(|| session_mark::found(structured?).pop())
+            })
+    }
+
+    /// Whether the scripted model's lines of other probe sessions were left out of this
+    /// transcript (a note says so).
+    pub fn others_left_out(&self) -> bool {
+        (self.notes.iter()).any(|(_, note)| note.starts_with(session_mark::LEFT_OUT_NOTE))
     }
 
     /// The client's requests (or notifications, with `notifications/…`) of `method`.

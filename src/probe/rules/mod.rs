@@ -12,6 +12,8 @@ mod declared;
 mod facts;
 #[cfg(test)]
 mod list_tests;
+#[cfg(test)]
+mod mark_tests;
 mod no_session;
 #[cfg(test)]
 mod observed_tests;
