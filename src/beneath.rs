@@ -132,6 +132,12 @@ impl Root {
         Ok(())
     }
 
+    /// Removes the file `rel` beneath this root (no symlink followed to reach it).
+    pub fn remove(&self, rel: &Path) -> Result<()> {
+        let (parent, name) = self.split(rel)?;
+        parent.dir.remove_file(name).map_err(|e| self.error(rel, e))
+    }
+
     /// Renames `from` to `to`, both beneath this root (no symlink followed to reach either).
     pub fn rename(&self, from: &Path, to: &Path) -> Result<()> {
         let (from_dir, from_name) = self.split(from)?;

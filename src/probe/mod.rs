@@ -15,6 +15,7 @@
 //! again over recorded observations.
 
 mod browser;
+mod claim;
 mod http;
 mod judge;
 mod model;

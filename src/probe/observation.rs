@@ -298,12 +298,14 @@ impl Writer {
             scrub::folders(&super::transcript::to_jsonl(&records)).as_bytes(),
         )?;
         let md = self.replace(&format!("{id}.md"), markdown.as_bytes())?;
+        super::claim::release(&self.dir, &id);
         session.dirty = false;
         Ok(Some(md))
     }
 
     /// A new id: `<client>-<version>-<transport>[-<mode>][-2026-07-28][-no-session]-<yyyymmdd>-<hhmmss>`,
-    /// made unique; the version is the package's when `--package` named it.
+    /// made unique (among this process's ids, the files there, and other probes' claims);
+    /// the version is the package's when `--package` named it.
     fn pick_id(&self, session: &Session, client: &str) -> String {
         let sent = session
             .client_info
@@ -345,7 +347,10 @@ impl Writer {
         let mut taken = self.taken.lock().unwrap_or_else(|e| e.into_inner());
         let mut id = base.clone();
         let mut n = 2;
-        while taken.contains(&id) || self.dir.join(format!("{id}.md")).exists() {
+        while taken.contains(&id)
+            || self.dir.join(format!("{id}.md")).exists()
+            || !super::claim::claim(&self.dir, &id)
+        {
             id = format!("{base}-{n}");
             n += 1;
         }
