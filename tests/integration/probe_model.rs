@@ -135,8 +135,8 @@ fn an_rmcp_agent_loop_calls_the_tool_the_scripted_model_asks_for() {
         )),
         "the bystander's transcript says a line was left out"
     );
-    assert_eq!(status(&front, "tools.call"), Some("yes"));
-    assert_eq!(status(&front, "tools.structuredOutput"), Some("partial"));
+    assert_eq!(status(front, "tools.call"), Some("yes"));
+    assert_eq!(status(front, "tools.structuredOutput"), Some("partial"));
     let why = front["results"]["tools.structuredOutput"]["why"]
         .as_str()
         .expect("why");
