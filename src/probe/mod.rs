@@ -22,6 +22,7 @@ mod model;
 mod observation;
 mod package;
 mod protocol;
+mod relist;
 mod rules;
 mod scenarios;
 mod scrub;

@@ -8,6 +8,7 @@
 //! [`scenarios`]: super::scenarios
 
 use super::protocol::{self, RpcError};
+use super::relist::Relists;
 use super::scenarios::{self, LIST_CHANGED};
 use super::session_mark;
 use super::settings::{Protocol, Settings};
@@ -96,6 +97,8 @@ pub(crate) struct Session {
     pub started: chrono::DateTime<chrono::Utc>,
     /// The observation's id, picked when it is first written.
     pub observation_id: Option<String>,
+    /// The resource and prompt lists, told again once the client has them ([`Relists`]).
+    relists: Relists,
     /// This session's mark, written into its instructions and tool results
     /// ([`super::session_mark`]).
     pub mark: String,
@@ -127,6 +130,7 @@ impl Session {
             dirty: false,
             started: chrono::Utc::now(),
             observation_id: None,
+            relists: Relists::default(),
             mark: session_mark::new(),
         }
     }
@@ -244,6 +248,10 @@ impl Session {
                 let first_page = protocol::cursor(params).is_none();
                 if method == "tools/list" && first_page && outcome.is_ok() {
                     self.tools_listed();
+                }
+                if first_page && outcome.is_ok() && self.protocol() == Protocol::Current {
+                    let at = Instant::now() + self.settings.settle;
+                    self.relists.listed(&method, at);
                 }
                 let called = method == "tools/call" && outcome.is_ok();
                 let reply = protocol::response(&id, outcome);
@@ -468,7 +476,8 @@ impl Session {
     }
 
     /// Queues what falls due by `now`: the questions, the list-changed notifications (in a
-    /// `current` session the resource and prompt lists are said to change with the tools).
+    /// `current` session the resource and prompt lists are said to change with the tools, and
+    /// again once the client has them: [`Relists`]).
     pub fn due(&mut self, now: Instant) {
         if self.held_until.is_some_and(|at| at <= now) {
             self.release();
@@ -484,10 +493,12 @@ impl Session {
                     .push_back(scenarios::list_changed(subscription.map(|(id, _)| id)));
                 if self.protocol() == Protocol::Current {
                     self.outbound.extend(scenarios::other_lists_changed());
+                    self.relists.all_told();
                 }
                 self.list_changed = ListChanged::Sent(now);
             }
         }
+        self.outbound.extend(self.relists.due(now));
     }
 
     /// The queued messages for the client, recorded as sent.
@@ -533,6 +544,7 @@ impl Session {
                 self.list_changed,
                 ListChanged::Sent(_) | ListChanged::Due(_)
             )
+            && !self.relists.pending()
             && now.duration_since(self.last_heard) >= quiet
     }
 
@@ -541,8 +553,8 @@ impl Session {
         now.duration_since(self.last_heard) >= self.settings.idle
     }
 
-    /// When something next falls due after `now`: a question, a timeout, the quiet time, the
-    /// idle limit.
+    /// When something next falls due after `now`: a question, a timeout, a list-changed
+    /// notification, the quiet time, the idle limit.
     pub fn next_deadline(&self, now: Instant, quiet: Duration) -> Instant {
         let timeout = self.settings.timeout;
         let timeouts = self.pending.iter().map(|(_, sent)| *sent + timeout);
@@ -554,6 +566,7 @@ impl Session {
         timeouts
             .chain(list)
             .chain(self.ask_at)
+            .chain(self.relists.next())
             .chain(self.held_until.filter(|_| self.held.is_some()))
             .chain([
                 self.last_heard + quiet,

@@ -279,3 +279,42 @@ fn each_session_marks_its_instructions_and_tool_result_with_its_own_mark() {
     let text = result["content"][0]["text"].as_str().expect("text");
     assert_eq!(session_mark::found(text), vec![b.mark.clone()]);
 }
+
+#[test]
+fn a_resource_list_fetched_after_the_first_notice_is_told_again_a_settle_later() {
+    let mut s = session();
+    init(&mut s);
+    s.receive(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    s.receive(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
+    s.receive(json!({"jsonrpc":"2.0","id":3,"method":"prompts/list"}));
+    let later = Instant::now() + Duration::from_secs(1);
+    s.due(later);
+    let told = |s: &mut Session| -> Vec<Value> {
+        (s.drain_outbound().into_iter())
+            .filter(|m| {
+                m["method"]
+                    .as_str()
+                    .is_some_and(|m| m.ends_with("list_changed"))
+            })
+            .map(|m| m["method"].clone())
+            .collect()
+    };
+    assert_eq!(
+        told(&mut s).len(),
+        3,
+        "tools, resources and prompts said to change"
+    );
+    // The prompts were listed before that: nothing more for them. Resources come later.
+    s.receive(json!({"jsonrpc":"2.0","id":4,"method":"resources/list"}));
+    assert!(
+        s.next_deadline(Instant::now(), Duration::from_secs(60)) < later + Duration::from_secs(1)
+    );
+    s.due(later + Duration::from_secs(1));
+    assert_eq!(
+        told(&mut s),
+        vec![Value::from(scenarios::RESOURCES_LIST_CHANGED)]
+    );
+    s.receive(json!({"jsonrpc":"2.0","id":5,"method":"resources/list"}));
+    s.due(later + Duration::from_secs(2));
+    assert!(told(&mut s).is_empty(), "told once only");
+}

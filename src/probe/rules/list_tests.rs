@@ -1,7 +1,7 @@
 //! The list-changed rules (`tools.listChanged`, `resources.listChanged`,
 //! `prompts.listChanged`) on hand-made transcripts.
 
-use super::tests::{init, reply, request, result, status, timeout};
+use super::tests::{init, reply, request, result, status, timeout, transcript};
 use super::*;
 use serde_json::json;
 
@@ -102,4 +102,52 @@ fn a_first_list_after_the_notification_is_no_list_again() {
         ];
         assert_eq!(status(&again, id), Some(Status::Yes), "{id}");
     }
+}
+
+#[test]
+fn a_list_fetched_lazily_is_judged_by_the_notice_that_came_after_it() {
+    let seen = Seen {
+        transport: Transport::Stdio,
+        mode: "stdio",
+        handshake: true,
+    };
+    let changed = (
+        "out",
+        json!({"jsonrpc":"2.0","method":"notifications/resources/list_changed"}),
+    );
+    let list = |id: u64| {
+        (
+            "in",
+            json!({"jsonrpc":"2.0","id":id,"method":"resources/list"}),
+        )
+    };
+    // Told with the tools before any list; listed when a picker opened; told again; listed again.
+    let lazy = transcript(&[
+        init(json!({})),
+        reply(json!(0)),
+        changed.clone(),
+        list(5),
+        reply(json!(5)),
+        changed.clone(),
+        list(6),
+    ]);
+    let found = &results(&seen, &lazy)["resources.listChanged"];
+    assert_eq!(found.status, Status::Yes, "{}", found.why);
+    assert_eq!(found.messages, vec![6, 7]);
+    // Told again, but no list followed: the second notice speaks, not the first.
+    let quiet = transcript(&[
+        init(json!({})),
+        reply(json!(0)),
+        changed.clone(),
+        list(5),
+        reply(json!(5)),
+        changed,
+    ]);
+    let found = &results(&seen, &quiet)["resources.listChanged"];
+    assert_eq!(found.status, Status::Unknown);
+    assert!(
+        found.why.starts_with("did not send resources/list again"),
+        "{}",
+        found.why
+    );
 }

@@ -462,12 +462,22 @@ const PROMPTS_CHANGED: ListChange = ListChange {
     list: "prompts/list",
 };
 
+/// Whether the client listed again after a notification that came when it had the list. The
+/// probe may say a list changed more than once (again once a client that lists lazily has
+/// it): a notice that came after a list and was followed by one decides, else the first
+/// notice after a list, else the first notice.
 fn lists_again(facts: &Facts, change: ListChange) -> Option<Finding> {
     let ListChange { notification, list } = change;
-    let notified = facts.sent_by_probe(notification, None)?;
     // A later page of the list it had is no new list, and a first list is no list again.
     let first_pages =
         || (facts.sent_by_client(list)).filter(|m| m.is_request() && cursor(m).is_none());
+    let notices =
+        || (facts.messages.iter()).filter(|m| !m.incoming && m.method() == Some(notification));
+    let after_a_list = |n: &&Message| first_pages().any(|m| m.line < n.line);
+    let listed_after = |n: &&Message| first_pages().any(|m| m.line > n.line);
+    let notified = (notices().filter(after_a_list).find(listed_after))
+        .or_else(|| notices().find(after_a_list))
+        .or_else(|| notices().next())?;
     let had = first_pages().find(|m| m.line < notified.line);
     let again = first_pages().find(|m| m.line > notified.line);
     if let (None, Some(first)) = (had, again) {
