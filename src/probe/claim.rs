@@ -27,6 +27,16 @@ pub(crate) fn claim(dir: &Path, id: &str) -> bool {
     }
 }
 
+/// The process that made the claim at `path` (a `.<id>.claim` file), if it is one: a sweep
+/// removes a claim whose probe was killed before it wrote the observation.
+pub(crate) fn holder(path: &Path) -> Option<u32> {
+    let name = path.file_name()?.to_str()?;
+    if !(name.starts_with('.') && name.ends_with(".claim")) {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
 /// Drops the claim on `id`, once its `.md` is there to guard it.
 pub(crate) fn release(dir: &Path, id: &str) {
     if let Ok(folder) = Root::in_site(dir) {
@@ -44,6 +54,8 @@ mod tests {
         assert!(claim(dir.path(), "c-1-stdio-20261207-100959"));
         assert!(!claim(dir.path(), "c-1-stdio-20261207-100959"));
         assert!(claim(dir.path(), "c-1-stdio-20261207-100959-2"));
+        let claimed = dir.path().join(".c-1-stdio-20261207-100959-2.claim");
+        assert_eq!(holder(&claimed), Some(std::process::id()));
         release(dir.path(), "c-1-stdio-20261207-100959");
         assert!(!dir.path().join(".c-1-stdio-20261207-100959.claim").exists());
     }

@@ -190,8 +190,9 @@ impl Writer {
         }
     }
 
-    /// Removes the temporary files of probes no longer running (killed mid-write): a
-    /// `.tmp` holding a full transcript must not stay beside an older snapshot.
+    /// Removes the temporary files and id claims of probes no longer running (killed
+    /// mid-write): a `.tmp` holding a full transcript must not stay beside an older snapshot,
+    /// nor a claim keep an id from use.
     fn sweep(&self) {
         if self.swept.swap(true, Ordering::Relaxed) {
             return;
@@ -202,7 +203,8 @@ impl Writer {
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else { continue };
-            let Some(pid) = temporary_pid(name) else {
+            let Some(pid) = temporary_pid(name).or_else(|| super::claim::holder(&entry.path()))
+            else {
                 continue;
             };
             let alive = pid == std::process::id()
@@ -508,6 +510,8 @@ mod tests {
             .join(format!(".y.md.{}.7.tmp", std::process::id()));
         std::fs::write(&dead, "the full transcript of a probe killed mid-write").expect("write");
         std::fs::write(&live, "being written").expect("write");
+        let dead_claim = dir.path().join(".z-1-stdio-20261207-000000.claim");
+        std::fs::write(&dead_claim, "4000000000").expect("write");
         let writer = Writer::new(
             dir.path().into(),
             String::new(),
@@ -522,6 +526,7 @@ mod tests {
         writer.write(&mut session).expect("written");
         assert!(!dead.exists(), "a dead probe's temporary file is removed");
         assert!(live.exists(), "this probe's own is not");
+        assert!(!dead_claim.exists(), "a dead probe's claim is removed");
         assert_eq!(temporary_pid(".a.b.md.12.3.tmp"), Some(12));
         assert_eq!(temporary_pid("a.md"), None);
     }
