@@ -121,28 +121,22 @@ fn a_list_fetched_lazily_is_judged_by_the_notice_that_came_after_it() {
             json!({"jsonrpc":"2.0","id":id,"method":"resources/list"}),
         )
     };
-    // Told with the tools before any list; listed when a picker opened; told again; listed again.
-    let lazy = transcript(&[
-        init(json!({})),
-        reply(json!(0)),
-        changed.clone(),
-        list(5),
-        reply(json!(5)),
-        changed.clone(),
-        list(6),
-    ]);
-    let found = &results(&seen, &lazy)["resources.listChanged"];
-    assert_eq!(found.status, Status::Yes, "{}", found.why);
-    assert_eq!(found.messages, vec![6, 7]);
-    // Told again, but no list followed: the second notice speaks, not the first.
-    let quiet = transcript(&[
+    // Told with the tools before any list; listed when a picker opened; told again.
+    let told_twice = vec![
         init(json!({})),
         reply(json!(0)),
         changed.clone(),
         list(5),
         reply(json!(5)),
         changed,
-    ]);
+    ];
+    // Listed again after the second notice.
+    let lazy = transcript(&[told_twice.clone(), vec![list(6)]].concat());
+    let found = &results(&seen, &lazy)["resources.listChanged"];
+    assert_eq!(found.status, Status::Yes, "{}", found.why);
+    assert_eq!(found.messages, vec![6, 7]);
+    // No list followed: the second notice speaks, not the first.
+    let quiet = transcript(&told_twice);
     let found = &results(&seen, &quiet)["resources.listChanged"];
     assert_eq!(found.status, Status::Unknown);
     assert!(

@@ -51,11 +51,11 @@ fn shown(shown: &str, mark: Option<&str>) -> (&'static str, Value) {
 
 #[test]
 fn a_tool_result_counts_only_for_the_session_that_answered_it() {
-    let ours = transcript(&[
-        init(json!({})),
-        initialized(OURS),
-        call(),
-        called(OURS),
+    let called_here = vec![init(json!({})), initialized(OURS), call(), called(OURS)];
+    let with = |lines: &[(&'static str, Value)]| {
+        transcript(&[called_here.clone(), lines.to_vec()].concat())
+    };
+    let ours = with(&[
         shown("text", Some(THEIRS)),
         shown("structuredContent", Some(OURS)),
     ]);
@@ -64,13 +64,7 @@ fn a_tool_result_counts_only_for_the_session_that_answered_it() {
     assert_eq!(found.messages, vec![3, 4, 6]);
 
     // Another session's result only: nothing to judge here.
-    let theirs = transcript(&[
-        init(json!({})),
-        initialized(OURS),
-        call(),
-        called(OURS),
-        shown("text", Some(THEIRS)),
-    ]);
+    let theirs = with(&[shown("text", Some(THEIRS))]);
     assert!(!results(&stdio(), &theirs).contains_key("tools.structuredOutput"));
 }
 
