@@ -70,9 +70,15 @@ async def exercise(session: ClientSession, changed: asyncio.Event) -> None:
     assert tools[0].name == "probe_echo", tools
     result = await session.call_tool("probe_echo", {"text": "hi"})
     # The text and structuredContent carry different marks, so a model-side transcript shows
-    # which of the two a client passed its model.
-    assert result.content[0].text == "fieldnotes-text-content: hi", result
-    assert result.structured_content == {"echo": "hi", "part": "fieldnotes-structured-content"}, result
+    # which of the two a client passed its model, and both the session's own mark (whose
+    # result it was).
+    mark = re.fullmatch(r"fieldnotes-text-content: hi \((fieldnotes-session-\d+-\d+)\)", result.content[0].text)
+    assert mark, result
+    assert result.structured_content == {
+        "echo": "hi",
+        "part": "fieldnotes-structured-content",
+        "session": mark.group(1),
+    }, result
     await every_page(session.list_resources, "resources")
     await every_page(session.list_prompts, "prompts")
     # A client that heeds list_changed lists again; then time for the probe's requests.

@@ -58,9 +58,15 @@ async function exercise(c) {
   const tools = await all((p) => c.listTools(p), "tools");
   assert.equal(tools[0].name, "probe_echo");
   const called = await c.callTool({ name: "probe_echo", arguments: { text: "hi" } });
-  // The text and structuredContent carry different marks (which one a model was shown).
-  assert.equal(called.content[0].text, "fieldnotes-text-content: hi");
-  assert.deepEqual(called.structuredContent, { echo: "hi", part: "fieldnotes-structured-content" });
+  // The text and structuredContent carry different marks (which one a model was shown), and
+  // both the session's own mark (whose result a model was shown).
+  const mark = /^fieldnotes-text-content: hi \((fieldnotes-session-\d+-\d+)\)$/.exec(called.content[0].text);
+  assert.ok(mark, called.content[0].text);
+  assert.deepEqual(called.structuredContent, {
+    echo: "hi",
+    part: "fieldnotes-structured-content",
+    session: mark[1],
+  });
   await all((p) => c.listResources(p), "resources");
   await c.readResource({ uri: "probe://fieldnotes/about" });
   await all((p) => c.listPrompts(p), "prompts");
