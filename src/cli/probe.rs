@@ -84,7 +84,9 @@ pub struct ProbeHttpArgs {
     pub bind: std::net::IpAddr,
     /// What /mcp serves: `streamable` (Streamable HTTP; legacy SSE at /sse too), `sse`
     /// (legacy HTTP+SSE at /sse only), `legacy-only-404` / `legacy-only-405` (GET /mcp is the
-    /// legacy SSE stream, POST /mcp answers 404 / 405, so a client's fallback shows).
+    /// legacy SSE stream, POST /mcp answers 404 / 405, so a client's fallback shows),
+    /// `expire-session` (Streamable HTTP whose first tools/call is answered 404, the session
+    /// ended, so whether the client begins a new one shows).
     #[arg(long, value_enum, default_value_t = ProbeMode::Streamable)]
     pub mode: ProbeMode,
     /// `oauth`: the server is also a protected resource (401 until a bearer token comes) and
@@ -142,6 +144,10 @@ pub enum ProbeMode {
     LegacyOnly404,
     #[value(name = "legacy-only-405")]
     LegacyOnly405,
+    /// Streamable HTTP whose first tools/call is answered 404, the session ended: does the
+    /// client begin a new one?
+    #[value(name = "expire-session")]
+    ExpireSession,
 }
 
 /// What every `fieldnotes probe` transport takes.

@@ -26,6 +26,7 @@ pub fn probe(run: &Invocation, what: ProbeCommand) -> Result<u8> {
                     ProbeMode::Sse => HttpMode::Sse,
                     ProbeMode::LegacyOnly404 => HttpMode::LegacyOnly404,
                     ProbeMode::LegacyOnly405 => HttpMode::LegacyOnly405,
+                    ProbeMode::ExpireSession => HttpMode::ExpireSession,
                 },
                 auth: auth(&args)?,
             };

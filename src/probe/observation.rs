@@ -325,7 +325,7 @@ impl Writer {
                 .id()
                 .replace("streamableHttp", "streamable-http"),
         );
-        let mut mode = if self.mode.starts_with("legacy-only") {
+        let mut mode = if self.mode.starts_with("legacy-only") || self.mode == "expire-session" {
             format!("-{}", self.mode)
         } else {
             String::new()

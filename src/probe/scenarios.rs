@@ -158,6 +158,11 @@ pub(crate) fn other_lists_changed() -> [Value; 2] {
     [RESOURCES_LIST_CHANGED, PROMPTS_LIST_CHANGED].map(|m| json!({"jsonrpc": "2.0", "method": m}))
 }
 
+/// The note of `--mode expire-session`, at the `tools/call` the probe answered 404; the
+/// sessions rule reads it back.
+pub(crate) const EXPIRED_NOTE: &str =
+    "the probe ended this session: its tools/call was answered 404 (--mode expire-session)";
+
 /// The note written when `what` got no answer in time; [`timed_out`] reads it back.
 pub(crate) fn timeout_note(what: &str, millis: u128) -> String {
     format!("{TIMEOUT_PREFIX}{what} not answered within {millis} ms")

@@ -2,7 +2,7 @@
 //! with no fallback is an observation saying so), one observation per connection, a flood
 //! grouped into one record, query strings scrubbed, and `--package` checked and written.
 
-use super::probe::{exits, observations, read_observation, serve_http, status};
+use super::probe::{exits, http, observations, read_observation, serve_http, status};
 use super::support::TestSite;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -233,4 +233,67 @@ fn a_refused_get_without_a_session_is_a_no_session_observation() {
         vec![],
         "a probe-written observation lints clean"
     );
+}
+
+/// `initialize` over Streamable HTTP on a fresh connection, with `User-Agent: agent`: the
+/// session id the probe gave.
+fn begin(address: &str) -> String {
+    let (code, response) = http(address, "POST", &[("User-Agent", "agent")], INIT);
+    assert_eq!(code, 200, "{response}");
+    let id = response
+        .lines()
+        .find_map(|l| l.strip_prefix("mcp-session-id: "));
+    id.expect("a session id").trim().to_string()
+}
+
+#[test]
+fn an_expired_session_and_the_one_begun_after_it_are_one_observation() {
+    let out = tempfile::tempdir().expect("temp");
+    let (child, address) = serve_http(out.path(), &["--mode", "expire-session"]);
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"probe_echo","arguments":{"text":"hi"}}}"#;
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let first = begin(&address);
+    let on = |id: &str| {
+        [
+            ("Mcp-Session-Id", id.to_string()),
+            ("User-Agent", "agent".to_string()),
+        ]
+    };
+    let post = |id: &str, body: &str| {
+        let headers = on(id);
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        http(&address, "POST", &headers, body).0
+    };
+    assert_eq!(post(&first, initialized), 202);
+    assert_eq!(
+        post(&first, call),
+        404,
+        "the probe ends the session at its first call"
+    );
+    assert_eq!(post(&first, call), 404, "and it stays ended");
+    let second = begin(&address);
+    assert_ne!(first, second);
+    assert_eq!(post(&second, initialized), 202);
+    assert_eq!(post(&second, call), 200, "the probe ends one session only");
+    let mds = stop(child, out.path());
+    assert_eq!(mds.len(), 1, "{mds:?}");
+    let (front, lines) = read_observation(&mds[0]);
+    assert!(
+        front["id"]
+            .as_str()
+            .is_some_and(|id| id.contains("-expire-session-")),
+        "{front:?}"
+    );
+    assert_eq!(status(&front, "transports.sessions"), Some("yes"));
+    let why = front["results"]["transports.sessions"]["why"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        why.ends_with("it began a new one with initialize and sent its tools/call again"),
+        "{why}"
+    );
+    let initializes = (lines.iter())
+        .filter(|l| l["dir"] == "in" && l["msg"]["method"] == "initialize")
+        .count();
+    assert_eq!(initializes, 2, "both sessions' lines are in it");
 }

@@ -97,6 +97,35 @@ impl Attempts {
         &mut flood.session
     }
 
+    /// Keeps `session`, which the probe ended, as `peer`'s attempt: a session the client
+    /// begins next (on that connection, or from the same User-Agent within [`CLAIM_WINDOW`])
+    /// takes its lines, so one observation shows the end and what the client did after.
+    pub fn adopt(
+        &mut self,
+        hub: &Hub,
+        peer: SocketAddr,
+        user_agent: Option<&str>,
+        mut session: Session,
+    ) {
+        session.last_heard = Instant::now();
+        if let Some(mut before) = self.by_peer.remove(&peer) {
+            // That connection's refused requests join it, in time order.
+            hub.writer.remove(&mut before.session);
+            let mut records = session.transcript.take();
+            records.extend(before.session.transcript.take());
+            records.sort_by(|a, b| a.t.cmp(&b.t));
+            session.transcript.absorb(records);
+        }
+        let user_agent = user_agent.map(str::to_string);
+        self.by_peer.insert(
+            peer,
+            Attempt {
+                session,
+                user_agent,
+            },
+        );
+    }
+
     /// Records `entry` as a request of `peer`'s.
     pub fn push(&mut self, hub: &Hub, peer: SocketAddr, user_agent: Option<&str>, entry: Entry) {
         self.of(hub, peer, user_agent).transcript.push(entry);

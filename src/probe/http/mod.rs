@@ -43,6 +43,9 @@ pub enum HttpMode {
     LegacyOnly404,
     /// As `LegacyOnly404`, with 405.
     LegacyOnly405,
+    /// Streamable HTTP, whose first `tools/call` is answered 404: the probe ends that session
+    /// as a server that expired it does, to see whether the client begins a new one.
+    ExpireSession,
 }
 
 impl HttpMode {
@@ -52,6 +55,7 @@ impl HttpMode {
             HttpMode::Sse => "sse",
             HttpMode::LegacyOnly404 => "legacy-only-404",
             HttpMode::LegacyOnly405 => "legacy-only-405",
+            HttpMode::ExpireSession => "expire-session",
         }
     }
 }
@@ -135,6 +139,8 @@ pub(crate) struct State {
     pub joined: BTreeMap<String, String>,
     /// `--auth oauth`: the authorization server and its flow log.
     pub oauth: Option<oauth::Server>,
+    /// `--mode expire-session`: whether the probe has ended a session yet (it ends one only).
+    pub expired: bool,
 }
 
 impl State {
@@ -328,7 +334,9 @@ async fn route(hub: &Hub, request: Request<Incoming>) -> Response<Body> {
     let method = request.method().as_str().to_string();
     let mode = hub.listen.mode;
     match (method.as_str(), path.as_str(), mode) {
-        (_, "/mcp", HttpMode::Streamable) => streamable::handle(hub, peer, request).await,
+        (_, "/mcp", HttpMode::Streamable | HttpMode::ExpireSession) => {
+            streamable::handle(hub, peer, request).await
+        }
         ("GET", "/sse", _) | ("GET", "/mcp", HttpMode::LegacyOnly404 | HttpMode::LegacyOnly405) => {
             legacy::open(hub, peer, &request)
         }

@@ -6,10 +6,11 @@
 //! probe answers them in one session per connection until an `initialize` takes it over.
 
 use super::body::{self, Body};
-use super::{http_event, new_id, plain, read_body, user_agent, Hub, Live};
+use super::{http_event, new_id, plain, read_body, user_agent, HttpMode, Hub, Live, State};
+use crate::probe::scenarios::EXPIRED_NOTE;
 use crate::probe::session::Transport;
 use crate::probe::settings::Protocol;
-use crate::probe::transcript::Entry;
+use crate::probe::transcript::{Entry, HttpEvent};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_TYPE};
 use hyper::{Request, Response, StatusCode};
@@ -120,6 +121,42 @@ fn answers_only(message: &Value) -> bool {
                 && (one.get("result").is_some() || one.get("error").is_some())
         }
     }
+}
+
+/// Whether `message` is a `tools/call` request.
+fn is_tool_call(message: &Value) -> bool {
+    method_of(message) == Some("tools/call") && message.get("id").is_some()
+}
+
+/// `--mode expire-session`: the session's first `tools/call` is answered 404, as a server
+/// that expired the session answers, and the session ends; its lines wait as the
+/// connection's attempt for the session the client begins next ([`Attempts::adopt`]).
+///
+/// [`Attempts::adopt`]: super::attempts::Attempts::adopt
+fn expire(
+    hub: &Hub,
+    state: &mut State,
+    key: &str,
+    peer: SocketAddr,
+    user_agent: Option<&str>,
+    mut event: HttpEvent,
+    message: Option<Value>,
+) -> Response<Body> {
+    state.expired = true;
+    let Some(live) = state.live.remove(key) else {
+        return plain(StatusCode::NOT_FOUND, "no such session: initialize again");
+    };
+    let mut session = live.session;
+    event.status = StatusCode::NOT_FOUND.as_u16();
+    event.stream = "none".into();
+    session.transcript.push(Entry::Http { http: event });
+    if let Some(msg) = message {
+        session.transcript.push(Entry::In { msg });
+    }
+    session.note(EXPIRED_NOTE);
+    session.dirty = true;
+    state.attempts.adopt(hub, peer, user_agent, session);
+    plain(StatusCode::NOT_FOUND, "session expired: initialize again")
 }
 
 fn method_of(message: &Value) -> Option<&str> {
@@ -247,6 +284,21 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
         }
     };
     let stateful = !key.starts_with("sessionless ");
+    let expires = hub.listen.mode == HttpMode::ExpireSession
+        && stateful
+        && !state.expired
+        && parsed.as_ref().is_some_and(is_tool_call);
+    if expires {
+        return expire(
+            hub,
+            &mut state,
+            &key,
+            peer,
+            user_agent.as_deref(),
+            event,
+            parsed,
+        );
+    }
     let live = state
         .live
         .get_mut(&key)

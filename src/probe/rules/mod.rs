@@ -9,6 +9,8 @@ pub(crate) mod auth;
 mod auth_tests;
 mod calls;
 mod declared;
+#[cfg(test)]
+mod expire_tests;
 mod facts;
 #[cfg(test)]
 mod list_tests;
@@ -110,6 +112,9 @@ pub(crate) enum Rule {
     },
     /// 2026-07-28 `_meta` on requests, and no `initialize`.
     Stateless,
+    /// `Mcp-Session-Id` kept, and a new session begun when the probe ended one
+    /// ([`transport::sessions`]).
+    Sessions,
     /// The client's call of the probe's tool ([`calls`]).
     ToolCall,
     /// What the client's model was shown of the tool result ([`calls`]).
@@ -224,14 +229,7 @@ pub(crate) const RULES: &[(&str, Rule)] = &[
             posted_requests: false,
         },
     ),
-    (
-        "transports.sessions",
-        Rule::Header {
-            name: "mcp-session-id",
-            stateful: true,
-            posted_requests: false,
-        },
-    ),
+    ("transports.sessions", Rule::Sessions),
     (
         "transports.standardHeaders",
         Rule::Header {
@@ -298,6 +296,7 @@ fn judge(rule: Rule, facts: &Facts) -> Option<Finding> {
         Rule::Asked(scenario, declares) => asked(facts, scenario, declares),
         Rule::ListsAgain(change) => lists_again(facts, change),
         Rule::Transport(transport) => transport::used_transport(facts, transport),
+        Rule::Sessions => transport::sessions(facts),
         Rule::Header {
             name,
             stateful,

@@ -87,7 +87,11 @@ pub(super) fn result(lines: &[(&str, Value)], id: &str) -> Option<Finding> {
     results(&seen(Transport::Stdio, "stdio", true), &transcript(lines)).remove(id)
 }
 
-fn result_over(transport: Transport, lines: &[(&str, Value)], id: &str) -> Option<Finding> {
+pub(super) fn result_over(
+    transport: Transport,
+    lines: &[(&str, Value)],
+    id: &str,
+) -> Option<Finding> {
     results(&seen(transport, "streamable", true), &transcript(lines)).remove(id)
 }
 

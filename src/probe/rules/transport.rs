@@ -3,6 +3,7 @@
 
 use super::facts::{Facts, Message};
 use super::{finding, Basis, Finding, Status};
+use crate::probe::scenarios::EXPIRED_NOTE;
 use crate::probe::session::Transport;
 
 /// The transport the session used: yes from the client's first request there (legacy SSE:
@@ -75,10 +76,17 @@ pub(super) fn header(
             .iter()
             .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
     };
+    // A POST that carries `initialize` (a new session begun after the probe ended one) has
+    // no session yet: no header of a session is due on it.
+    let initializes = |line: usize| {
+        (facts.messages.iter())
+            .any(|m| m.line == line + 1 && m.incoming && m.method() == Some("initialize"))
+    };
     let requests: Vec<(usize, bool)> = facts
         .http
         .iter()
         .filter(|(line, h)| *line > after && matches!(h.method.as_str(), "POST" | "GET" | "DELETE"))
+        .filter(|(line, _)| !initializes(*line))
         .filter(|(line, h)| !posted_requests || (h.method == "POST" && carries_request(*line)))
         .map(|(line, h)| (*line, h.headers.contains_key(name)))
         .collect();
@@ -129,5 +137,61 @@ pub(super) fn header(
             ),
             without,
         ),
+    }
+}
+
+/// `transports.sessions`: the session id on every request after `initialize` ([`header`]),
+/// and, where the probe ended the session (`--mode expire-session`: a `tools/call` answered
+/// 404), whether the client began a new one with `initialize`, as the protocol requires, and
+/// sent its call again.
+pub(super) fn sessions(facts: &Facts) -> Option<Finding> {
+    let kept = header(facts, "mcp-session-id", true, false);
+    let Some(&(ended, _)) = (facts.notes.iter()).find(|(_, note)| *note == EXPIRED_NOTE) else {
+        return kept;
+    };
+    let again = (facts.sent_by_client("initialize")).find(|m| m.is_request() && m.line > ended);
+    let Some(again) = again else {
+        // Requests still on the ended session (each answered 404) show it kept to it.
+        let stale: Vec<usize> = (facts.http.iter())
+            .filter(|(line, h)| *line > ended && h.status == 404)
+            .map(|(line, _)| *line)
+            .collect();
+        if stale.is_empty() {
+            let why = "the probe ended its session (HTTP 404 to a tools/call); no new \
+                       initialize followed in this record (the client may have stopped, or \
+                       begun it on a connection the probe could not tie to this one)";
+            return finding(Status::Unknown, Basis::Absent, why, vec![ended]);
+        }
+        let why = format!(
+            "when the probe ended its session (HTTP 404 to a tools/call), it sent {} more \
+             request(s) on that session (each answered 404) and no new initialize",
+            stale.len()
+        );
+        return finding(
+            Status::Partial,
+            Basis::Did,
+            why,
+            [vec![ended], stale].concat(),
+        );
+    };
+    let recall =
+        (facts.sent_by_client("tools/call")).find(|m| m.is_request() && m.line > again.line);
+    let then = match recall {
+        Some(_) => "and sent its tools/call again",
+        None => "but did not send its tools/call again",
+    };
+    let began = format!(
+        "when the probe ended its session (HTTP 404 to a tools/call), it began a new one with \
+         initialize {then}"
+    );
+    let mut lines = vec![ended, again.line];
+    lines.extend(recall.map(|m| m.line));
+    match kept {
+        Some(mut kept) => {
+            kept.why = format!("{}; {began}", kept.why);
+            kept.messages.extend(lines);
+            Some(kept)
+        }
+        None => finding(Status::Yes, Basis::Did, began, lines),
     }
 }
