@@ -317,7 +317,7 @@ const PROBE: &[Field] = &[
         "mode",
         true,
         Text,
-        "stdio, streamable, sse, legacy-only-404 or legacy-only-405",
+        "stdio, streamable, sse, legacy-only-404, legacy-only-405 or expire-session",
     ),
     field(
         "protocol",
@@ -384,12 +384,13 @@ pub const PROBE_PROTOCOLS: [&str; 2] = ["current", "2026-07-28"];
 pub const ECOSYSTEMS: [&str; 2] = ["npm", "pypi"];
 
 /// Modes the probe runs in.
-pub const PROBE_MODES: [&str; 5] = [
+pub const PROBE_MODES: [&str; 6] = [
     "stdio",
     "streamable",
     "sse",
     "legacy-only-404",
     "legacy-only-405",
+    "expire-session",
 ];
 
 /// Whether an object kind takes fields beyond its table (`clientInfo` keeps whatever the

@@ -104,7 +104,8 @@ pub(crate) struct Writer {
     pub dir: PathBuf,
     /// How the client was driven, as `--command` said.
     pub command: String,
-    /// The probe's mode: `stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`.
+    /// The probe's mode: `stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`,
+    /// `expire-session`.
     pub mode: &'static str,
     pub clients: ClientNames,
     /// The package that ran, when `--package` named it.

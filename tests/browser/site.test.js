@@ -64,7 +64,11 @@ describe("the matrix", () => {
     assert.equal(await page.locator("table.matrix td.cell").count(), capabilities.length * shown);
     const unknown = page.locator("table.matrix td.cell-unknown a").first();
     assert.equal(await unknown.textContent(), "?");
-    assert.match(await unknown.getAttribute("title"), /unknown, (no one has checked yet|not researched yet)/i);
+    // Unknown, and why, in the words of site.yaml's unknownReasons.
+    assert.match(
+      await unknown.getAttribute("title"),
+      /: unknown, (no one has checked yet|not researched yet|docs silent|closed source, docs silent|source inconclusive|observation inconclusive|not observable here)$/i,
+    );
     await close();
   });
 

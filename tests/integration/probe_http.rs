@@ -289,7 +289,7 @@ fn an_expired_session_and_the_one_begun_after_it_are_one_observation() {
         .as_str()
         .unwrap_or_default();
     assert!(
-        why.ends_with("it began a new one with initialize and sent its tools/call again"),
+        why.ends_with("it began a new one with initialize and sent its tools/call again there"),
         "{why}"
     );
     let initializes = (lines.iter())

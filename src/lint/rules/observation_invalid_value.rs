@@ -17,7 +17,7 @@ pub const META: RuleMeta = RuleMeta {
     doc: r#"## What it flags
 
 An observation whose `transport` is not `stdio`, `streamableHttp` or `sse`; whose `probe.mode`
-is not `stdio`, `streamable`, `sse`, `legacy-only-404` or `legacy-only-405`; whose
+is not `stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405` or `expire-session`; whose
 `probe.protocol` is not `current` or `2026-07-28`; whose `outcome` is not `session` or
 `no-session`; whose `package.ecosystem` is not `npm` or `pypi`; or a result whose `status` is
 not `yes`, `partial`, `no` or `unknown`, or whose `basis` is not `declared`, `did`, `refused` or

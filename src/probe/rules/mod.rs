@@ -73,7 +73,8 @@ pub(crate) struct Finding {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Seen {
     pub transport: Transport,
-    /// The probe's mode (`stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`).
+    /// The probe's mode (`stdio`, `streamable`, `sse`, `legacy-only-404`, `legacy-only-405`,
+    /// `expire-session`).
     pub mode: &'static str,
     /// Whether a handshake completed (else the session is `no-session`).
     pub handshake: bool,

@@ -70,26 +70,52 @@ pub(super) fn header(
         return None;
     }
     let after = facts.initialize().map_or(0, |m: &Message| m.line);
+    // A 2026-07-28 request (`server/discover`, or one with `_meta`) among a session's
+    // (a client that begins again after the probe ended its session tries discovery first).
+    let of_2026 = |line: usize| {
+        (facts.messages.iter()).any(|m| {
+            m.line == line + 1
+                && m.incoming
+                && (m.method() == Some("server/discover")
+                    || crate::probe::protocol::meta_version(m.msg.get("params")).is_some())
+        })
+    };
     let carries_request = |line: usize| {
         facts
             .messages
             .iter()
             .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
     };
-    // A POST that carries `initialize` (a new session begun after the probe ended one) has
-    // no session yet: no header of a session is due on it.
-    let initializes = |line: usize| {
-        (facts.messages.iter())
-            .any(|m| m.line == line + 1 && m.incoming && m.method() == Some("initialize"))
+    // A POST that begins a session has none yet: no session header is due on it, nor (on
+    // `initialize`) a protocol version. That is `initialize`, and for the session id also a
+    // 2026-07-28 `server/discover` tried first (as after the probe ended a session). The
+    // standard headers are due on every POSTed request, these too.
+    let begins = |line: usize| {
+        !posted_requests
+            && (facts.messages.iter()).any(|m| {
+                m.line == line + 1
+                    && m.incoming
+                    && (m.method() == Some("initialize")
+                        || stateful && m.method() == Some("server/discover"))
+            })
     };
     let requests: Vec<(usize, bool)> = facts
         .http
         .iter()
         .filter(|(line, h)| *line > after && matches!(h.method.as_str(), "POST" | "GET" | "DELETE"))
-        .filter(|(line, _)| !initializes(*line))
+        .filter(|(line, _)| !begins(*line))
         .filter(|(line, h)| !posted_requests || (h.method == "POST" && carries_request(*line)))
         .map(|(line, h)| (*line, h.headers.contains_key(name)))
         .collect();
+    // The standard headers belong to 2026-07-28: where a session begun with `initialize` also
+    // holds requests of that revision, those alone are judged.
+    let requests: Vec<(usize, bool)> = match posted_requests && facts.initialize().is_some() {
+        true if requests.iter().any(|(line, _)| of_2026(*line)) => requests
+            .into_iter()
+            .filter(|(line, _)| of_2026(*line))
+            .collect(),
+        _ => requests,
+    };
     if requests.is_empty() {
         return None;
     }
@@ -177,8 +203,10 @@ pub(super) fn sessions(facts: &Facts) -> Option<Finding> {
     let recall =
         (facts.sent_by_client("tools/call")).find(|m| m.is_request() && m.line > again.line);
     let then = match recall {
-        Some(_) => "and sent its tools/call again",
-        None => "but did not send its tools/call again",
+        Some(_) => "and sent its tools/call again there",
+        None => {
+            "(no tools/call followed on it; a call sent again on yet another session shows there)"
+        }
     };
     let began = format!(
         "when the probe ended its session (HTTP 404 to a tools/call), it began a new one with \
