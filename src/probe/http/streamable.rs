@@ -196,12 +196,13 @@ async fn post(hub: &Hub, peer: SocketAddr, request: Request<Incoming>) -> Respon
         Some(_) => {
             event.status = StatusCode::NOT_FOUND.as_u16();
             event.stream = "none".into();
-            state.attempts.push(
-                hub,
-                peer,
-                user_agent.as_deref(),
-                Entry::Http { http: event },
-            );
+            let attempt = state.attempts.of(hub, peer, user_agent.as_deref());
+            attempt.transcript.push(Entry::Http { http: event });
+            // What the client sent on a session the probe does not know (one it ended, say).
+            if let Some(msg) = parsed {
+                attempt.transcript.push(Entry::In { msg });
+            }
+            attempt.dirty = true;
             return plain(StatusCode::NOT_FOUND, "no such session: initialize again");
         }
         None if parsed.as_ref().is_some_and(is_initialize) => {

@@ -184,7 +184,7 @@ pub(super) fn cancellation<'a>(facts: &Facts<'a>) -> Option<Finding> {
 /// model, as the scripted model saw the requests that offered it tools: yes when one held
 /// them, no when the model was asked with tools and none did; left out with no model lines.
 /// Where sessions are marked, only this session's instructions count, and a model shown
-/// only another session's (its lines left out) decides nothing.
+/// only another session's decides nothing.
 pub(super) fn instructions(facts: &Facts) -> Option<Finding> {
     let held = |m: &Value| {
         let marked = m.get("instructions").and_then(Value::as_bool) == Some(true);
@@ -205,7 +205,12 @@ pub(super) fn instructions(facts: &Facts) -> Option<Finding> {
         let why = "passed the server's instructions to its model".to_string();
         return finding(Status::Yes, Basis::Did, why, vec![*line]);
     }
-    if facts.mark.is_some() && facts.others_left_out() {
+    // Instructions, but another session's (an earlier session of this server whose words
+    // the client kept, or another server's): whether this session's would reach the model
+    // is not shown.
+    let others =
+        (facts.model.iter()).any(|(_, m)| m.get("instructions") == Some(&Value::Bool(true)));
+    if facts.mark.is_some() && (others || facts.others_left_out()) {
         return None;
     }
     let (first, _) = asked.first()?;

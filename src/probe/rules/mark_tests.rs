@@ -129,6 +129,15 @@ fn instructions_count_for_their_own_session_and_another_sessions_decide_nothing(
     let theirs = transcript(&[init(json!({})), initialized(OURS), asked(None), note]);
     assert!(!results(&stdio(), &theirs).contains_key("core.instructions"));
 
+    // Kept in the transcript (it carries this session's result) but holding only another
+    // session's instructions, as Claude Code keeps an ended session's: nothing decided.
+    let kept = (
+        "model",
+        json!({"step": "final", "instructions": true, "instructionsFor": [THEIRS]}),
+    );
+    let earlier = transcript(&[init(json!({})), initialized(OURS), asked(None), kept]);
+    assert!(!results(&stdio(), &earlier).contains_key("core.instructions"));
+
     // Nobody's instructions, in every request with tools: no.
     let none = transcript(&[init(json!({})), initialized(OURS), asked(None), asked(None)]);
     assert_eq!(
