@@ -6,7 +6,7 @@
 #
 #   PREFIX=DIR OUT=DIR FIELDNOTES=BIN ROOT=SITE [PORT=18802] [MPORT=18767] expire.sh CLIENT PACKAGE
 #
-# CLIENT is claude-code, codex, gemini-cli or opencode, installed under PREFIX/CLIENT by
+# CLIENT is claude-code, codex, gemini-cli, opencode or qwen-code, installed under PREFIX/CLIENT by
 # `observe.py install`; PACKAGE is the npm package@version that ran (the observation's
 # `--package`). The client gets a scratch HOME beside PREFIX; the probe and the model are
 # started here and stopped when the client is done.
@@ -46,6 +46,12 @@ T
   echo "{\"mcpServers\": {\"probe\": {\"httpUrl\": \"$URL\", \"trust\": true}}, \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}" > $HOME/.gemini/settings.json
   echo "{\"$HOME/w\": \"TRUST_FOLDER\"}" > $HOME/.gemini/trustedFolders.json
   RUN=(env GOOGLE_GEMINI_BASE_URL=$M GEMINI_API_KEY=x timeout 120 $B/gemini -p "Call the probe_echo tool." --output-format stream-json);;
+ qwen-code)
+  CMD="qwen -p 'Call the probe_echo tool.' (mcpServers.probe httpUrl, trust: true; OPENAI_BASE_URL=scripted model); probe: --mode expire-session"
+  mkdir -p $HOME/.qwen
+  echo "{\"mcpServers\": {\"probe\": {\"httpUrl\": \"$URL\", \"trust\": true}}, \"security\": {\"auth\": {\"selectedType\": \"openai\"}}}" > $HOME/.qwen/settings.json
+  echo "{\"$HOME/w\": \"TRUST_FOLDER\"}" > $HOME/.qwen/trustedFolders.json
+  RUN=(env OPENAI_BASE_URL=$M/v1 OPENAI_MODEL=scripted OPENAI_API_KEY=x timeout 120 $B/qwen -p "Call the probe_echo tool.");;
  opencode)
   CMD="opencode run --format json 'Call the probe_echo tool.' (mcp.probe type remote, url; provider @ai-sdk/openai-compatible at the scripted model); probe: --mode expire-session"
   cat > opencode.json <<T
