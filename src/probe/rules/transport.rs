@@ -73,30 +73,21 @@ pub(super) fn header(
     // A 2026-07-28 request (`server/discover`, or one with `_meta`) among a session's
     // (a client that begins again after the probe ended its session tries discovery first).
     let of_2026 = |line: usize| {
-        (facts.messages.iter()).any(|m| {
-            m.line == line + 1
-                && m.incoming
-                && (m.method() == Some("server/discover")
-                    || crate::probe::protocol::meta_version(m.msg.get("params")).is_some())
+        carried(facts, line).any(|m| {
+            m.method() == Some("server/discover")
+                || crate::probe::protocol::meta_version(m.msg.get("params")).is_some()
         })
     };
-    let carries_request = |line: usize| {
-        facts
-            .messages
-            .iter()
-            .any(|m| m.line == line + 1 && m.incoming && m.method().is_some())
-    };
+    let carries_request = |line: usize| carried(facts, line).any(|m| m.method().is_some());
     // A POST that begins a session has none yet: no session header is due on it, nor (on
     // `initialize`) a protocol version. That is `initialize`, and for the session id also a
     // 2026-07-28 `server/discover` tried first (as after the probe ended a session). The
     // standard headers are due on every POSTed request, these too.
     let begins = |line: usize| {
         !posted_requests
-            && (facts.messages.iter()).any(|m| {
-                m.line == line + 1
-                    && m.incoming
-                    && (m.method() == Some("initialize")
-                        || stateful && m.method() == Some("server/discover"))
+            && carried(facts, line).any(|m| {
+                m.method() == Some("initialize")
+                    || stateful && m.method() == Some("server/discover")
             })
     };
     let requests: Vec<(usize, bool)> = facts
@@ -164,6 +155,11 @@ pub(super) fn header(
             without,
         ),
     }
+}
+
+/// The client's messages an HTTP request at `line` carried (the transcript's next line).
+fn carried<'f, 'a>(facts: &'f Facts<'a>, line: usize) -> impl Iterator<Item = &'f Message<'a>> {
+    (facts.messages.iter()).filter(move |m| m.line == line + 1 && m.incoming)
 }
 
 /// `transports.sessions`: the session id on every request after `initialize` ([`header`]),
