@@ -6,7 +6,7 @@
 #
 #   PREFIX=DIR OUT=DIR FIELDNOTES=BIN ROOT=SITE [PORT=18802] [MPORT=18767] expire.sh CLIENT PACKAGE
 #
-# CLIENT is claude-code, codex, gemini-cli, opencode or qwen-code, installed under PREFIX/CLIENT by
+# CLIENT is claude-code, codex, gemini-cli, goose, opencode or qwen-code, installed under PREFIX/CLIENT by
 # `observe.py install`; PACKAGE is the npm package@version that ran (the observation's
 # `--package`). The client gets a scratch HOME beside PREFIX; the probe and the model are
 # started here and stopped when the client is done.
@@ -46,6 +46,11 @@ T
   echo "{\"mcpServers\": {\"probe\": {\"httpUrl\": \"$URL\", \"trust\": true}}, \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}}}" > $HOME/.gemini/settings.json
   echo "{\"$HOME/w\": \"TRUST_FOLDER\"}" > $HOME/.gemini/trustedFolders.json
   RUN=(env GOOGLE_GEMINI_BASE_URL=$M GEMINI_API_KEY=x timeout 120 $B/gemini -p "Call the probe_echo tool." --output-format stream-json);;
+ goose)
+  CMD="goose run --no-session --no-profile -t 'Call the probe_echo tool.' --with-streamable-http-extension URL (GOOSE_PROVIDER=openai, OPENAI_HOST=scripted model); probe: --mode expire-session"
+  RUN=(env GOOSE_PROVIDER=openai GOOSE_MODEL=gpt-4o OPENAI_HOST=$M OPENAI_API_KEY=x GOOSE_MODE=auto
+    timeout 120 $B/goose-binary-linux-x64 run --no-session --no-profile
+    -t "Call the probe_echo tool." --with-streamable-http-extension "$URL");;
  qwen-code)
   CMD="qwen -p 'Call the probe_echo tool.' (mcpServers.probe httpUrl, trust: true; OPENAI_BASE_URL=scripted model); probe: --mode expire-session"
   mkdir -p $HOME/.qwen
