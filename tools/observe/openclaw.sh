@@ -7,6 +7,9 @@
 #   … openclaw.sh probe RUN [probe flags…]       `openclaw mcp probe` over stdio (no model)
 #   … openclaw.sh url RUN URL [sse|streamable-http] `openclaw mcp probe` against a running
 #                                                 `fieldnotes probe http` (no transport key: sse)
+#   … openclaw.sh urlexec RUN URL [sse|streamable-http] a headless agent turn calls TOOL on a
+#                                                 running `fieldnotes probe http` (its
+#                                                 `--mode expire-session`, say)
 #   … openclaw.sh oauth RUN URL                  the same with `transport: "streamable-http"` and
 #                                                 `auth: "oauth"` (a `probe http --auth oauth`):
 #                                                 `openclaw mcp login probe` prints the authorization
@@ -44,10 +47,11 @@ case $MODE in
  probe) CMD="openclaw mcp probe probe";;
  url) URL=$1; TR=${2:-}
   CMD="openclaw mcp probe probe (mcp.servers.probe: url${TR:+, transport $TR})";;
+ urlexec) URL=$1; TR=${2:-};;
  oauth) URL=$1; TR=streamable-http; AUTH=1;;
- *) echo "openclaw.sh: MODE is exec, probe, url or oauth" >&2; exit 2;;
+ *) echo "openclaw.sh: MODE is exec, probe, url, urlexec or oauth" >&2; exit 2;;
 esac
-if [ "$MODE" = url ] || [ "$MODE" = oauth ]; then
+if [ "$MODE" = url ] || [ "$MODE" = urlexec ] || [ "$MODE" = oauth ]; then
   SERVER="{\"url\": \"$URL\"${TR:+, \"transport\": \"$TR\"}${AUTH:+, \"auth\": \"oauth\"}}"
 else
   SERVER=$(python3 -c 'import json,sys; print(json.dumps({"command": sys.argv[1], "args": sys.argv[2:]}))' \
@@ -69,7 +73,7 @@ case $MODE in
   [ -n "$A" ] && "$FN" probe browser "$A"
   wait $LOGIN; tail -n 1 "$S/login.out"
   timeout 90 "$NODE" "$OC" mcp probe probe > "$S/client.out" 2> "$S/client.err";;
- exec) timeout 180 "$NODE" "$OC" agent exec --json --code-mode direct --model scripted/probe \
+ exec|urlexec) timeout 180 "$NODE" "$OC" agent exec --json --code-mode direct --model scripted/probe \
    --cwd "$S/work" "Call the $TOOL tool." > "$S/client.out" 2> "$S/client.err";;
  *) timeout 90 "$NODE" "$OC" mcp probe probe > "$S/client.out" 2> "$S/client.err";;
 esac
