@@ -255,7 +255,7 @@ impl Writer {
         // it answers); then the model's lines merged in by their full stamps.
         let mut records = session.transcript.records().to_vec();
         records.sort_by(|a, b| to_the_millisecond(&a.t).cmp(to_the_millisecond(&b.t)));
-        let records = merge(&records, model);
+        let records = super::session_mark::merge(&records, model);
         let front = FrontMatter {
             id: &id,
             client,
@@ -402,26 +402,6 @@ fn cut(text: &str, bytes: usize) -> String {
 /// ordered at that grain, as they were before stamps had microseconds.
 fn to_the_millisecond(t: &str) -> &str {
     t.get(..23).unwrap_or(t)
-}
-
-/// The session's records (the probe's in the order given), with each model-side line put
-/// before the first record stamped after it: the probe's own order (a request's HTTP line
-/// before its message, …) is kept even where its stamps are not monotonic.
-fn merge(
-    records: &[super::transcript::Record],
-    mut model: Vec<super::transcript::Record>,
-) -> Vec<super::transcript::Record> {
-    model.sort_by(|a, b| a.t.cmp(&b.t));
-    let mut model = model.into_iter().peekable();
-    let mut out = Vec::with_capacity(records.len() + model.len());
-    for record in records {
-        while let Some(line) = model.next_if(|m| m.t < record.t) {
-            out.push(line);
-        }
-        out.push(record.clone());
-    }
-    out.extend(model);
-    out
 }
 
 #[cfg(test)]
@@ -576,29 +556,5 @@ mod tests {
             id.len() <= MAX_ID_BYTES && id.contains("-sse-legacy-only-404-"),
             "{id}"
         );
-    }
-
-    #[test]
-    fn model_lines_join_the_transcript_without_reordering_the_probes_lines() {
-        use crate::probe::transcript::{Entry, Record};
-        let at = |t: &str, note: &str| Record {
-            t: t.into(),
-            entry: Entry::Note { note: note.into() },
-        };
-        // The probe wrote b before a although a's stamp is earlier: that order stays.
-        let probe = [
-            at("10.000002Z", "b"),
-            at("10.000001Z", "a"),
-            at("10.000009Z", "c"),
-        ];
-        let model = vec![at("10.000005Z", "m2"), at("10.000000Z", "m1")];
-        let merged: Vec<String> = merge(&probe, model)
-            .into_iter()
-            .map(|r| match r.entry {
-                Entry::Note { note } => note,
-                _ => String::new(),
-            })
-            .collect();
-        assert_eq!(merged, ["m1", "b", "a", "m2", "c"]);
     }
 }

@@ -1,7 +1,8 @@
 //! Session marks: each probe session writes its own mark (`fieldnotes-session-<pid>-<n>`)
 //! into what it authors for a model to read — its `instructions` and its tool's result —
 //! so a line of the scripted model (`fieldnotes probe model`) is joined to, and judged for,
-//! the session whose words it carries, not every session whose time it falls in.
+//! the session whose words it carries, not every session whose time it falls in; the lines
+//! kept are merged into the transcript in time order ([`merge`]).
 
 use super::protocol::{INSTRUCTIONS_MARK, STRUCTURED_MARK, TEXT_MARK};
 use super::transcript::{Entry, Record};
@@ -104,6 +105,23 @@ pub(crate) fn own_lines(model: Vec<Record>, mark: &str) -> Vec<Record> {
     kept
 }
 
+/// The session's records (the probe's in the order given), with each model-side line put
+/// before the first record stamped after it: the probe's own order (a request's HTTP line
+/// before its message, …) is kept even where its stamps are not monotonic.
+pub(crate) fn merge(records: &[Record], mut model: Vec<Record>) -> Vec<Record> {
+    model.sort_by(|a, b| a.t.cmp(&b.t));
+    let mut model = model.into_iter().peekable();
+    let mut out = Vec::with_capacity(records.len() + model.len());
+    for record in records {
+        while let Some(line) = model.next_if(|m| m.t < record.t) {
+            out.push(line);
+        }
+        out.push(record.clone());
+    }
+    out.extend(model);
+    out
+}
+
 /// The mark at the start of `text` (which begins with [`PREFIX`]): digits and dashes after it.
 fn read_mark(text: &str) -> &str {
     let tail = &text[PREFIX.len()..];
@@ -175,5 +193,28 @@ mod tests {
         assert_eq!(times, vec!["10.1", "10.3", "10.2"]);
         assert!(matches!(&kept[2].entry,
             Entry::Note { note } if note == &format!("{LEFT_OUT_NOTE}2 ({theirs})")));
+    }
+
+    #[test]
+    fn model_lines_join_the_transcript_without_reordering_the_probes_lines() {
+        let at = |t: &str, note: &str| Record {
+            t: t.into(),
+            entry: Entry::Note { note: note.into() },
+        };
+        // The probe wrote b before a although a's stamp is earlier: that order stays.
+        let probe = [
+            at("10.000002Z", "b"),
+            at("10.000001Z", "a"),
+            at("10.000009Z", "c"),
+        ];
+        let model = vec![at("10.000005Z", "m2"), at("10.000000Z", "m1")];
+        let merged: Vec<String> = merge(&probe, model)
+            .into_iter()
+            .map(|r| match r.entry {
+                Entry::Note { note } => note,
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(merged, ["m1", "b", "a", "m2", "c"]);
     }
 }
