@@ -47,23 +47,20 @@ pub(crate) fn stamp(result: &mut Value, mark: &str) {
 
 /// Every mark in `text`, first seen first, each once.
 pub(crate) fn found(text: &str) -> Vec<String> {
-    let mut marks: Vec<String> = Vec::new();
-    for (at, _) in text.match_indices(PREFIX) {
-        let mark = read_mark(&text[at..]);
-        if mark.len() > PREFIX.len() && !marks.iter().any(|m| m == mark) {
-            marks.push(mark.to_string());
-        }
-    }
-    marks
+    marks_after(text, "")
 }
 
 /// The marks that follow an instructions mark in `text`: the sessions whose instructions it
 /// holds.
 pub(crate) fn instructed(text: &str) -> Vec<String> {
-    let lead = format!("{INSTRUCTIONS_MARK} {PREFIX}");
+    marks_after(text, &format!("{INSTRUCTIONS_MARK} "))
+}
+
+/// The marks in `text` that directly follow `lead`, first seen first, each once.
+fn marks_after(text: &str, lead: &str) -> Vec<String> {
     let mut marks: Vec<String> = Vec::new();
-    for (at, _) in text.match_indices(&lead) {
-        let mark = read_mark(&text[at + INSTRUCTIONS_MARK.len() + 1..]);
+    for (at, _) in text.match_indices(&format!("{lead}{PREFIX}")) {
+        let mark = read_mark(&text[at + lead.len()..]);
         if mark.len() > PREFIX.len() && !marks.iter().any(|m| m == mark) {
             marks.push(mark.to_string());
         }

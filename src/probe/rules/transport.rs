@@ -100,12 +100,15 @@ pub(super) fn header(
         .collect();
     // The standard headers belong to 2026-07-28: where a session begun with `initialize` also
     // holds requests of that revision, those alone are judged.
-    let requests: Vec<(usize, bool)> = match posted_requests && facts.initialize().is_some() {
-        true if requests.iter().any(|(line, _)| of_2026(*line)) => requests
+    let mixed = posted_requests
+        && facts.initialize().is_some()
+        && requests.iter().any(|(line, _)| of_2026(*line));
+    let requests: Vec<(usize, bool)> = match mixed {
+        true => requests
             .into_iter()
             .filter(|(line, _)| of_2026(*line))
             .collect(),
-        _ => requests,
+        false => requests,
     };
     if requests.is_empty() {
         return None;
@@ -162,6 +165,9 @@ fn carried<'f, 'a>(facts: &'f Facts<'a>, line: usize) -> impl Iterator<Item = &'
     (facts.messages.iter()).filter(move |m| m.line == line + 1 && m.incoming)
 }
 
+/// How a why begins where the probe ended the session.
+const ENDED: &str = "when the probe ended its session (HTTP 404 to a tools/call)";
+
 /// `transports.sessions`: the session id on every request after `initialize` ([`header`]),
 /// and, where the probe ended the session (`--mode expire-session`: a `tools/call` answered
 /// 404), whether the client began a new one with `initialize`, as the protocol requires, and
@@ -179,14 +185,15 @@ pub(super) fn sessions(facts: &Facts) -> Option<Finding> {
             .map(|(line, _)| *line)
             .collect();
         if stale.is_empty() {
-            let why = "the probe ended its session (HTTP 404 to a tools/call); no new \
-                       initialize followed in this record (the client may have stopped, or \
-                       begun it on a connection the probe could not tie to this one)";
+            let why = format!(
+                "{ENDED}, no new initialize followed in this record (the client may have \
+                 stopped, or begun it on a connection the probe could not tie to this one)"
+            );
             return finding(Status::Unknown, Basis::Absent, why, vec![ended]);
         }
         let why = format!(
-            "when the probe ended its session (HTTP 404 to a tools/call), it sent {} more \
-             request(s) on that session (each answered 404) and no new initialize",
+            "{ENDED}, it sent {} more request(s) on that session (each answered 404) and no \
+             new initialize",
             stale.len()
         );
         return finding(
@@ -204,10 +211,7 @@ pub(super) fn sessions(facts: &Facts) -> Option<Finding> {
             "(no tools/call followed on it; a call sent again on yet another session shows there)"
         }
     };
-    let began = format!(
-        "when the probe ended its session (HTTP 404 to a tools/call), it began a new one with \
-         initialize {then}"
-    );
+    let began = format!("{ENDED}, it began a new one with initialize {then}");
     let mut lines = vec![ended, again.line];
     lines.extend(recall.map(|m| m.line));
     match kept {
