@@ -17,6 +17,13 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   working folder, then `opencode mcp auth probe` under a pseudo-terminal.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
   itself on the 401.
+- hermes-agent: `~/.hermes/config.yaml` with the server's `url` and `auth: oauth`, then
+  `hermes mcp login probe` under a pseudo-terminal, with DISPLAY set (without one it takes
+  the machine for headless and only prints the URL).
+
+The browser returns at once and follows the URL in the background, as `xdg-open` hands a
+URL to a running browser: a client that waits for its browser command before it starts its
+callback listener (Hermes Agent) would otherwise never be answered.
 
 Each run has a scratch HOME and working folder, a fresh probe (the site's client names, the
 package version installed as `--package`), and ends by stopping the probe (SIGINT: it
@@ -38,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import observe  # noqa: E402
 
 BROWSER = """#!/bin/sh
-exec {fieldnotes} probe browser "$1" >>{log} 2>&1
+{fieldnotes} probe browser "$1" >>{log} 2>&1 &
 """
 
 
@@ -107,7 +114,18 @@ def mcp_remote(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str
                          env=env, stdin=subprocess.DEVNULL, capture_output=True))
 
 
-TRIGGERS = {"claude-code": claude, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+def hermes(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    conf = home / ".hermes"
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "config.yaml").write_text(f"mcp_servers:\n  probe:\n    url: {json.dumps(url)}\n"
+                                      "    auth: oauth\n")
+    login = f"{shlex.quote(bin_)} mcp login probe"
+    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
+                         env={**env, "DISPLAY": ":0"}, stdin=subprocess.DEVNULL,
+                         capture_output=True))
+
+
+TRIGGERS = {"claude-code": claude, "hermes-agent": hermes, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -132,6 +150,9 @@ DESCRIBED = {
     "opencode": './opencode.json: {"mcp":{"probe":{"type":"remote","url":URL}}}; '
                 "opencode mcp auth probe (in a pseudo-terminal; BROWSER=fieldnotes probe browser) "
                 "(timeout 90 s)",
+    "hermes-agent": "~/.hermes/config.yaml: mcp_servers.probe {url: URL, auth: oauth}; "
+                    "hermes mcp login probe (in a pseudo-terminal, DISPLAY=:0; "
+                    "BROWSER=fieldnotes probe browser) (timeout 90 s)",
     "mcp-remote": "stdio_driver.py mcp-remote URL (initialize, tools/list, tools/call; "
                   "BROWSER=fieldnotes probe browser) (timeout 90 s)",
 }

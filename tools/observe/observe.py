@@ -82,6 +82,8 @@ class Client:
     transports: tuple[str, ...]
     # Whether the client speaks 2026-07-28 (it is observed in both protocol modes).
     speaks_2026: bool = False
+    # The package extra its MCP client needs (pip's `NAME[EXTRA]`), installed with it.
+    extra: str = ""
 
     @property
     def version(self) -> str:
@@ -146,6 +148,10 @@ CLIENTS: list[Client] = [
            "fast_agent", Trigger(["{bin}", "go", "--model", "passthrough", "--message", "hi"],
                                  {}, 45),
            ("stdio", "url"), speaks_2026=True),
+    # Hermes Agent's MCP client comes with its `mcp` extra; `hermes mcp test` connects once.
+    Client("hermes-agent", "pypi", "hermes-agent", "hermes",
+           "hermes", Trigger(["{bin}", "mcp", "test", "probe"], {}, 40),
+           ("stdio", "http", "sse"), extra="mcp"),
 ]
 
 BY_ID = {c.id: c for c in CLIENTS}
@@ -198,7 +204,8 @@ def install(prefix: Path, c: Client, version: str) -> None:
         venv = base / "venv"
         if not venv.exists():
             subprocess.run([python_for_pypi(), "-m", "venv", str(venv)], check=True)
-        cmd = [str(venv / "bin" / "pip"), "install", "-q", f"{c.package}=={version}"]
+        extra = f"[{c.extra}]" if c.extra else ""
+        cmd = [str(venv / "bin" / "pip"), "install", "-q", f"{c.package}{extra}=={version}"]
     print("+", shlex.join(cmd), file=sys.stderr)
     subprocess.run(cmd, check=True)
 

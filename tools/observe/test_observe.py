@@ -22,6 +22,7 @@ sys.path.insert(0, str(HERE))
 
 import observe  # noqa: E402
 import versions  # noqa: E402
+import writers  # noqa: E402
 
 
 class Versions(unittest.TestCase):
@@ -94,6 +95,28 @@ class Shims(unittest.TestCase):
             out = subprocess.run([chosen, "-c", "import sys; print(sys.version_info >= (3, 12))"],
                                  capture_output=True, text=True)
             self.assertEqual(out.stdout.strip(), "True")
+
+
+class Writers(unittest.TestCase):
+    def test_hermes_config_values_stay_values(self):
+        """A path or URL with quotes, colons or a line break cannot add YAML keys: each value
+        is one JSON (so YAML) scalar on its own line."""
+        hostile = 'http://127.0.0.1:1/mcp"\n    auth: oauth # x'
+        argv = ["/tmp/a b/fieldnotes", "probe", "stdio", "--command", 'say "hi": now']
+        for transport in ("stdio", "http", "sse"):
+            server = writers.Server(argv=argv, url=hostile)
+            [config] = writers.hermes(transport, server, None)
+            self.assertEqual(config.path, "~/.hermes/config.yaml")
+            lines = config.text.splitlines()
+            self.assertEqual(lines[:2], ["mcp_servers:", "  probe:"])
+            entry = dict(line.strip().split(": ", 1) for line in lines[2:])
+            if transport == "stdio":
+                self.assertEqual(json.loads(entry["command"]), argv[0])
+                self.assertEqual(json.loads(entry["args"]), argv[1:])
+            else:
+                self.assertEqual(json.loads(entry["url"]), hostile)
+                self.assertEqual(entry.get("transport"), "sse" if transport == "sse" else None)
+            self.assertNotIn("auth", entry)
 
 
 if __name__ == "__main__":

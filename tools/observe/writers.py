@@ -224,3 +224,18 @@ def goose(transport, server, trigger):
     if transport in ("http", "url"):
         return [Args(["--with-streamable-http-extension", server.url])]
     unsupported("goose", transport)
+
+
+# ------------------------------------------------------------------ Hermes Agent
+
+def hermes(transport, server, trigger):
+    # ~/.hermes/config.yaml; JSON is YAML, so each value is written as JSON.
+    if transport == "stdio":
+        entry = (f"    command: {json.dumps(server.argv[0])}\n"
+                 f"    args: {json.dumps(server.argv[1:])}\n")
+    elif transport in ("http", "sse"):
+        entry = f"    url: {json.dumps(server.url)}\n"
+        entry += "    transport: sse\n" if transport == "sse" else ""
+    else:
+        unsupported("hermes-agent", transport)
+    return [File("~/.hermes/config.yaml", f"mcp_servers:\n  {NAME}:\n{entry}")]
