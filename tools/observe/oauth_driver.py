@@ -13,6 +13,8 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   `url`, then `codex mcp login probe`.
 - gemini-cli: `~/.gemini/settings.json` `{"mcpServers": {"probe": {"httpUrl": URL}}}`, the
   folder trusted, then its TUI in tmux: `/mcp auth probe`, Enter on the consent prompt.
+- qwen-code: `~/.qwen/settings.json` as Gemini CLI's, then its TUI in tmux: `/mcp`, the
+  server, Authenticate (its `/mcp auth` only points to that dialog).
 - opencode: `./opencode.json` `{"mcp": {"probe": {"type": "remote", "url": URL}}}` in the
   working folder, then `opencode mcp auth probe` under a pseudo-terminal.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
@@ -74,21 +76,16 @@ def codex(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> 
                          stdin=subprocess.DEVNULL, capture_output=True))
 
 
-def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
-    conf = home / ".gemini"
+def _tui_auth(bin_: str, conf: Path, settings: dict, work: Path, env: dict, tmux: str,
+              keys: list) -> None:
+    """Gemini CLI's settings and trusted folder (Qwen Code kept them), then its TUI in tmux,
+    with `keys` typed: (seconds to wait first, tmux keys)."""
     conf.mkdir(parents=True, exist_ok=True)
-    (conf / "settings.json").write_text(json.dumps({
-        "mcpServers": {"probe": {"httpUrl": url}},
-        "security": {"auth": {"selectedType": "gemini-api-key"}},
-    }))
+    (conf / "settings.json").write_text(json.dumps(settings))
     (conf / "trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
     envs = [f"{k}={v}" for k, v in env.items()]
     subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "200", "-y", "50",
                     "env", "-i", *envs, bin_], cwd=work, check=True)
-    # The first Enter may only take the completion; the next submits or answers the consent
-    # prompt (Yes is preselected); a spare Enter on an empty prompt does nothing.
-    keys = [(20, ["/mcp auth probe"]), (2, ["Enter"]), (3, ["Enter"]), (6, ["Enter"]),
-            (20, [])]
     for wait, k in keys:
         time.sleep(wait)
         if k:
@@ -96,6 +93,26 @@ def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
     screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", tmux], capture_output=True)
     shown(screen)
     subprocess.run(["tmux", "kill-session", "-t", tmux], check=False)
+
+
+def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    settings = {"mcpServers": {"probe": {"httpUrl": url}},
+                "security": {"auth": {"selectedType": "gemini-api-key"}}}
+    # The first Enter may only take the completion; the next submits or answers the consent
+    # prompt (Yes is preselected); a spare Enter on an empty prompt does nothing.
+    keys = [(20, ["/mcp auth probe"]), (2, ["Enter"]), (3, ["Enter"]), (6, ["Enter"]),
+            (20, [])]
+    _tui_auth(bin_, home / ".gemini", settings, work, env, tmux, keys)
+
+
+def qwen(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    settings = {"mcpServers": {"probe": {"httpUrl": url}},
+                "security": {"auth": {"selectedType": "openai"}}}
+    # `/mcp auth` only points to the dialog: open it, pick the server, then its third action,
+    # Authenticate (Reconnect and Disable come first).
+    keys = [(20, ["/mcp"]), (2, ["Enter"]), (4, ["Enter"]), (3, ["Down"]), (1, ["Down"]),
+            (1, ["Enter"]), (20, [])]
+    _tui_auth(bin_, home / ".qwen", settings, work, env, tmux, keys)
 
 
 def opencode(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
@@ -125,7 +142,7 @@ def hermes(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
                          capture_output=True))
 
 
-TRIGGERS = {"claude-code": claude, "hermes-agent": hermes, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+TRIGGERS = {"claude-code": claude, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -147,6 +164,11 @@ DESCRIBED = {
                   "folder trusted; gemini (TUI in tmux): `/mcp auth probe` typed after 20 s, "
                   "Enter after 2, 5 and 11 s more (submit, Yes on the consent prompt) "
                   "(BROWSER=fieldnotes probe browser)",
+    "qwen-code": '~/.qwen/settings.json: {"mcpServers":{"probe":{"httpUrl":URL}},'
+                 '"security":{"auth":{"selectedType":"openai"}}}, OPENAI_API_KEY=x, '
+                 "folder trusted; qwen (TUI in tmux): `/mcp` typed after 20 s, Enter, "
+                 "Enter on the server, Down twice and Enter on Authenticate "
+                 "(BROWSER=fieldnotes probe browser)",
     "opencode": './opencode.json: {"mcp":{"probe":{"type":"remote","url":URL}}}; '
                 "opencode mcp auth probe (in a pseudo-terminal; BROWSER=fieldnotes probe browser) "
                 "(timeout 90 s)",
@@ -176,6 +198,8 @@ def one_run(name: str, args, n: int) -> None:
     env = observe.environment(scratch, bindir, {"BROWSER": str(bindir / "browser")})
     if name == "gemini-cli":
         env["GEMINI_API_KEY"] = observe.FAKE_KEY
+    if name == "qwen-code":
+        env["OPENAI_API_KEY"] = observe.FAKE_KEY
     trigger = TRIGGERS[name]
     then, lifetime = "", ""
     if args.refresh or args.connect:
