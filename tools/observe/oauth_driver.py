@@ -19,6 +19,8 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   working folder, then `opencode mcp auth probe` under a pseudo-terminal.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
   itself on the 401.
+- fast-agent: `fast-agent go --url URL` (its `auth mcp login` needs an OS keyring); it prints
+  the authorization link, which the driver opens with `probe browser` as a person clicks it.
 - hermes-agent: `~/.hermes/config.yaml` with the server's `url` and `auth: oauth`, then
   `hermes mcp login probe` under a pseudo-terminal, with DISPLAY set (without one it takes
   the machine for headless and only prints the URL).
@@ -36,6 +38,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import re
 import shlex
 import subprocess
 import sys
@@ -45,6 +49,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import observe  # noqa: E402
+
+# A link to the probe's authorization endpoint, as a client prints it.
+AUTHORIZE_LINK = re.compile(r"http://127\.0\.0\.1:\d+/auth/authorize\?\S+")
 
 BROWSER = """#!/bin/sh
 {fieldnotes} probe browser "$1" >>{log} 2>&1 &
@@ -142,7 +149,38 @@ def hermes(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
                          capture_output=True))
 
 
-TRIGGERS = {"claude-code": claude, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+def opened_from_output(argv: list, work: Path, env: dict, seconds: int) -> None:
+    """Runs a client that prints its authorization link instead of opening a browser, and
+    opens the first link to this probe's `/authorize` in the scripted browser ($BROWSER), as
+    a person clicks it; the output is read unwrapped (COLUMNS set wide)."""
+    client = subprocess.Popen(argv, cwd=work, env={**env, "COLUMNS": "4000"},
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT)
+    seen, opened = bytearray(), False
+    deadline = time.monotonic() + seconds
+    os.set_blocking(client.stdout.fileno(), False)
+    while client.poll() is None and time.monotonic() < deadline:
+        seen += client.stdout.read() or b""
+        link = AUTHORIZE_LINK.search(seen.decode(errors="replace"))
+        if link and not opened:
+            opened = True
+            subprocess.run([env["BROWSER"], link.group(0)], check=False)
+        time.sleep(0.2)
+    if client.poll() is None:
+        client.kill()
+    seen += client.stdout.read() or b""
+    shown(subprocess.CompletedProcess(argv, client.wait(), bytes(seen), b""))
+
+
+def fast_agent(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    # Its `auth mcp login` needs an OS keyring; a connection signs in with tokens held in
+    # memory, and prints the link.
+    argv = [bin_, "--no-update-check", "go", "--url", url, "--model", "passthrough",
+            "--message", "hi"]
+    opened_from_output(argv, work, env, 60)
+
+
+TRIGGERS = {"claude-code": claude, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -172,6 +210,9 @@ DESCRIBED = {
     "opencode": './opencode.json: {"mcp":{"probe":{"type":"remote","url":URL}}}; '
                 "opencode mcp auth probe (in a pseudo-terminal; BROWSER=fieldnotes probe browser) "
                 "(timeout 90 s)",
+    "fast-agent": "fast-agent --no-update-check go --url URL --model passthrough --message hi; "
+                  "the authorization link it printed opened in the browser (fieldnotes probe "
+                  "browser), as a person clicks it (timeout 60 s)",
     "hermes-agent": "~/.hermes/config.yaml: mcp_servers.probe {url: URL, auth: oauth}; "
                     "hermes mcp login probe (in a pseudo-terminal, DISPLAY=:0; "
                     "BROWSER=fieldnotes probe browser) (timeout 90 s)",
