@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """A minimal stdio MCP client for observing a proxy (mcp-remote): runs `CMD ARGS...`, speaks
 newline-delimited JSON-RPC on its standard input and output, and does what a plain host does:
-initialize, notifications/initialized, tools/list, a tools/call of the first tool, then waits a
+initialize, notifications/initialized, tools/list (every page its nextCursor names, so a proxy
+is seen passing a later page on), a tools/call of the first tool, then waits a
 few seconds (answering every request the proxy forwards with `-32601`, so what the server sees
 of roots, sampling and elicitation is the proxy's own doing, not this driver's), and closes.
 
@@ -60,10 +61,15 @@ def main() -> int:
         proc.terminate()
         return 1
     send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-    tools = call(2, "tools/list", {}) or {}
-    listed = (tools.get("result") or {}).get("tools") or []
+    listed, cursor, n = [], None, 2
+    for n in range(2, 12):  # at most ten pages
+        page = (call(n, "tools/list", {"cursor": cursor} if cursor else {}) or {}).get("result")
+        listed += (page or {}).get("tools") or []
+        cursor = (page or {}).get("nextCursor")
+        if not cursor:
+            break
     if listed:
-        call(3, "tools/call", {"name": listed[0].get("name"), "arguments": {"text": "hi"}})
+        call(n + 1, "tools/call", {"name": listed[0].get("name"), "arguments": {"text": "hi"}})
     time.sleep(WAIT)
     proc.stdin.close()
     try:
