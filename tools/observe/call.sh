@@ -2,7 +2,7 @@
 # call.sh: one run of a shipped client driven by `fieldnotes probe model` to call the probe's
 # tool, its observation written into OUT with the package version installed (`--package`).
 #
-#   PREFIX=DIR OUT=DIR FIELDNOTES=BIN [MPORT=P] [CANCEL=1] call.sh CLIENT RUN [probe flags…]
+#   PREFIX=DIR OUT=DIR FIELDNOTES=BIN [ROOT=SITE] [MPORT=P] [CANCEL=1] call.sh CLIENT RUN [probe flags…]
 #
 # CLIENT is claude-code, codex, gemini-cli, goose, opencode or qwen-code, installed under
 # PREFIX/CLIENT by `observe.py install` (the version pins.json names). Start the scripted model
@@ -22,6 +22,9 @@
 set -u
 C=$1; R=$2; shift 2
 FN=${FIELDNOTES:?set FIELDNOTES to the fieldnotes binary}
+# The site whose client ids name the observation (a clientInfo name such as codex-mcp-client
+# maps to `codex` there): this repository unless ROOT says otherwise.
+ROOT=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 OUT=${OUT:?set OUT to the observations folder}; mkdir -p "$OUT"
 PREFIX=${PREFIX:?set PREFIX to the install prefix of observe.py}
 S=$(dirname "$PREFIX")/call-$C-$R; rm -rf "$S"; mkdir -p "$S/home" "$S/work"
@@ -41,7 +44,7 @@ esac
 V=$(ver $PKG)
 T2=${CANCEL:+2}
 TOOL=${TOOL:-probe_echo}
-PROBE=("$FN" probe stdio --out "$OUT" --package "npm:$PKG@$V" --quiet-timeout 3 --idle-limit 600 "$@")
+PROBE=("$FN" probe stdio --root "$ROOT" --out "$OUT" --package "npm:$PKG@$V" --quiet-timeout 3 --idle-limit 600 "$@")
 # serving CMD: the server the client is given (the probe, told the client's command line,
 # or fieldnotes mcp behind the wire log), as SERVER, and its arguments as JSON in PJ.
 serving() {
