@@ -19,6 +19,8 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   working folder, then `opencode mcp auth probe` under a pseudo-terminal.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
   itself on the 401.
+- amp: `amp mcp add probe URL`, then `amp mcp doctor` under a pseudo-terminal with DISPLAY
+  set (without them it asks for the callback URL to be pasted instead).
 - fast-agent: `fast-agent go --url URL` (its `auth mcp login` needs an OS keyring); it prints
   the authorization link, which the driver opens with `probe browser` as a person clicks it.
 - hermes-agent: `~/.hermes/config.yaml` with the server's `url` and `auth: oauth`, then
@@ -180,7 +182,18 @@ def fast_agent(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str
     opened_from_output(argv, work, env, 60)
 
 
-TRIGGERS = {"claude-code": claude, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+def amp(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    subprocess.run([bin_, "mcp", "add", "probe", url], cwd=work, env=env,
+                   stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    # Without a terminal and a display it takes itself for headless: it prints the link and
+    # waits for the callback URL to be pasted, leaving its own callback unused.
+    doctor = f"{shlex.quote(bin_)} mcp doctor"
+    shown(subprocess.run(["timeout", "60", "script", "-qec", doctor, "/dev/null"], cwd=work,
+                         env={**env, "DISPLAY": ":0"}, stdin=subprocess.DEVNULL,
+                         capture_output=True))
+
+
+TRIGGERS = {"claude-code": claude, "amp": amp, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -192,6 +205,8 @@ CONNECT = {
 
 # How each run is described in its observation's `command` (no machine path).
 DESCRIBED = {
+    "amp": "amp mcp add probe URL; AMP_API_KEY=x amp mcp doctor (in a pseudo-terminal, "
+           "DISPLAY=:0; BROWSER=fieldnotes probe browser) (timeout 60 s)",
     "claude-code": "claude mcp add --transport http probe URL; claude mcp login probe "
                    "(in a pseudo-terminal; BROWSER=fieldnotes probe browser) (timeout 90 s)",
     "codex": '~/.codex/config.toml: mcp_oauth_credentials_store = "file", '
@@ -239,6 +254,8 @@ def one_run(name: str, args, n: int) -> None:
     env = observe.environment(scratch, bindir, {"BROWSER": str(bindir / "browser")})
     if name == "gemini-cli":
         env["GEMINI_API_KEY"] = observe.FAKE_KEY
+    if name == "amp":
+        env["AMP_API_KEY"] = observe.FAKE_KEY
     if name == "qwen-code":
         env["OPENAI_API_KEY"] = observe.FAKE_KEY
     trigger = TRIGGERS[name]
@@ -253,13 +270,15 @@ def one_run(name: str, args, n: int) -> None:
     probe_cmd = [args.fieldnotes, "probe", "http", "--port", "0", "--auth", "oauth",
                  "--registration", args.registration, "--discovery", args.discovery,
                  "--token-lifetime", str(args.refresh or 3600),
+                 "--settle-ms", str(args.settle_ms),
                  *(["--step-up"] if args.step_up else []),
                  "--out", str(Path(args.out).resolve()),
                  "--package", f"{client.registry}:{client.package}@{version}",
                  "--client", name,
                  "--command", f"{DESCRIBED[name]}{then}; probe: --auth oauth --registration "
                               f"{args.registration} --discovery {args.discovery}{lifetime}"
-                              f"{' --step-up' if args.step_up else ''}"]
+                              f"{' --step-up' if args.step_up else ''}"
+                              f"{f' --settle-ms {args.settle_ms}' if args.settle_ms != 300 else ''}"]
     err = open(scratch.root / "probe.err", "w")
     probe = subprocess.Popen(probe_cmd, cwd=Path(args.site).resolve(), stdout=subprocess.PIPE, stderr=err, text=True)
     url = probe.stdout.readline().strip()
@@ -292,6 +311,9 @@ def main() -> None:
     p.add_argument("--registration", default="both", choices=["both", "dcr", "cimd"])
     p.add_argument("--discovery", default="all")
     p.add_argument("--runs", type=int, default=1)
+    p.add_argument("--settle-ms", type=int, default=300,
+                   help="the probe's --settle-ms: 0 asks its questions at once, for a client that "
+                        "ends its session within the default 300 ms (amp mcp doctor)")
     p.add_argument("--step-up", action="store_true",
                    help="tokens without mcp:write get 403 insufficient_scope")
     p.add_argument("--connect", action="store_true",

@@ -142,18 +142,34 @@ fn oauth(flow: &Flow) -> Option<Finding> {
             .chain(&authorized)
             .map(|s| s.line)
             .collect();
-        let why = match authorized {
-            Some(_) => "sent an authorization request but exchanged no code for a token",
-            None => "began no authorization request in this session",
+        // A code exchange the token endpoint refused is the client's; no exchange at all
+        // shows only that the flow stopped between the browser and the client's callback
+        // (a sign-in left unfinished, a client waiting for the code to be pasted).
+        let refused = flow
+            .of("token")
+            .find(|s| s.text("grant_type") == Some("authorization_code"));
+        let (status, basis, why) = match (authorized, refused) {
+            (Some(_), Some(_)) => (
+                Status::No,
+                Basis::Refused,
+                "sent an authorization request, but the token endpoint refused its code exchange",
+            ),
+            (Some(_), None) => (
+                Status::Unknown,
+                Basis::Absent,
+                "sent an authorization request, but no code came back to the token endpoint in \
+                 this session: the flow stopped before the client's callback took the code",
+            ),
+            (None, _) => (
+                Status::Unknown,
+                Basis::Absent,
+                "began no authorization request in this session",
+            ),
         };
-        let status = if authorized.is_some() {
-            Status::No
-        } else {
-            Status::Unknown
-        };
+        let lines: Vec<usize> = lines.into_iter().chain(refused.map(|s| s.line)).collect();
         return (!lines.is_empty()).then(|| Finding {
             status,
-            basis: Basis::Absent,
+            basis,
             why: why.to_string(),
             messages: lines,
         });
@@ -324,6 +340,15 @@ fn pkce(flow: &Flow) -> Option<Finding> {
             format!(
                 "sent an S256 code challenge ({length} characters); the probe refused the \
                  request, so no code was issued and no verifier could follow"
+            ),
+            lines,
+        ),
+        (Some("S256"), Some(length), None) if token.is_none() => finding(
+            Status::Unknown,
+            Basis::Did,
+            format!(
+                "sent an S256 code challenge ({length} characters); no code exchange followed \
+                 in this session, so no verifier could be checked"
             ),
             lines,
         ),

@@ -183,3 +183,41 @@ fn a_resource_that_is_not_the_servers_uri_is_partial() {
         Some(Status::Yes)
     );
 }
+
+const AMP_STOPPED: &str =
+    include_str!("../../../tests/fixtures/oauth/amp-stopped-after-authorize.jsonl");
+
+/// amp's flow cut where it stalled when run without a terminal (it printed the link and waited
+/// for the callback URL to be pasted): discovery, registration and the authorization request,
+/// then nothing at the token endpoint. That is a sign-in left unfinished, not a client that
+/// cannot sign in: oauth and pkce are unknown, what it did send is still judged.
+#[test]
+fn a_flow_that_stopped_before_the_code_exchange_is_unknown() {
+    let r = judged(AMP_STOPPED, false);
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(oauth.status, Status::Unknown, "{oauth:?}");
+    assert!(oauth.why.contains("no code came back"), "{}", oauth.why);
+    let pkce = &r["authorization.pkce"];
+    assert_eq!(pkce.status, Status::Unknown, "{pkce:?}");
+    assert!(pkce.why.contains("S256 code challenge (43"), "{}", pkce.why);
+    for id in [
+        "authorization.dynamicClientRegistration",
+        "authorization.protectedResourceMetadata",
+    ] {
+        assert_eq!(status(&r, id), Some(Status::Yes), "{id}: {:?}", r.get(id));
+    }
+    // A code exchange the token endpoint refused is the client's own: no.
+    let refused = format!(
+        "{AMP_STOPPED}{}\n",
+        r#"{"t":"2026-12-07T12:58:32.522320Z","dir":"auth","auth":{"client_auth":"none","grant_type":"authorization_code","pkce":"mismatch","status":400,"step":"token","error":"invalid_grant"}}"#
+    );
+    let r = judged(&refused, false);
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(oauth.status, Status::No, "{oauth:?}");
+    assert!(
+        oauth.why.contains("refused its code exchange"),
+        "{}",
+        oauth.why
+    );
+    assert_eq!(status(&r, "authorization.pkce"), Some(Status::Partial));
+}
