@@ -460,6 +460,21 @@ fn step_up(flow: &Flow) -> Option<Finding> {
         );
     };
     let asked = again.text("scope").unwrap_or("");
+    // As for the first sign-in: without a code exchange after it, the new authorization
+    // stopped short of the client's callback, and what the client would do with a new
+    // token is not shown.
+    if !flow.of("token").any(|s| s.line > again.line) {
+        return finding(
+            Status::Unknown,
+            Basis::Absent,
+            format!(
+                "after 403 insufficient_scope, authorized again with scope \"{asked}\", but no \
+                 code exchange followed in this session, so a retry with a new token could not \
+                 be seen"
+            ),
+            vec![refused.line, again.line],
+        );
+    }
     let retried = flow
         .of("bearer")
         .find(|s| s.line > again.line && s.auth.get("passed") == Some(&Value::Bool(true)));

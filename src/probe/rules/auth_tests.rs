@@ -122,15 +122,32 @@ const MCP_REMOTE_STEP_UP: &str =
     include_str!("../../../tests/fixtures/oauth/mcp-remote-0.15.1-step-up.jsonl");
 
 #[test]
-fn mcp_remote_authorizes_again_after_insufficient_scope_but_never_retries() {
+fn mcp_remote_authorizes_again_after_insufficient_scope_but_no_code_follows() {
     let r = judged(MCP_REMOTE_STEP_UP, false);
     let step_up = &r["authorization.scopeStepUp"];
-    assert_eq!(step_up.status, Status::Partial, "{step_up:?}");
+    // The new authorization request went out; no code was exchanged after it, so what the
+    // client does with a wider token is not shown.
+    assert_eq!(step_up.status, Status::Unknown, "{step_up:?}");
     assert!(step_up.why.contains("mcp:write"), "{}", step_up.why);
+    assert!(
+        step_up.why.contains("no code exchange followed"),
+        "{}",
+        step_up.why
+    );
     let refused = line(MCP_REMOTE_STEP_UP, step_up.messages[0]);
     assert_eq!(refused["auth"]["error"], "insufficient_scope");
     let again = line(MCP_REMOTE_STEP_UP, step_up.messages[1]);
     assert_eq!(again["auth"]["step"], "authorize");
+    // Had it exchanged the new code and then sent nothing with the new token, that is partial.
+    let exchanged = format!(
+        "{MCP_REMOTE_STEP_UP}{}\n",
+        r#"{"t":"2026-12-06T12:37:10Z","dir":"auth","auth":{"client_auth":"none","grant_type":"authorization_code","pkce":"verified","status":200,"step":"token","issued":"access_token"}}"#
+    );
+    let r = judged(&exchanged, false);
+    assert_eq!(
+        status(&r, "authorization.scopeStepUp"),
+        Some(Status::Partial)
+    );
     // Without --step-up nothing is said of it.
     assert!(!judged(GEMINI, true).contains_key("authorization.scopeStepUp"));
 }
