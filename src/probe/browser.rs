@@ -3,7 +3,9 @@
 //! follows each redirect (the probe's `/authorize` approves at once and sends it to the
 //! client's loopback callback) with a plain HTTP/1.1 client. Every hop must be `http` on this
 //! machine: any other host is refused, never contacted. Query values are not printed (they
-//! hold codes and state).
+//! hold codes and state). When the URL is the probe's own `/auth/authorize`, the browser then
+//! tells the probe how the client's callback answered (`POST /auth/browser`), so the flow log
+//! can say whether a code reached the client: the one leg of a sign-in the probe cannot see.
 
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
@@ -76,8 +78,9 @@ fn next(from: &Target, location: &str) -> String {
     }
 }
 
-/// GETs `target`: its status and `Location`.
-fn get(target: &Target) -> std::result::Result<(u16, Option<String>), String> {
+/// A connection to `target` (loopback only), a refused one retried while the client's
+/// callback server may still be starting.
+fn connect(target: &Target) -> std::result::Result<TcpStream, String> {
     let host = target.host.trim_start_matches('[').trim_end_matches(']');
     let address = (host, target.port)
         .to_socket_addrs()
@@ -98,12 +101,32 @@ fn get(target: &Target) -> std::result::Result<(u16, Option<String>), String> {
             Err(e) => return Err(format!("{address}: {e}")),
         }
     }
-    let mut stream = stream.ok_or_else(|| format!("{address}: connection refused"))?;
+    let stream = stream.ok_or_else(|| format!("{address}: connection refused"))?;
     let _ = stream.set_read_timeout(Some(HOP_TIME));
     let _ = stream.set_write_timeout(Some(HOP_TIME));
+    Ok(stream)
+}
+
+/// Sends `method` to `target` (with `body`, form-encoded, if any): the answer's status and
+/// `Location`.
+fn request(
+    method: &str,
+    target: &Target,
+    body: &str,
+) -> std::result::Result<(u16, Option<String>), String> {
+    let mut stream = connect(target)?;
+    let address = format!("{}:{}", target.host, target.port);
+    let form = if body.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n",
+            body.len()
+        )
+    };
     let request = format!(
-        "GET {} HTTP/1.1\r\nHost: {}:{}\r\nUser-Agent: fieldnotes-probe-browser/{}\r\n\
-         Accept: text/html,*/*\r\nConnection: close\r\n\r\n",
+        "{method} {} HTTP/1.1\r\nHost: {}:{}\r\nUser-Agent: fieldnotes-probe-browser/{}\r\n\
+         Accept: text/html,*/*\r\n{form}Connection: close\r\n\r\n{body}",
         target.path,
         target.host,
         target.port,
@@ -130,30 +153,87 @@ fn get(target: &Target) -> std::result::Result<(u16, Option<String>), String> {
     Ok((status, location))
 }
 
-/// Follows `url` to its end: exit status 0 when the last answer is 2xx.
+/// How the client's callback answered: its status, or `unreached`.
+#[derive(Debug, PartialEq, Eq)]
+enum Callback {
+    Answered(u16),
+    Unreached,
+}
+
+/// Follows `url` to its end: the last answer's status, and how the first hop off the page's
+/// own origin (the client's callback) answered, if the flow got that far.
+fn follow(url: &str, max_redirects: u32) -> (std::result::Result<u16, String>, Option<Callback>) {
+    let mut url = url.to_string();
+    let mut origin = None;
+    let mut callback = None;
+    for _ in 0..=max_redirects {
+        let here = match target(&url) {
+            Ok(here) => here,
+            Err(e) => return (Err(e), callback),
+        };
+        let origin = origin.get_or_insert_with(|| (here.host.clone(), here.port));
+        let off_origin = (&here.host, here.port) != (&origin.0, origin.1);
+        let answered = request("GET", &here, "");
+        if off_origin && callback.is_none() {
+            callback = Some(match &answered {
+                Ok((status, _)) => Callback::Answered(*status),
+                Err(_) => Callback::Unreached,
+            });
+        }
+        let (status, location) = match answered {
+            Ok(answer) => answer,
+            Err(e) => return (Err(e), callback),
+        };
+        eprintln!("probe browser: GET {} -> {status}", shown(&url));
+        match (status, location) {
+            (300..=399, Some(location)) => url = next(&here, &location),
+            (200..=299, _) => return (Ok(status), callback),
+            (status, _) => {
+                let why = format!(
+                    "{} answered {status}: the flow did not reach the client's callback",
+                    shown(&url)
+                );
+                return (Err(why), callback);
+            }
+        }
+    }
+    let why = format!("more than {max_redirects} redirects: give --max-redirects");
+    (Err(why), callback)
+}
+
+/// Tells the probe at `first`'s origin how the client's callback answered (best effort: a
+/// probe that is gone is only mentioned).
+fn report(first: &Target, callback: &Callback) {
+    let value = match callback {
+        Callback::Answered(status) => status.to_string(),
+        Callback::Unreached => "unreached".to_string(),
+    };
+    let to = Target {
+        host: first.host.clone(),
+        port: first.port,
+        path: BROWSER_REPORT.to_string(),
+    };
+    if let Err(e) = request("POST", &to, &format!("callback={value}")) {
+        eprintln!("probe browser: could not tell the probe how the callback answered: {e}");
+    }
+}
+
+/// The probe's authorization endpoint, and where its browser reports the callback.
+const PROBE_AUTHORIZE: &str = "/auth/authorize";
+const BROWSER_REPORT: &str = "/auth/browser";
+
+/// Follows `url` to its end: exit status 0 when the last answer is 2xx. Started at the
+/// probe's `/auth/authorize`, it then reports how the client's callback answered.
 pub fn browser(url: &str, max_redirects: u32) -> Result<u8> {
     let fail = |message: String| Error::Usage {
         message: format!("probe browser: {message}"),
     };
-    let mut url = url.to_string();
-    for _ in 0..=max_redirects {
-        let here = target(&url).map_err(fail)?;
-        let (status, location) = get(&here).map_err(fail)?;
-        eprintln!("probe browser: GET {} -> {status}", shown(&url));
-        match (status, location) {
-            (300..=399, Some(location)) => url = next(&here, &location),
-            (200..=299, _) => return Ok(0),
-            (status, _) => {
-                return Err(fail(format!(
-                    "{} answered {status}: the flow did not reach the client's callback",
-                    shown(&url)
-                )))
-            }
-        }
+    let first = target(url).map_err(fail)?;
+    let (outcome, callback) = follow(url, max_redirects);
+    if first.path.starts_with(PROBE_AUTHORIZE) {
+        report(&first, callback.as_ref().unwrap_or(&Callback::Unreached));
     }
-    Err(fail(format!(
-        "more than {max_redirects} redirects: give --max-redirects"
-    )))
+    outcome.map(|_| 0).map_err(fail)
 }
 
 #[cfg(test)]

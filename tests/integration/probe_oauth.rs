@@ -1,10 +1,11 @@
 //! `fieldnotes probe http --auth oauth` end to end, by raw requests: the 401 challenge, the
 //! discovery documents `--discovery` offers (the rest 404), the flow written as an
-//! observation when no session follows, and `probe browser` refusing other hosts.
+//! observation when no session follows, `probe browser` refusing other hosts, and its word on
+//! whether the code reached the client's callback.
 
 use super::probe::{exits, observations, read_observation, serve_http};
 use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::net::{TcpListener, TcpStream};
 use std::process::Command;
 use std::time::Duration;
 
@@ -108,4 +109,111 @@ fn the_scripted_browser_refuses_other_hosts() {
         "{stderr}"
     );
     assert!(!stderr.contains("abc"), "{stderr}");
+}
+
+/// The probe's own authorization URL for a Client ID Metadata Document client whose callback
+/// is `callback` (a 43-character S256 challenge, as clients send).
+fn authorize_url(address: &str, callback: u16) -> String {
+    format!(
+        "http://{address}/auth/authorize?response_type=code\
+         &client_id=https%3A%2F%2Fclient.example%2Fmetadata.json\
+         &redirect_uri=http%3A%2F%2F127.0.0.1%3A{callback}%2Fcallback&state=s\
+         &code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256"
+    )
+}
+
+/// Runs `probe browser URL` against a probe, stops the probe, and gives back its flow's
+/// observation: `authorization.oauth` and the browser's record in the transcript.
+fn flow_after_browser(
+    url_for: impl Fn(&str) -> String,
+) -> (serde_yaml::Value, Vec<serde_json::Value>, bool) {
+    let out = tempfile::tempdir().expect("temp");
+    let (mut child, address) = serve_http(out.path(), &["--auth", "oauth"]);
+    assert!(ask(&address, "POST", "/mcp", INIT).starts_with("HTTP/1.1 401"));
+    let browsed = Command::new(env!("CARGO_BIN_EXE_fieldnotes"))
+        .args(["probe", "browser", &url_for(&address)])
+        .output()
+        .expect("run");
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert!(exits(&mut child).success());
+    let mds = observations(out.path());
+    assert_eq!(mds.len(), 1, "{mds:?}");
+    let (front, lines) = read_observation(&mds[0]);
+    (front, lines, browsed.status.success())
+}
+
+/// The code reached the client's callback (answered 200) and the client never exchanged it:
+/// that is the client's doing, so `no`; the browser's report is a line of the flow.
+#[test]
+fn a_code_that_reached_the_callback_and_was_never_exchanged_is_no() {
+    let callback = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = callback.local_addr().expect("address").port();
+    let server = std::thread::spawn(move || {
+        let (mut stream, _) = callback.accept().expect("accept");
+        let mut seen = [0u8; 2048];
+        let _ = stream.read(&mut seen);
+        let _ = stream
+            .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+    });
+    let (front, lines, browsed) = flow_after_browser(|address| authorize_url(address, port));
+    server.join().expect("callback served");
+    assert!(browsed);
+    let oauth = &front["results"]["authorization.oauth"];
+    assert_eq!(oauth["status"].as_str(), Some("no"), "{oauth:?}");
+    let why = oauth["why"].as_str().expect("why");
+    assert!(
+        why.contains("the code reached its callback (the browser was answered 200)"),
+        "{why}"
+    );
+    let report = lines
+        .iter()
+        .find(|l| l["auth"]["step"] == "browser")
+        .expect("the browser's report is recorded");
+    assert_eq!(report["auth"]["callback"], 200);
+}
+
+/// A callback nobody listens on: the code never reached the client, so nothing is said
+/// against it (`unknown`, and why).
+#[test]
+fn a_callback_the_browser_could_not_reach_leaves_the_flow_unknown() {
+    let free = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = free.local_addr().expect("address").port();
+    drop(free);
+    let (front, lines, browsed) = flow_after_browser(|address| authorize_url(address, port));
+    assert!(!browsed);
+    let oauth = &front["results"]["authorization.oauth"];
+    assert_eq!(oauth["status"].as_str(), Some("unknown"), "{oauth:?}");
+    let why = oauth["why"].as_str().expect("why");
+    assert!(
+        why.contains("could not hand the code to its callback (unreached)"),
+        "{why}"
+    );
+    assert!(lines.iter().any(|l| l["auth"]["callback"] == "unreached"));
+}
+
+/// Only `callback=STATUS` or `callback=unreached` is taken; anything else is refused and
+/// never recorded as a callback.
+#[test]
+fn a_browser_report_must_be_a_status_or_unreached() {
+    let out = tempfile::tempdir().expect("temp");
+    let (mut child, address) = serve_http(out.path(), &["--auth", "oauth"]);
+    for body in ["callback=%3Cscript%3E", "callback=99999", "nothing=1"] {
+        let answer = ask(&address, "POST", "/auth/browser", body);
+        assert!(answer.starts_with("HTTP/1.1 400"), "{body}: {answer}");
+    }
+    let taken = ask(&address, "POST", "/auth/browser", "callback=302");
+    assert!(taken.starts_with("HTTP/1.1 204"), "{taken}");
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert!(exits(&mut child).success());
+    let (_, lines) = read_observation(&observations(out.path())[0]);
+    let callbacks: Vec<&serde_json::Value> = lines
+        .iter()
+        .filter(|l| l["auth"]["step"] == "browser")
+        .map(|l| &l["auth"]["callback"])
+        .collect();
+    assert_eq!(callbacks, [&serde_json::json!(302)]);
 }

@@ -62,6 +62,20 @@ impl<'a> Flow<'a> {
         refused
     }
 
+    /// What the scripted browser said of the client's callback after the authorization
+    /// request on `line`: `Some(Ok(status))`, `Some(Err(()))` when it could not reach it, or
+    /// `None` when no browser report came (another browser, or none).
+    fn callback_after(&self, line: usize) -> Option<Result<u64, ()>> {
+        let report = self.of("browser").find(|s| s.line > line)?;
+        Some(
+            report
+                .auth
+                .get("callback")
+                .and_then(Value::as_u64)
+                .ok_or(()),
+        )
+    }
+
     /// The server's own URI (RFC 8707's `resource`), from the metadata URL its 401 named:
     /// `…/.well-known/oauth-protected-resource/mcp` is the metadata of `…/mcp`.
     fn resource_uri(&self) -> Option<String> {
@@ -148,29 +162,54 @@ fn oauth(flow: &Flow) -> Option<Finding> {
         let refused = flow
             .of("token")
             .find(|s| s.text("grant_type") == Some("authorization_code"));
-        let (status, basis, why) = match (authorized, refused) {
-            (Some(_), Some(_)) => (
+        let callback = authorized.and_then(|a| flow.callback_after(a.line));
+        let (status, basis, why) = match (authorized, refused, callback) {
+            (Some(_), Some(_), _) => (
                 Status::No,
                 Basis::Refused,
-                "sent an authorization request, but the token endpoint refused its code exchange",
+                "sent an authorization request, but the token endpoint refused its code \
+                 exchange"
+                    .to_string(),
             ),
-            (Some(_), None) => (
+            (Some(_), None, Some(Ok(code @ 200..=399))) => (
+                Status::No,
+                Basis::Absent,
+                format!(
+                    "sent an authorization request, and the code reached its callback (the \
+                     browser was answered {code}), but it exchanged no code at the token endpoint"
+                ),
+            ),
+            (Some(_), None, Some(answered)) => (
+                Status::Unknown,
+                Basis::Absent,
+                format!(
+                    "sent an authorization request, but the browser could not hand the code to \
+                     its callback ({}), so no exchange could follow",
+                    answered.map_or("unreached".to_string(), |c| format!("answered {c}"))
+                ),
+            ),
+            (Some(_), None, None) => (
                 Status::Unknown,
                 Basis::Absent,
                 "sent an authorization request, but no code came back to the token endpoint in \
-                 this session: the flow stopped before the client's callback took the code",
+                 this session: the flow stopped before the client's callback took the code"
+                    .to_string(),
             ),
-            (None, _) => (
+            (None, _, _) => (
                 Status::Unknown,
                 Basis::Absent,
-                "began no authorization request in this session",
+                "began no authorization request in this session".to_string(),
             ),
         };
-        let lines: Vec<usize> = lines.into_iter().chain(refused.map(|s| s.line)).collect();
+        let reported = authorized.and_then(|a| flow.of("browser").find(|s| s.line > a.line));
+        let lines: Vec<usize> = (lines.into_iter())
+            .chain(refused.map(|s| s.line))
+            .chain(reported.map(|s| s.line))
+            .collect();
         return (!lines.is_empty()).then(|| Finding {
             status,
             basis,
-            why: why.to_string(),
+            why,
             messages: lines,
         });
     };
@@ -464,16 +503,34 @@ fn step_up(flow: &Flow) -> Option<Finding> {
     // stopped short of the client's callback, and what the client would do with a new
     // token is not shown.
     if !flow.of("token").any(|s| s.line > again.line) {
-        return finding(
-            Status::Unknown,
-            Basis::Absent,
-            format!(
-                "after 403 insufficient_scope, authorized again with scope \"{asked}\", but no \
-                 code exchange followed in this session, so a retry with a new token could not \
-                 be seen"
-            ),
-            vec![refused.line, again.line],
+        let mut lines = vec![refused.line, again.line];
+        lines.extend(
+            flow.of("browser")
+                .find(|s| s.line > again.line)
+                .map(|s| s.line),
         );
+        return match flow.callback_after(again.line) {
+            Some(Ok(code @ 200..=399)) => finding(
+                Status::Partial,
+                Basis::Absent,
+                format!(
+                    "after 403 insufficient_scope, authorized again with scope \"{asked}\", and \
+                     the code reached its callback (the browser was answered {code}), but it \
+                     exchanged no code, so no request went out with a wider token"
+                ),
+                lines,
+            ),
+            _ => finding(
+                Status::Unknown,
+                Basis::Absent,
+                format!(
+                    "after 403 insufficient_scope, authorized again with scope \"{asked}\", but \
+                     no code exchange followed in this session, so a retry with a new token \
+                     could not be seen"
+                ),
+                lines,
+            ),
+        };
     }
     let retried = flow
         .of("bearer")

@@ -223,6 +223,24 @@ fn a_flow_that_stopped_before_the_code_exchange_is_unknown() {
     ] {
         assert_eq!(status(&r, id), Some(Status::Yes), "{id}: {:?}", r.get(id));
     }
+    // The scripted browser's word that the callback took the code (answered 200): then the
+    // missing exchange is the client's, and no.
+    let reached = format!(
+        "{AMP_STOPPED}{}\n",
+        r#"{"t":"2026-12-07T12:58:32.515Z","dir":"auth","auth":{"step":"browser","callback":200,"status":204}}"#
+    );
+    let r = judged(&reached, false);
+    let oauth = &r["authorization.oauth"];
+    assert_eq!(oauth.status, Status::No, "{oauth:?}");
+    assert!(
+        oauth.why.contains("the code reached its callback"),
+        "{}",
+        oauth.why
+    );
+    let unreached = reached.replace(r#""callback":200"#, r#""callback":"unreached""#);
+    let oauth = &judged(&unreached, false)["authorization.oauth"];
+    assert_eq!(oauth.status, Status::Unknown, "{oauth:?}");
+    assert!(oauth.why.contains("(unreached)"), "{}", oauth.why);
     // A code exchange the token endpoint refused is the client's own: no.
     let refused = format!(
         "{AMP_STOPPED}{}\n",

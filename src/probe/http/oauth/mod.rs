@@ -229,14 +229,19 @@ pub(crate) async fn route(
     let mut event = head.event;
     event.status = step.status;
     event.stream = if step.body.is_null() { "none" } else { "json" }.into();
-    let flow = server.log(vec![
-        Entry::Http { http: event },
-        Entry::Auth {
-            auth: step.record.clone(),
-        },
-    ]);
-    if mcp {
-        learn_client(flow, &body);
+    // A browser report that comes once a session has taken the flow log says only that the
+    // code got through, which that session shows: it begins no log of its own.
+    let late_report = step.record.get("step") == Some(&json!("browser")) && server.flow.is_none();
+    if !late_report {
+        let flow = server.log(vec![
+            Entry::Http { http: event },
+            Entry::Auth {
+                auth: step.record.clone(),
+            },
+        ]);
+        if mcp {
+            learn_client(flow, &body);
+        }
     }
     let challenge = if step.status == 403 {
         server.urls.insufficient(&server.config.discovery)
@@ -328,7 +333,8 @@ fn discovery(server: &Server, known: metadata::WellKnown) -> Step {
     }
 }
 
-/// `/auth/register`, `/auth/authorize`, `/auth/token`, `/auth/jwks`.
+/// `/auth/register`, `/auth/authorize`, `/auth/token`, `/auth/jwks`, and `/auth/browser`,
+/// where `probe browser` says how the client's callback answered.
 fn endpoint(server: &mut Server, head: &Head, body: &[u8]) -> Step {
     let name = (head.path.strip_prefix(metadata::ISSUER_PATH)).unwrap_or(&head.path);
     match (head.method.as_str(), name) {
@@ -339,6 +345,7 @@ fn endpoint(server: &mut Server, head: &Head, body: &[u8]) -> Step {
             let text = String::from_utf8_lossy(body);
             server.grants.token(&text, basic, &server.urls)
         }
+        ("POST", "/browser") => browser_report(body),
         ("GET", "/jwks") => Step {
             status: 200,
             location: None,
@@ -350,6 +357,37 @@ fn endpoint(server: &mut Server, head: &Head, body: &[u8]) -> Step {
             location: None,
             body: json!({"error": "not_found"}),
             record: json!({"step": "unknown", "status": 404}),
+        },
+    }
+}
+
+/// `probe browser`'s word on the leg the probe cannot see: the status the client's callback
+/// answered with (`callback=200`), or `callback=unreached`. Anything else is refused and
+/// recorded as such, never as a callback.
+fn browser_report(body: &[u8]) -> Step {
+    let form = grant::form(&String::from_utf8_lossy(body));
+    let said = form.get("callback").map(String::as_str);
+    let callback = match said {
+        Some("unreached") => Some(json!("unreached")),
+        Some(code) => code
+            .parse::<u16>()
+            .ok()
+            .filter(|c| (100..=599).contains(c))
+            .map(|c| json!(c)),
+        None => None,
+    };
+    match callback {
+        Some(callback) => Step {
+            status: 204,
+            location: None,
+            body: serde_json::Value::Null,
+            record: json!({"step": "browser", "callback": callback, "status": 204}),
+        },
+        None => Step {
+            status: 400,
+            location: None,
+            body: json!({"error": "invalid_request", "error_description": "callback=STATUS or callback=unreached"}),
+            record: json!({"step": "unknown", "status": 400}),
         },
     }
 }
