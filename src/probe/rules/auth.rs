@@ -206,7 +206,7 @@ fn oauth(flow: &Flow) -> Option<Finding> {
             .chain(refused.map(|s| s.line))
             .chain(reported.map(|s| s.line))
             .collect();
-        return (!lines.is_empty()).then(|| Finding {
+        return (!lines.is_empty()).then_some(Finding {
             status,
             basis,
             why,
