@@ -27,6 +27,21 @@ fn ask(address: &str, method: &str, path: &str, body: &str) -> String {
     answer
 }
 
+/// Stops the probe (SIGTERM) and reads the one observation it wrote: front matter and
+/// transcript lines.
+fn stopped(
+    child: &mut std::process::Child,
+    out: &std::path::Path,
+) -> (serde_yaml::Value, Vec<serde_json::Value>) {
+    let _ = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status();
+    assert!(exits(child).success());
+    let mds = observations(out);
+    assert_eq!(mds.len(), 1, "{mds:?}");
+    read_observation(&mds[0])
+}
+
 const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"oauth-test","version":"1"}}}"#;
 
 #[test]
@@ -70,13 +85,7 @@ fn an_unauthorized_client_is_challenged_and_its_discovery_recorded() {
         "{server}"
     );
     assert!(server.contains("\"registration_endpoint\""), "{server}");
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    assert!(exits(&mut child).success());
-    let mds = observations(out.path());
-    assert_eq!(mds.len(), 1, "{mds:?}");
-    let (front, lines) = read_observation(&mds[0]);
+    let (front, lines) = stopped(&mut child, out.path());
     assert_eq!(front["outcome"].as_str(), Some("no-session"));
     assert_eq!(front["client"].as_str(), Some("oauth-test"));
     assert!(front["probe"]["auth"]
@@ -134,13 +143,7 @@ fn flow_after_browser(
         .args(["probe", "browser", &url_for(&address)])
         .output()
         .expect("run");
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    assert!(exits(&mut child).success());
-    let mds = observations(out.path());
-    assert_eq!(mds.len(), 1, "{mds:?}");
-    let (front, lines) = read_observation(&mds[0]);
+    let (front, lines) = stopped(&mut child, out.path());
     (front, lines, browsed.status.success())
 }
 
@@ -205,11 +208,7 @@ fn a_browser_report_must_be_a_status_or_unreached() {
     }
     let taken = ask(&address, "POST", "/auth/browser", "callback=302");
     assert!(taken.starts_with("HTTP/1.1 204"), "{taken}");
-    let _ = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status();
-    assert!(exits(&mut child).success());
-    let (_, lines) = read_observation(&observations(out.path())[0]);
+    let (_, lines) = stopped(&mut child, out.path());
     let callbacks: Vec<&serde_json::Value> = lines
         .iter()
         .filter(|l| l["auth"]["step"] == "browser")
