@@ -314,3 +314,44 @@ fn the_package_that_ran_is_the_version_pages_the_api_and_lint_use() {
         compact(&findings)
     );
 }
+
+/// A decided cell whose cited observations all judged its capability `unknown` claims more
+/// than they show (FN221); one of them deciding it, or one with no result at all (a person's
+/// reading, said in the note), is fine.
+#[test]
+fn a_decided_cell_resting_on_undecided_observations_is_flagged() {
+    let site = observed_site();
+    edit(
+        &site,
+        &observation_path(),
+        "  tools.call:\n    status: yes\n    why: sent tools/call for the probe's tool after initialize\n",
+        "  tools.call:\n    status: unknown\n    why: did not send tools/call in this session\n",
+    );
+    let findings = site.lint();
+    let [d] = findings.as_slice() else {
+        panic!("one finding:\n{}", compact(&findings));
+    };
+    assert_eq!(
+        (d.code, d.file.as_str()),
+        ("FN221", "content/clients/client-a.md")
+    );
+    assert!(
+        d.message
+            .contains("every observation it cites judged it `unknown`")
+            && d.message.contains(ID),
+        "{}",
+        d.message
+    );
+    // The same cell saying `unknown` is what the observation shows: nothing to flag.
+    edit(
+        &site,
+        "content/clients/client-a.md",
+        "    status: yes\n    notes: Calls tools one at a time.",
+        "    status: unknown\n    notes: Calls tools one at a time.",
+    );
+    assert!(
+        !site.lint().iter().any(|d| d.code == "FN221"),
+        "{}",
+        compact(&site.lint())
+    );
+}

@@ -72,6 +72,7 @@ mod superseded_without_successor;
 mod support_contradicts_observation;
 mod support_invalid_status;
 mod support_observation_newer;
+mod support_undecided_observation;
 mod support_unknown_capability;
 mod support_unknown_observation;
 mod support_unknown_research;
@@ -157,6 +158,7 @@ pub const ALL: &[Rule] = &[
     rule!(support_contradicts_observation),
     rule!(support_observation_newer),
     rule!(unknown_reason),
+    rule!(support_undecided_observation),
     rule!(invalid_date),
     rule!(future_date),
     rule!(source_after_verification),
