@@ -21,6 +21,8 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   itself on the 401.
 - amp: `amp mcp add probe URL`, then `amp mcp doctor` under a pseudo-terminal with DISPLAY
   set (without them it asks for the callback URL to be pasted instead).
+- copilot-cli: `copilot mcp add --transport http probe URL`, then its TUI in tmux: it signs
+  in as it starts; Enter trusts the folder.
 - fast-agent: `fast-agent go --url URL` (its `auth mcp login` needs an OS keyring); it prints
   the authorization link, which the driver opens with `probe browser` as a person clicks it.
 - hermes-agent: `~/.hermes/config.yaml` with the server's `url` and `auth: oauth`, then
@@ -85,13 +87,8 @@ def codex(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> 
                          stdin=subprocess.DEVNULL, capture_output=True))
 
 
-def _tui_auth(bin_: str, conf: Path, settings: dict, work: Path, env: dict, tmux: str,
-              keys: list) -> None:
-    """Gemini CLI's settings and trusted folder (Qwen Code kept them), then its TUI in tmux,
-    with `keys` typed: (seconds to wait first, tmux keys)."""
-    conf.mkdir(parents=True, exist_ok=True)
-    (conf / "settings.json").write_text(json.dumps(settings))
-    (conf / "trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+def _tui(bin_: str, work: Path, env: dict, tmux: str, keys: list) -> None:
+    """The client's TUI in tmux, with `keys` typed: (seconds to wait first, tmux keys)."""
     envs = [f"{k}={v}" for k, v in env.items()]
     subprocess.run(["tmux", "new-session", "-d", "-s", tmux, "-x", "200", "-y", "50",
                     "env", "-i", *envs, bin_], cwd=work, check=True)
@@ -102,6 +99,15 @@ def _tui_auth(bin_: str, conf: Path, settings: dict, work: Path, env: dict, tmux
     screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", tmux], capture_output=True)
     shown(screen)
     subprocess.run(["tmux", "kill-session", "-t", tmux], check=False)
+
+
+def _tui_auth(bin_: str, conf: Path, settings: dict, work: Path, env: dict, tmux: str,
+              keys: list) -> None:
+    """Gemini CLI's settings and trusted folder (Qwen Code kept them), then its TUI."""
+    conf.mkdir(parents=True, exist_ok=True)
+    (conf / "settings.json").write_text(json.dumps(settings))
+    (conf / "trustedFolders.json").write_text(json.dumps({str(work): "TRUST_FOLDER"}))
+    _tui(bin_, work, env, tmux, keys)
 
 
 def gemini(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
@@ -193,7 +199,14 @@ def amp(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> No
                          capture_output=True))
 
 
-TRIGGERS = {"claude-code": claude, "amp": amp, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+def copilot(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    subprocess.run([bin_, "mcp", "add", "--transport", "http", "probe", url], cwd=work,
+                   env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
+    # It signs in as it starts; Enter trusts the folder, so its MCP session goes on.
+    _tui(bin_, work, {**env, "DISPLAY": ":0"}, tmux, [(25, ["Enter"]), (15, [])])
+
+
+TRIGGERS = {"claude-code": claude, "copilot-cli": copilot, "amp": amp, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -212,6 +225,9 @@ DESCRIBED = {
     "codex": '~/.codex/config.toml: mcp_oauth_credentials_store = "file", '
              "[mcp_servers.probe] url = URL; codex mcp login probe "
              "(BROWSER=fieldnotes probe browser) (timeout 90 s)",
+    "copilot-cli": "copilot mcp add --transport http probe URL; copilot (TUI in tmux, "
+                   "DISPLAY=:0; BROWSER=fieldnotes probe browser), Enter after 25 s (trust the "
+                   "folder), ended 15 s later",
     "gemini-cli": '~/.gemini/settings.json: {"mcpServers":{"probe":{"httpUrl":URL}},'
                   '"security":{"auth":{"selectedType":"gemini-api-key"}}}, GEMINI_API_KEY=x, '
                   "folder trusted; gemini (TUI in tmux): `/mcp auth probe` typed after 20 s, "
