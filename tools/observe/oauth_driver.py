@@ -17,6 +17,9 @@ CLIENT is one of TRIGGERS: how its sign-in is started:
   server, Authenticate (its `/mcp auth` only points to that dialog).
 - opencode: `./opencode.json` `{"mcp": {"probe": {"type": "remote", "url": URL}}}` in the
   working folder, then `opencode mcp auth probe` under a pseudo-terminal.
+- mcp-inspector: its CLI (`--cli --transport http --server-url URL --method tools/list`) with
+  `MCP_AUTO_OPEN_ENABLED=true`: without a terminal it signs in only when allowed to open the
+  browser itself.
 - mcp-remote: as the proxy people run, `stdio_driver.py mcp-remote URL`; it signs in by
   itself on the 401.
 - amp: `amp mcp add probe URL`, then `amp mcp doctor` under a pseudo-terminal with DISPLAY
@@ -54,8 +57,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import observe  # noqa: E402
 
-# A link to the probe's authorization endpoint, as a client prints it.
-AUTHORIZE_LINK = re.compile(r"http://127\.0\.0\.1:\d+/auth/authorize\?\S+")
+# A link to the probe's authorization endpoint, as a client prints it (up to a space or a
+# control character: a terminal hyperlink wraps the URL in escape sequences).
+AUTHORIZE_LINK = re.compile(r"http://127\.0\.0\.1:\d+/auth/authorize\?[^\s\x00-\x1f\x7f]+")
 
 BROWSER = """#!/bin/sh
 {fieldnotes} probe browser "$1" >>{log} 2>&1 &
@@ -206,7 +210,15 @@ def copilot(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -
     _tui(bin_, work, {**env, "DISPLAY": ":0"}, tmux, [(25, ["Enter"]), (15, [])])
 
 
-TRIGGERS = {"claude-code": claude, "copilot-cli": copilot, "amp": amp, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
+def inspector(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
+    # Without a terminal its CLI signs in only when told it may open the browser itself.
+    argv = [bin_, "--cli", "--transport", "http", "--server-url", url, "--method", "tools/list"]
+    shown(subprocess.run(["timeout", "60", *argv], cwd=work,
+                         env={**env, "MCP_AUTO_OPEN_ENABLED": "true"},
+                         stdin=subprocess.DEVNULL, capture_output=True))
+
+
+TRIGGERS = {"claude-code": claude, "mcp-inspector": inspector, "copilot-cli": copilot, "amp": amp, "fast-agent": fast_agent, "hermes-agent": hermes, "qwen-code": qwen, "codex": codex, "gemini-cli": gemini, "mcp-remote": mcp_remote,
             "opencode": opencode}
 
 # With --refresh: what connects with the stored token once it expired (the real MCP client).
@@ -247,6 +259,9 @@ DESCRIBED = {
     "hermes-agent": "~/.hermes/config.yaml: mcp_servers.probe {url: URL, auth: oauth}; "
                     "hermes mcp login probe (in a pseudo-terminal, DISPLAY=:0; "
                     "BROWSER=fieldnotes probe browser) (timeout 90 s)",
+    "mcp-inspector": "MCP_AUTO_OPEN_ENABLED=true mcp-inspector --cli --transport http "
+                     "--server-url URL --method tools/list (BROWSER=fieldnotes probe browser) "
+                     "(timeout 60 s)",
     "mcp-remote": "stdio_driver.py mcp-remote URL (initialize, tools/list, tools/call; "
                   "BROWSER=fieldnotes probe browser) (timeout 90 s)",
 }
