@@ -5,6 +5,7 @@ browser` as its browser ($BROWSER and `xdg-open` on PATH), and record the observ
 
     oauth_driver.py CLIENT --fieldnotes BIN --prefix DIR --out DIR
                     [--registration both|dcr|cimd] [--discovery all] [--runs N]
+                    [--step-up] [--connect | --refresh SECONDS] [--settle-ms MS]
 
 CLIENT is one of TRIGGERS: how its sign-in is started:
 - claude-code: `claude mcp add --transport http probe URL`, then `claude mcp login probe`
