@@ -107,13 +107,16 @@ fn connect(target: &Target) -> std::result::Result<TcpStream, String> {
     Ok(stream)
 }
 
-/// Sends `method` to `target` (with `body`, form-encoded, if any): the answer's status and
-/// `Location`.
-fn request(
-    method: &str,
-    target: &Target,
-    body: &str,
-) -> std::result::Result<(u16, Option<String>), String> {
+/// What an answer said that the browser uses: its status, `Location`, and the report key a
+/// probe's redirect carries.
+struct Answer {
+    status: u16,
+    location: Option<String>,
+    report_key: Option<String>,
+}
+
+/// Sends `method` to `target` (with `body`, form-encoded, if any): what the answer said.
+fn request(method: &str, target: &Target, body: &str) -> std::result::Result<Answer, String> {
     let mut stream = connect(target)?;
     let address = format!("{}:{}", target.host, target.port);
     let form = if body.is_empty() {
@@ -145,12 +148,17 @@ fn request(
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|s| s.parse::<u16>().ok())
         .ok_or_else(|| format!("{address}: no HTTP answer"))?;
-    let location = lines.find_map(|l| {
-        let (name, value) = l.split_once(':')?;
-        name.eq_ignore_ascii_case("location")
-            .then(|| value.trim().to_string())
-    });
-    Ok((status, location))
+    let headers: Vec<(&str, &str)> = lines.filter_map(|l| l.split_once(':')).collect();
+    let header = |wanted: &str| {
+        (headers.iter())
+            .find(|(name, _)| name.trim().eq_ignore_ascii_case(wanted))
+            .map(|(_, value)| value.trim().to_string())
+    };
+    Ok(Answer {
+        status,
+        location: header("location"),
+        report_key: header(crate::probe::http::oauth::REPORT_KEY_HEADER),
+    })
 }
 
 /// How the client's callback answered: its status, or `unreached`.
@@ -160,50 +168,84 @@ enum Callback {
     Unreached,
 }
 
-/// Follows `url` to its end: the last answer's status, and how the first hop off the page's
-/// own origin (the client's callback) answered, if the flow got that far.
-fn follow(url: &str, max_redirects: u32) -> (std::result::Result<u16, String>, Option<Callback>) {
+/// How far a run got: the last answer's status (or why it stopped), how the first hop off
+/// the page's own origin (the client's callback) answered if the flow got that far, and the
+/// report key the page's origin handed over.
+struct Run {
+    outcome: std::result::Result<u16, String>,
+    callback: Option<Callback>,
+    report_key: Option<String>,
+}
+
+/// Follows `url` to its end.
+fn follow(url: &str, max_redirects: u32) -> Run {
     let mut url = url.to_string();
     let mut origin = None;
-    let mut callback = None;
+    let mut run = Run {
+        outcome: Err(format!(
+            "more than {max_redirects} redirects: give --max-redirects"
+        )),
+        callback: None,
+        report_key: None,
+    };
     for _ in 0..=max_redirects {
         let here = match target(&url) {
             Ok(here) => here,
-            Err(e) => return (Err(e), callback),
+            Err(e) => {
+                return Run {
+                    outcome: Err(e),
+                    ..run
+                }
+            }
         };
         let origin = origin.get_or_insert_with(|| (here.host.clone(), here.port));
         let off_origin = (&here.host, here.port) != (&origin.0, origin.1);
         let answered = request("GET", &here, "");
-        if off_origin && callback.is_none() {
-            callback = Some(match &answered {
-                Ok((status, _)) => Callback::Answered(*status),
+        if off_origin && run.callback.is_none() {
+            run.callback = Some(match &answered {
+                Ok(answer) => Callback::Answered(answer.status),
                 Err(_) => Callback::Unreached,
             });
         }
-        let (status, location) = match answered {
+        let answer = match answered {
             Ok(answer) => answer,
-            Err(e) => return (Err(e), callback),
+            Err(e) => {
+                return Run {
+                    outcome: Err(e),
+                    ..run
+                }
+            }
         };
-        eprintln!("probe browser: GET {} -> {status}", shown(&url));
-        match (status, location) {
+        if !off_origin && answer.report_key.is_some() {
+            run.report_key = answer.report_key;
+        }
+        eprintln!("probe browser: GET {} -> {}", shown(&url), answer.status);
+        match (answer.status, answer.location) {
             (300..=399, Some(location)) => url = next(&here, &location),
-            (200..=299, _) => return (Ok(status), callback),
+            (status @ 200..=299, _) => {
+                return Run {
+                    outcome: Ok(status),
+                    ..run
+                }
+            }
             (status, _) => {
                 let why = format!(
                     "{} answered {status}: the flow did not reach the client's callback",
                     shown(&url)
                 );
-                return (Err(why), callback);
+                return Run {
+                    outcome: Err(why),
+                    ..run
+                };
             }
         }
     }
-    let why = format!("more than {max_redirects} redirects: give --max-redirects");
-    (Err(why), callback)
+    run
 }
 
-/// Tells the probe at `first`'s origin how the client's callback answered (best effort: a
-/// probe that is gone is only mentioned).
-fn report(first: &Target, callback: &Callback) {
+/// Tells the probe at `first`'s origin how the client's callback answered, with the key its
+/// redirect handed over (best effort: a probe that is gone is only mentioned).
+fn report(first: &Target, callback: &Callback, key: &str) {
     let value = match callback {
         Callback::Answered(status) => status.to_string(),
         Callback::Unreached => "unreached".to_string(),
@@ -213,7 +255,7 @@ fn report(first: &Target, callback: &Callback) {
         port: first.port,
         path: BROWSER_REPORT.to_string(),
     };
-    if let Err(e) = request("POST", &to, &format!("callback={value}")) {
+    if let Err(e) = request("POST", &to, &format!("callback={value}&key={key}")) {
         eprintln!("probe browser: could not tell the probe how the callback answered: {e}");
     }
 }
@@ -229,11 +271,16 @@ pub fn browser(url: &str, max_redirects: u32) -> Result<u8> {
         message: format!("probe browser: {message}"),
     };
     let first = target(url).map_err(fail)?;
-    let (outcome, callback) = follow(url, max_redirects);
-    if first.path.starts_with(PROBE_AUTHORIZE) {
-        report(&first, callback.as_ref().unwrap_or(&Callback::Unreached));
+    let run = follow(url, max_redirects);
+    // Only a probe's redirect hands over a key; without one there is nobody to tell.
+    if let (true, Some(key)) = (first.path.starts_with(PROBE_AUTHORIZE), &run.report_key) {
+        report(
+            &first,
+            run.callback.as_ref().unwrap_or(&Callback::Unreached),
+            key,
+        );
     }
-    outcome.map(|_| 0).map_err(fail)
+    run.outcome.map(|_| 0).map_err(fail)
 }
 
 #[cfg(test)]

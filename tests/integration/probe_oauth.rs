@@ -196,23 +196,62 @@ fn a_callback_the_browser_could_not_reach_leaves_the_flow_unknown() {
     assert!(lines.iter().any(|l| l["auth"]["callback"] == "unreached"));
 }
 
-/// Only `callback=STATUS` or `callback=unreached` is taken; anything else is refused and
-/// never recorded as a callback.
+/// A report counts only as `callback=STATUS` or `callback=unreached` with a key the probe
+/// handed to a browser in an `/authorize` redirect: the client under observation never sees
+/// one, so whatever it posts there is refused and never recorded as a callback.
 #[test]
-fn a_browser_report_must_be_a_status_or_unreached() {
+fn a_browser_report_needs_the_key_of_a_redirect_the_probe_gave() {
     let out = tempfile::tempdir().expect("temp");
     let (mut child, address) = serve_http(out.path(), &["--auth", "oauth"]);
-    for body in ["callback=%3Cscript%3E", "callback=99999", "nothing=1"] {
+    for body in [
+        "callback=unreached",
+        "callback=200&key=guessed",
+        "callback=%3Cscript%3E",
+        "callback=99999",
+        "nothing=1",
+    ] {
         let answer = ask(&address, "POST", "/auth/browser", body);
         assert!(answer.starts_with("HTTP/1.1 400"), "{body}: {answer}");
     }
-    let taken = ask(&address, "POST", "/auth/browser", "callback=302");
+    // The key comes in the redirect's headers, to the browser alone.
+    let redirect = ask(
+        &address,
+        "GET",
+        &authorize_url(&address, 9).replace(&format!("http://{address}"), ""),
+        "",
+    );
+    assert!(redirect.starts_with("HTTP/1.1 302"), "{redirect}");
+    let key = redirect
+        .lines()
+        .find_map(|l| l.strip_prefix("fieldnotes-report-key: "))
+        .expect("a report key")
+        .trim()
+        .to_string();
+    // The client sees only the Location it is sent to, which carries no key.
+    let location = (redirect.lines())
+        .find(|l| l.to_ascii_lowercase().starts_with("location:"))
+        .expect("a location");
+    assert!(!location.contains(&key), "{location}");
+    let taken = ask(
+        &address,
+        "POST",
+        "/auth/browser",
+        &format!("callback=200&key={key}"),
+    );
     assert!(taken.starts_with("HTTP/1.1 204"), "{taken}");
+    // Used once.
+    let again = ask(
+        &address,
+        "POST",
+        "/auth/browser",
+        &format!("callback=unreached&key={key}"),
+    );
+    assert!(again.starts_with("HTTP/1.1 400"), "{again}");
     let (_, lines) = stopped(&mut child, out.path());
     let callbacks: Vec<&serde_json::Value> = lines
         .iter()
         .filter(|l| l["auth"]["step"] == "browser")
         .map(|l| &l["auth"]["callback"])
         .collect();
-    assert_eq!(callbacks, [&serde_json::json!(302)]);
+    assert_eq!(callbacks, [&serde_json::json!(200)]);
 }

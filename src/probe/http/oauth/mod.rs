@@ -83,7 +83,16 @@ pub(crate) struct Server {
     grants: Grants,
     settings: Settings,
     flow: Option<Session>,
+    /// The report keys handed to browsers in `/authorize` redirects, newest last: a report
+    /// to `/auth/browser` counts only with one of them, so the client under observation,
+    /// which never sees the redirect's headers, cannot speak for its browser.
+    report_keys: Vec<String>,
 }
+
+/// The header of an `/authorize` redirect that carries the browser's report key.
+pub(crate) const REPORT_KEY_HEADER: &str = "fieldnotes-report-key";
+/// How many report keys are kept.
+const REPORT_KEYS: usize = 64;
 
 /// The paths an MCP client reaches the protected resource on.
 const MCP_PATHS: [&str; 3] = ["/mcp", "/sse", "/messages"];
@@ -98,6 +107,7 @@ impl Server {
             config,
             settings,
             flow: None,
+            report_keys: Vec::new(),
         }
     }
 
@@ -226,6 +236,14 @@ pub(crate) async fn route(
     } else {
         (endpoint(server, &head, &body), "application/json")
     };
+    let report_key = (step.status == 302 && step.record.get("step") == Some(&json!("authorize")))
+        .then(|| {
+            let key = super::new_id();
+            server.report_keys.push(key.clone());
+            let excess = server.report_keys.len().saturating_sub(REPORT_KEYS);
+            server.report_keys.drain(..excess);
+            key
+        });
     let mut event = head.event;
     event.status = step.status;
     event.stream = if step.body.is_null() { "none" } else { "json" }.into();
@@ -248,7 +266,11 @@ pub(crate) async fn route(
     } else {
         server.urls.challenge(&server.config.discovery)
     };
-    Ok(answer(step, content_type, mcp.then_some(challenge)))
+    let mut response = answer(step, content_type, mcp.then_some(challenge));
+    if let Some(key) = report_key.and_then(|k| HeaderValue::from_str(&k).ok()) {
+        response.headers_mut().insert(REPORT_KEY_HEADER, key);
+    }
+    Ok(response)
 }
 
 fn answer(step: Step, content_type: &str, challenge: Option<String>) -> Response<Body> {
@@ -345,7 +367,7 @@ fn endpoint(server: &mut Server, head: &Head, body: &[u8]) -> Step {
             let text = String::from_utf8_lossy(body);
             server.grants.token(&text, basic, &server.urls)
         }
-        ("POST", "/browser") => browser_report(body),
+        ("POST", "/browser") => browser_report(&mut server.report_keys, body),
         ("GET", "/jwks") => Step {
             status: 200,
             location: None,
@@ -362,9 +384,10 @@ fn endpoint(server: &mut Server, head: &Head, body: &[u8]) -> Step {
 }
 
 /// `probe browser`'s word on the leg the probe cannot see: the status the client's callback
-/// answered with (`callback=200`), or `callback=unreached`. Anything else is refused and
-/// recorded as such, never as a callback.
-fn browser_report(body: &[u8]) -> Step {
+/// answered with (`callback=200`), or `callback=unreached`, with the report key of the
+/// redirect it followed (used once). Anything else is refused and recorded as such, never
+/// as a callback.
+fn browser_report(keys: &mut Vec<String>, body: &[u8]) -> Step {
     let form = grant::form(&String::from_utf8_lossy(body));
     let said = form.get("callback").map(String::as_str);
     let callback = match said {
@@ -376,18 +399,24 @@ fn browser_report(body: &[u8]) -> Step {
             .map(|c| json!(c)),
         None => None,
     };
-    match callback {
-        Some(callback) => Step {
-            status: 204,
-            location: None,
-            body: serde_json::Value::Null,
-            record: json!({"step": "browser", "callback": callback, "status": 204}),
-        },
-        None => Step {
+    let key = (form.get("key")).and_then(|k| keys.iter().position(|known| known == k));
+    match (callback, key) {
+        (Some(callback), Some(key)) => {
+            keys.remove(key);
+            Step {
+                status: 204,
+                location: None,
+                body: serde_json::Value::Null,
+                record: json!({"step": "browser", "callback": callback, "status": 204}),
+            }
+        }
+        (callback, _) => Step {
             status: 400,
             location: None,
-            body: json!({"error": "invalid_request", "error_description": "callback=STATUS or callback=unreached"}),
-            record: json!({"step": "unknown", "status": 400}),
+            body: json!({"error": "invalid_request",
+                "error_description": "callback=STATUS or callback=unreached, with the key of the redirect followed"}),
+            record: json!({"step": "unknown", "status": 400,
+                "refused": if callback.is_some() { "browser report without a key this probe gave" } else { "browser report without a callback" }}),
         },
     }
 }
