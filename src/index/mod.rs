@@ -394,6 +394,12 @@ impl SiteIndex {
         evidence::of_position(&self.content, &self.ids, &self.matrix, client, capability)
     }
 
+    /// The result observation `o` holds for capability `cap` (an alias key counts), if any.
+    pub fn observed_result(&self, o: usize, cap: usize) -> Option<&crate::model::ObservedResult> {
+        (self.content.observations[o].results.iter())
+            .find(|r| self.ids.capability(&r.capability.value).map(|x| x.0) == Some(cap))
+    }
+
     /// The resolved body links on `page`, in body order.
     pub fn links_on(&self, page: Page) -> &[ResolvedLink] {
         &self.links[links_on(&self.links, page)]

@@ -54,9 +54,9 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             };
             for &o in &index.observations.by_client[c] {
                 let observation = &content.observations[o];
-                let result = (observation.results.iter())
-                    .find(|r| index.ids.capability(&r.capability.value).map(|x| x.0) == Some(cap));
-                let Some(result) = result else { continue };
+                let Some(result) = index.observed_result(o, cap) else {
+                    continue;
+                };
                 let seen = text(&result.status);
                 // A client refused at a URL that began no session shows only that it did not
                 // fall back there: that says nothing against a `yes` it earns configured.

@@ -53,11 +53,9 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
             let Some(baseline) = baseline else { continue };
             // The newest observation of the client with a result for the capability.
             let newer = index.observations.by_client[c].iter().copied().find(|&o| {
-                let observation = &content.observations[o];
-                observation.results.iter().any(|r| {
-                    index.ids.capability(&r.capability.value).map(|x| x.0) == Some(cap)
-                        && text(&r.status) != "unknown"
-                })
+                index
+                    .observed_result(o, cap)
+                    .is_some_and(|r| text(&r.status) != "unknown")
             });
             let Some(o) = newer.filter(|o| !cited.contains(o)) else {
                 continue;

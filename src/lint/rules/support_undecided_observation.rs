@@ -59,9 +59,7 @@ pub fn check(cx: &Context<'_>, sink: &mut Sink<'_>) {
                 .filter(|&o| index.observations.client[o] == Some(c))
                 .collect();
             let undecided = cited.iter().all(|&o| {
-                let result = (content.observations[o].results.iter())
-                    .find(|r| index.ids.capability(&r.capability.value).map(|x| x.0) == Some(cap));
-                result.is_some_and(|r| text(&r.status) == "unknown")
+                (index.observed_result(o, cap)).is_some_and(|r| text(&r.status) == "unknown")
             });
             if cited.is_empty() || !undecided {
                 continue;
