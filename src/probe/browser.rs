@@ -168,79 +168,49 @@ enum Callback {
     Unreached,
 }
 
-/// How far a run got: the last answer's status (or why it stopped), how the first hop off
-/// the page's own origin (the client's callback) answered if the flow got that far, and the
-/// report key the page's origin handed over.
-struct Run {
-    outcome: std::result::Result<u16, String>,
+/// What a run saw besides its outcome: how the first hop off the page's own origin (the
+/// client's callback) answered, if the flow got that far, and the report key the page's
+/// origin handed over.
+#[derive(Default)]
+struct Seen {
     callback: Option<Callback>,
     report_key: Option<String>,
 }
 
-/// Follows `url` to its end.
-fn follow(url: &str, max_redirects: u32) -> Run {
+/// Follows `url` to its end: the last answer's status, or why it stopped.
+fn follow(url: &str, max_redirects: u32, seen: &mut Seen) -> std::result::Result<u16, String> {
     let mut url = url.to_string();
     let mut origin = None;
-    let mut run = Run {
-        outcome: Err(format!(
-            "more than {max_redirects} redirects: give --max-redirects"
-        )),
-        callback: None,
-        report_key: None,
-    };
     for _ in 0..=max_redirects {
-        let here = match target(&url) {
-            Ok(here) => here,
-            Err(e) => {
-                return Run {
-                    outcome: Err(e),
-                    ..run
-                }
-            }
-        };
+        let here = target(&url)?;
         let origin = origin.get_or_insert_with(|| (here.host.clone(), here.port));
         let off_origin = (&here.host, here.port) != (&origin.0, origin.1);
         let answered = request("GET", &here, "");
-        if off_origin && run.callback.is_none() {
-            run.callback = Some(match &answered {
+        if off_origin && seen.callback.is_none() {
+            seen.callback = Some(match &answered {
                 Ok(answer) => Callback::Answered(answer.status),
                 Err(_) => Callback::Unreached,
             });
         }
-        let answer = match answered {
-            Ok(answer) => answer,
-            Err(e) => {
-                return Run {
-                    outcome: Err(e),
-                    ..run
-                }
-            }
-        };
+        let answer = answered?;
         if !off_origin && answer.report_key.is_some() {
-            run.report_key = answer.report_key;
+            seen.report_key = answer.report_key;
         }
         eprintln!("probe browser: GET {} -> {}", shown(&url), answer.status);
         match (answer.status, answer.location) {
             (300..=399, Some(location)) => url = next(&here, &location),
-            (status @ 200..=299, _) => {
-                return Run {
-                    outcome: Ok(status),
-                    ..run
-                }
-            }
+            (status @ 200..=299, _) => return Ok(status),
             (status, _) => {
-                let why = format!(
+                return Err(format!(
                     "{} answered {status}: the flow did not reach the client's callback",
                     shown(&url)
-                );
-                return Run {
-                    outcome: Err(why),
-                    ..run
-                };
+                ))
             }
         }
     }
-    run
+    Err(format!(
+        "more than {max_redirects} redirects: give --max-redirects"
+    ))
 }
 
 /// Tells the probe at `first`'s origin how the client's callback answered, with the key its
@@ -260,27 +230,24 @@ fn report(first: &Target, callback: &Callback, key: &str) {
     }
 }
 
-/// The probe's authorization endpoint, and where its browser reports the callback.
-const PROBE_AUTHORIZE: &str = "/auth/authorize";
+/// Where the probe takes its browser's report of the callback.
 const BROWSER_REPORT: &str = "/auth/browser";
 
-/// Follows `url` to its end: exit status 0 when the last answer is 2xx. Started at the
-/// probe's `/auth/authorize`, it then reports how the client's callback answered.
+/// Follows `url` to its end: exit status 0 when the last answer is 2xx. When the probe's
+/// `/authorize` handed over a report key, it then reports how the client's callback answered.
 pub fn browser(url: &str, max_redirects: u32) -> Result<u8> {
     let fail = |message: String| Error::Usage {
         message: format!("probe browser: {message}"),
     };
     let first = target(url).map_err(fail)?;
-    let run = follow(url, max_redirects);
-    // Only a probe's redirect hands over a key; without one there is nobody to tell.
-    if let (true, Some(key)) = (first.path.starts_with(PROBE_AUTHORIZE), &run.report_key) {
-        report(
-            &first,
-            run.callback.as_ref().unwrap_or(&Callback::Unreached),
-            key,
-        );
+    let mut seen = Seen::default();
+    let outcome = follow(url, max_redirects, &mut seen);
+    // Only the probe's `/authorize` redirect hands over a key: without one, nobody asked.
+    if let Some(key) = &seen.report_key {
+        let callback = seen.callback.as_ref().unwrap_or(&Callback::Unreached);
+        report(&first, callback, key);
     }
-    run.outcome.map(|_| 0).map_err(fail)
+    outcome.map(|_| 0).map_err(fail)
 }
 
 #[cfg(test)]

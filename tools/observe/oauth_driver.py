@@ -74,12 +74,18 @@ def shown(done: subprocess.CompletedProcess) -> None:
     print(f"  exit {done.returncode}:", text[-1500:], flush=True)
 
 
+def in_pty(argv: list, work: Path, env: dict, seconds: int = 90) -> None:
+    """Runs `argv` under a pseudo-terminal (`script`), for clients that refuse to sign in
+    without one, and shows how it ended."""
+    command = shlex.join(argv)
+    shown(subprocess.run(["timeout", str(seconds), "script", "-qec", command, "/dev/null"],
+                         cwd=work, env=env, stdin=subprocess.DEVNULL, capture_output=True))
+
+
 def claude(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
     subprocess.run([bin_, "mcp", "add", "--transport", "http", "probe", url], cwd=work,
                    env=env, capture_output=True, timeout=60)
-    login = f"{shlex.quote(bin_)} mcp login probe"
-    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
-                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+    in_pty([bin_, "mcp", "login", "probe"], work, env)
 
 
 def codex(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
@@ -140,9 +146,7 @@ def opencode(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) 
         "$schema": "https://opencode.ai/config.json",
         "mcp": {"probe": {"type": "remote", "url": url}},
     }))
-    login = f"{shlex.quote(bin_)} mcp auth probe"
-    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
-                         env=env, stdin=subprocess.DEVNULL, capture_output=True))
+    in_pty([bin_, "mcp", "auth", "probe"], work, env)
 
 
 def mcp_remote(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:
@@ -156,10 +160,7 @@ def hermes(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) ->
     conf.mkdir(parents=True, exist_ok=True)
     (conf / "config.yaml").write_text(f"mcp_servers:\n  probe:\n    url: {json.dumps(url)}\n"
                                       "    auth: oauth\n")
-    login = f"{shlex.quote(bin_)} mcp login probe"
-    shown(subprocess.run(["timeout", "90", "script", "-qec", login, "/dev/null"], cwd=work,
-                         env={**env, "DISPLAY": ":0"}, stdin=subprocess.DEVNULL,
-                         capture_output=True))
+    in_pty([bin_, "mcp", "login", "probe"], work, {**env, "DISPLAY": ":0"})
 
 
 def opened_from_output(argv: list, work: Path, env: dict, seconds: int) -> None:
@@ -198,10 +199,7 @@ def amp(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> No
                    stdin=subprocess.DEVNULL, capture_output=True, timeout=60)
     # Without a terminal and a display it takes itself for headless: it prints the link and
     # waits for the callback URL to be pasted, leaving its own callback unused.
-    doctor = f"{shlex.quote(bin_)} mcp doctor"
-    shown(subprocess.run(["timeout", "60", "script", "-qec", doctor, "/dev/null"], cwd=work,
-                         env={**env, "DISPLAY": ":0"}, stdin=subprocess.DEVNULL,
-                         capture_output=True))
+    in_pty([bin_, "mcp", "doctor"], work, {**env, "DISPLAY": ":0"}, 60)
 
 
 def copilot(bin_: str, url: str, home: Path, work: Path, env: dict, tmux: str) -> None:

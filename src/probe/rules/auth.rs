@@ -63,17 +63,12 @@ impl<'a> Flow<'a> {
     }
 
     /// What the scripted browser said of the client's callback after the authorization
-    /// request on `line`: `Some(Ok(status))`, `Some(Err(()))` when it could not reach it, or
-    /// `None` when no browser report came (another browser, or none).
-    fn callback_after(&self, line: usize) -> Option<Result<u64, ()>> {
+    /// request on `line`: its report's line and `Ok(status)`, or `Err(())` when it could not
+    /// reach it; `None` when no report came (another browser, or none).
+    fn callback_after(&self, line: usize) -> Option<(usize, Result<u64, ()>)> {
         let report = self.of("browser").find(|s| s.line > line)?;
-        Some(
-            report
-                .auth
-                .get("callback")
-                .and_then(Value::as_u64)
-                .ok_or(()),
-        )
+        let answered = report.auth.get("callback").and_then(Value::as_u64);
+        Some((report.line, answered.ok_or(())))
     }
 
     /// The server's own URI (RFC 8707's `resource`), from the metadata URL its 401 named:
@@ -162,7 +157,8 @@ fn oauth(flow: &Flow) -> Option<Finding> {
         let refused = flow
             .of("token")
             .find(|s| s.text("grant_type") == Some("authorization_code"));
-        let callback = authorized.and_then(|a| flow.callback_after(a.line));
+        let report = authorized.and_then(|a| flow.callback_after(a.line));
+        let callback = report.map(|(_, answered)| answered);
         let (status, basis, why) = match (authorized, refused, callback) {
             (Some(_), Some(_), _) => (
                 Status::No,
@@ -201,10 +197,9 @@ fn oauth(flow: &Flow) -> Option<Finding> {
                 "began no authorization request in this session".to_string(),
             ),
         };
-        let reported = authorized.and_then(|a| flow.of("browser").find(|s| s.line > a.line));
         let lines: Vec<usize> = (lines.into_iter())
             .chain(refused.map(|s| s.line))
-            .chain(reported.map(|s| s.line))
+            .chain(report.map(|(line, _)| line))
             .collect();
         return (!lines.is_empty()).then_some(Finding {
             status,
@@ -503,13 +498,10 @@ fn step_up(flow: &Flow) -> Option<Finding> {
     // stopped short of the client's callback, and what the client would do with a new
     // token is not shown.
     if !flow.of("token").any(|s| s.line > again.line) {
+        let report = flow.callback_after(again.line);
         let mut lines = vec![refused.line, again.line];
-        lines.extend(
-            flow.of("browser")
-                .find(|s| s.line > again.line)
-                .map(|s| s.line),
-        );
-        return match flow.callback_after(again.line) {
+        lines.extend(report.map(|(line, _)| line));
+        return match report.map(|(_, answered)| answered) {
             Some(Ok(code @ 200..=399)) => finding(
                 Status::Partial,
                 Basis::Absent,
